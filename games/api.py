@@ -1,0 +1,260 @@
+"""Tables over HTTP: one thin view per operation, parse -> one service or selector -> serialise."""
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.engines import ENGINES
+from games.models import Match
+
+
+class SeatOutputSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    user = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField(allow_null=True)
+    bot = serializers.CharField(allow_blank=True)
+
+
+class MatchOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    players = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    options = serializers.DictField()
+    created_by = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    seats = SeatOutputSerializer(many=True)
+    seq = serializers.IntegerField(help_text="The sequence number of the match's last event.")
+    seed_sha256 = serializers.CharField(allow_blank=True, help_text="SHA-256 of the seed, public from the start.")
+    seed = serializers.IntegerField(allow_null=True, help_text="Revealed when the match ends.")
+    outcome = serializers.DictField(allow_null=True)
+
+
+class ViewOutputSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    view = serializers.DictField(allow_null=True, help_text="ENGINE.view for the caller's seat (null before the start).")
+    legal_moves = serializers.ListField(child=serializers.DictField(), help_text="The moves the caller may play now.")
+
+
+class LoggedEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    event = serializers.DictField()
+
+
+class MoveOutputSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    seq = serializers.IntegerField()
+    events = LoggedEventSerializer(many=True)
+    view = serializers.DictField()
+
+
+class RawEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    type = serializers.CharField()
+    data = serializers.DictField()
+    actor = serializers.CharField()
+    created = serializers.DateTimeField()
+    hash = serializers.CharField()
+
+
+def _summary(match: Match) -> dict:
+    return MatchOutputSerializer(selectors.match_summary(match)).data
+
+
+class GameListApi(APIView):
+    """The games this server runs, their player counts and bots."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        slug = serializers.CharField()
+        min_players = serializers.IntegerField()
+        max_players = serializers.IntegerField()
+        bots = serializers.ListField(child=serializers.CharField())
+        strong_bot = serializers.CharField(allow_null=True)
+
+    @extend_schema(responses={200: OutputSerializer(many=True)})
+    def get(self, request):
+        return Response(self.OutputSerializer(selectors.game_list(), many=True).data)
+
+
+class MatchListCreateApi(APIView):
+    """Lists tables (filters: game, status, player) and opens a new one."""
+
+    class InputSerializer(serializers.Serializer):
+        game = serializers.ChoiceField(choices=sorted(ENGINES))
+        players = serializers.IntegerField(min_value=1, max_value=10)
+        options = serializers.DictField(required=False, default=dict)
+        rated = serializers.BooleanField(required=False, default=True)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("game", str, enum=sorted(ENGINES)),
+            OpenApiParameter("status", str, enum=[c for c, _ in Match.Status.choices]),
+            OpenApiParameter("player", str, description="A username or user id."),
+        ],
+        responses={200: MatchOutputSerializer(many=True)},
+    )
+    def get(self, request):
+        status_filter = request.query_params.get("status")
+        if status_filter and status_filter not in Match.Status.values:
+            raise serializers.ValidationError({"status": f"one of {Match.Status.values}"})
+        matches = selectors.match_list(
+            game=request.query_params.get("game"), status=status_filter, player=request.query_params.get("player")
+        )
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(matches.prefetch_related("seat_set__user"), request, view=self)
+        return paginator.get_paginated_response([_summary(m) for m in page])
+
+    @extend_schema(request=InputSerializer, responses={201: MatchOutputSerializer})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.match_create(user=request.user, **data.validated_data)
+        return Response(_summary(match), status=status.HTTP_201_CREATED)
+
+
+class MatchDetailApi(APIView):
+    """One table's public facts."""
+
+    @extend_schema(responses={200: MatchOutputSerializer})
+    def get(self, request, match_id: int):
+        return Response(_summary(selectors.match_get(match_id)))
+
+
+class MatchJoinApi(APIView):
+    """Takes a seat at an open table (the given one, or the first free)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=10)
+
+    @extend_schema(request=InputSerializer, responses={200: MatchOutputSerializer})
+    def post(self, request, match_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.match_join(match_id=match_id, user=request.user, seat=data.validated_data.get("seat"))
+        return Response(_summary(selectors.match_get(match_id)))
+
+
+class MatchLeaveApi(APIView):
+    """Leaves an open table."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: MatchOutputSerializer})
+    def post(self, request, match_id: int):
+        services.match_leave(match_id=match_id, user=request.user)
+        return Response(_summary(selectors.match_get(match_id)))
+
+
+class MatchBotSeatApi(APIView):
+    """The table's creator seats a bot."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        bot = serializers.CharField(max_length=40)
+        seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=10)
+
+    @extend_schema(request=InputSerializer, responses={200: MatchOutputSerializer})
+    def post(self, request, match_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.match_seat_bot(match_id=match_id, user=request.user, **data.validated_data)
+        return Response(_summary(selectors.match_get(match_id)))
+
+
+class MatchStartApi(APIView):
+    """The table's creator starts a full table; the server draws the seed."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: MatchOutputSerializer})
+    def post(self, request, match_id: int):
+        return Response(_summary(services.match_start(match_id=match_id, user=request.user)))
+
+
+class MoveSubmitApi(APIView):
+    """Plays a move for the caller's seat.
+
+    Send `expected_seq` (the `seq` you last saw) to have the move refused with 409 `stale_seq`
+    if the match has moved on. An `Idempotency-Key` header makes a retry return the first answer.
+    """
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        move = serializers.JSONField(help_text='The move object, e.g. {"action": "play", "card": "42", "pile": 2}.')
+        expected_seq = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[OpenApiParameter("Idempotency-Key", str, location=OpenApiParameter.HEADER, required=False)],
+        responses={200: MoveOutputSerializer},
+    )
+    def post(self, request, match_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None and len(key) > 128:
+            raise serializers.ValidationError({"Idempotency-Key": "at most 128 characters"})
+        result = services.move_submit(
+            match_id=match_id,
+            user=request.user,
+            move=data.validated_data["move"],
+            expected_seq=data.validated_data.get("expected_seq"),
+            idempotency_key=key,
+        )
+        return Response(MoveOutputSerializer(result).data)
+
+
+class MatchViewApi(APIView):
+    """The caller's own view of the match (a spectator's view for anyone not seated)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: ViewOutputSerializer})
+    def get(self, request, match_id: int):
+        match = selectors.match_get(match_id)
+        return Response(ViewOutputSerializer(selectors.match_view_for_user(match, request.user)).data)
+
+
+class MatchLogApi(APIView):
+    """The move log as the caller's seat may see it (public for spectators), after `since`."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("since", int, description="Only events with a greater seq.")],
+        responses={200: LoggedEventSerializer(many=True)},
+    )
+    def get(self, request, match_id: int):
+        since = serializers.IntegerField(min_value=0).run_validation(request.query_params.get("since", 0))
+        match = selectors.match_get(match_id)
+        log = selectors.match_log_for_seat(match, selectors.seat_of(match, request.user), since=since)
+        return Response(LoggedEventSerializer(log, many=True).data)
+
+
+class MatchEventsApi(APIView):
+    """Every stored event with its hash: for anyone once the match has ended, for staff before."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: RawEventSerializer(many=True)})
+    def get(self, request, match_id: int):
+        match = selectors.match_get(match_id)
+        events = selectors.match_raw_events(match, request.user)
+        return Response(RawEventSerializer(events, many=True).data)

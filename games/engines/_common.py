@@ -1,0 +1,103 @@
+"""Helpers shared by the engines (shared/ENGINE.md). Pure Python: no Django, no I/O, no clock."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+
+class IllegalMove(Exception):
+    """A move that `decide` refuses; `code` is stable and machine-readable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Engine:
+    """Base for engines: subclasses set slug/min_players/max_players and implement the contract.
+
+    `replay` is the fold of `evolve` from nothing (state `None`), so every engine's
+    `evolve` must accept `None` as the state before `GameStarted`.
+    """
+
+    slug: str = ""
+    min_players: int = 1
+    max_players: int = 1
+
+    def replay(self, events: Iterable[dict]) -> Any:
+        state = None
+        evolve = self.evolve
+        for event in events:
+            state = evolve(state, event)
+        return state
+
+    def evolve(self, state: Any, event: dict) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def check_players(self, players: Any) -> None:
+        """`start` refuses a player count outside the game's range (ValueError)."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"players must be an integer, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.slug} takes {self.min_players} to {self.max_players} players, not {players}")
+
+    @staticmethod
+    def check_view_seat(seat: Any, players: int) -> None:
+        """`view` refuses a seat that is neither None nor in range (ValueError)."""
+        if seat is None:
+            return
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be None or 0..{players - 1}, not {seat!r}")
+
+
+def check_options(options: dict | None, allowed: Iterable[str]) -> dict:
+    """Returns the options as a dict, refusing unknown keys (ValueError)."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError("options must be an object")
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ValueError(f"unknown options: {', '.join(map(str, unknown))}")
+    return dict(options)
+
+
+def opening_deck(options: dict, canonical: Sequence[str], seed: int) -> list[str]:
+    """The first deal's deck, top card first: `options["deck"]` if given, else the seeded shuffle.
+
+    `canonical` is the deck for this player count in the rules page's canonical order.
+    A given deck must be exactly that multiset (ValueError otherwise).
+    """
+    given = options.get("deck")
+    if given is None:
+        return seeded_shuffle(canonical, seed, 0)
+    if not isinstance(given, list) or not all(isinstance(card, str) for card in given):
+        raise ValueError("options.deck must be a list of card strings")
+    if Counter(given) != Counter(canonical):
+        raise ValueError("options.deck is not exactly the deck for this player count")
+    return list(given)
+
+
+def seeded_shuffle(canonical: Sequence[str], seed: int, k: int) -> list[str]:
+    """The k-th shuffle of a game (k = 0 for the opening deck), as ENGINE.md fixes it.
+
+    The caller passes the cards already sorted in canonical order.
+    """
+    cards = list(canonical)
+    random.Random(seed if k == 0 else f"{seed}:{k}").shuffle(cards)
+    return cards
+
+
+def competition_ranks(scores: Sequence[float], *, higher_is_better: bool = True) -> list[int]:
+    """Standard competition ranks ("1224"): tied seats share a rank and the next rank skips."""
+    sign = -1 if higher_is_better else 1
+    keys = [sign * score for score in scores]
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
+
+
+def is_int(value: Any) -> bool:
+    """True for a JSON integer; booleans are not integers in a move."""
+    return isinstance(value, int) and not isinstance(value, bool)

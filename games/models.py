@@ -1,0 +1,108 @@
+"""Tables (matches), their seats, and the immutable event store."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Match(models.Model):
+    """A table of one game. Its truth is its event stream; the columns here are a head and an index."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open for players"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+
+    game = models.CharField(max_length=32, db_index=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
+    players = models.PositiveSmallIntegerField(help_text="Seat count, fixed at creation.")
+    options = models.JSONField(default=dict, blank=True)
+    rated = models.BooleanField(default=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The seed is hidden until the match ends; its SHA-256 is public from the start.
+    seed = models.BigIntegerField(null=True, blank=True)
+    seed_sha256 = models.CharField(max_length=64, blank=True)
+    # Head of the event stream: moved only by a conditional UPDATE in the same transaction
+    # as the appended events, so two writers can never both extend the same head.
+    last_seq = models.PositiveIntegerField(default=0)
+    head_hash = models.CharField(max_length=64, default="")
+    outcome = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["game", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk} ({self.status})"
+
+
+class Seat(models.Model):
+    """Who sits where: a person or a bot (by name), never both."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="seat_set")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    bot = models.CharField(max_length=40, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="seat_unique_per_match"),
+            models.UniqueConstraint(
+                fields=["match", "user"], condition=models.Q(user__isnull=False), name="user_sits_once_per_match"
+            ),
+            models.CheckConstraint(
+                condition=(models.Q(user__isnull=False, bot="") | models.Q(user__isnull=True) & ~models.Q(bot="")),
+                name="seat_is_user_xor_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}"
+
+
+class Event(models.Model):
+    """One immutable fact of a match. `(match, seq)` is unique and gapless from 1.
+
+    `kind` separates the engine's own events (what `ENGINE.replay` folds) from the table's
+    facts around them (`MatchStarted`, `MovePlayed`, `MatchFinished`).
+    `hash = sha256(previous hash + canonical JSON of {seq, kind, actor, data})`.
+    The database refuses UPDATE and DELETE on this table (a trigger, see migrations).
+    """
+
+    class Kind(models.TextChoices):
+        ENGINE = "engine", "engine event"
+        TABLE = "table", "table fact"
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    type = models.CharField(max_length=40)
+    data = models.JSONField()
+    actor = models.CharField(max_length=64, help_text="user:<id>, bot:<name>, clock or server")
+    created = models.DateTimeField(auto_now_add=True)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["match_id", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="event_seq_unique_per_match")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} #{self.seq} {self.type}"
+
+
+class MoveReceipt(models.Model):
+    """The first answer to a move sent with an idempotency key, so a retry gets it again."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=128)
+    match = models.ForeignKey(Match, on_delete=models.PROTECT)
+    response = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="receipt_unique_per_user_key")]

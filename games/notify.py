@@ -1,0 +1,34 @@
+"""What leaves a committed transaction: a hint to the table's sockets, and bot turns for workers.
+
+Both carry ids and a sequence number only. Channel-layer messages are hints (at most once):
+sockets re-read what they need from the database and clients ask again on a gap.
+"""
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+
+def match_group(match_id: int) -> str:
+    return f"match.{match_id}"
+
+
+def match_changed(match_id: int, seq: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.changed", "seq": seq})
+    except Exception:  # the move is committed; sockets catch up on their next frame or reconnect
+        log.warning("could not tell match %s's sockets about seq %s", match_id, seq, exc_info=True)
+
+
+def bot_turn(match_id: int, seat: int, seq: int) -> None:
+    from games.tasks import bot_move_task
+
+    bot_move_task.apply_async((match_id, seat, seq), countdown=settings.BOT_MOVE_DELAY)

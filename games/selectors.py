@@ -1,0 +1,117 @@
+"""Reads of tables: what each viewer may see, never more."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+from games.bots import BOTS, STRONG_BOT
+from games.engines import ENGINES
+from games.models import Event, Match, Seat
+from games.state import state_at_head
+from server.errors import forbidden, not_found
+
+
+def match_get(match_id: int) -> Match:
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise not_found("match_not_found", f"There is no match {match_id}.")
+    return match
+
+
+def seat_of(match: Match, user: User | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(match=match, user=user).values_list("seat", flat=True).first()
+
+
+def match_summary(match: Match) -> dict[str, Any]:
+    """A table's public facts. The seed and a chosen deck stay hidden until the match ends."""
+    finished = match.status == Match.Status.FINISHED
+    options = match.options if finished else {k: v for k, v in match.options.items() if k != "deck"}
+    seats = {s.seat: s for s in match.seat_set.select_related("user")}
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "status": match.status,
+        "players": match.players,
+        "rated": match.rated,
+        "options": options,
+        "created_by": match.created_by_id,
+        "created_at": match.created_at,
+        "started_at": match.started_at,
+        "finished_at": match.finished_at,
+        "seats": [
+            {
+                "seat": s,
+                "user": seats[s].user_id if s in seats else None,
+                "name": (seats[s].user.shown_name if seats[s].user else seats[s].bot) if s in seats else None,
+                "bot": seats[s].bot if s in seats else "",
+            }
+            for s in range(match.players)
+        ],
+        "seq": match.last_seq,
+        "seed_sha256": match.seed_sha256,
+        "seed": match.seed if finished else None,
+        "outcome": match.outcome,
+    }
+
+
+def match_view_for_user(match: Match, user: User | None) -> dict[str, Any]:
+    """The caller's own seat's view and legal moves, or the spectator view for anyone not seated."""
+    seat = seat_of(match, user)
+    view, legal = None, []
+    if match.status != Match.Status.OPEN:
+        engine = ENGINES[match.game]
+        state = state_at_head(match.pk, match.game, match.last_seq)
+        view = engine.view(state, seat)
+        if seat is not None:
+            legal = engine.legal_moves(state, seat)
+    return {"match": match.pk, "seq": match.last_seq, "seat": seat, "view": view, "legal_moves": legal}
+
+
+def match_log_for_seat(match: Match, seat: int | None, *, since: int = 0) -> list[dict[str, Any]]:
+    """The engine's events after `since` as `seat` may see them (`None`: a spectator)."""
+    engine = ENGINES[match.game]
+    rows = Event.objects.filter(match=match, kind=Event.Kind.ENGINE, seq__gt=since).order_by("seq")
+    log = []
+    for seq, data in rows.values_list("seq", "data"):
+        redacted = engine.redact(data, seat)
+        if redacted is not None:
+            log.append({"seq": seq, "event": redacted})
+    return log
+
+
+def match_raw_events(match: Match, user: User | None) -> QuerySet[Event]:
+    """Every stored event: for staff at any time, for anyone once the match has ended."""
+    if match.status != Match.Status.FINISHED and not (user is not None and user.is_staff):
+        raise forbidden("match_running", "The raw events of a match are public once it has ended.")
+    return Event.objects.filter(match=match).order_by("seq")
+
+
+def match_list(*, game: str | None = None, status: str | None = None, player: str | None = None) -> QuerySet[Match]:
+    matches = Match.objects.all().order_by("-id")
+    if game:
+        matches = matches.filter(game=game)
+    if status:
+        matches = matches.filter(status=status)
+    if player:
+        who = Q(seat_set__user__username=player)
+        if player.isdigit():
+            who |= Q(seat_set__user_id=int(player))
+        matches = matches.filter(who).distinct()
+    return matches
+
+
+def game_list() -> list[dict[str, Any]]:
+    return [
+        {
+            "slug": slug,
+            "min_players": engine.min_players,
+            "max_players": engine.max_players,
+            "bots": sorted(BOTS.get(slug, {})),
+            "strong_bot": STRONG_BOT.get(slug),
+        }
+        for slug, engine in sorted(ENGINES.items())
+    ]

@@ -1,0 +1,340 @@
+"""Operations on tables: create, join, leave, seat a bot, start, and play a move.
+
+Every write happens in one transaction; everything that leaves it (broadcasts, tasks) is
+sent from `transaction.on_commit` and carries ids only.
+"""
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import notify
+from games.bots import BOTS
+from games.chain import event_hash, seed_sha256
+from games.engines import ENGINES, IllegalMove
+from games.models import Event, Match, MoveReceipt, Seat
+from games.state import state_at_head, state_cache
+from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
+
+# Engine codes that mean the request itself is malformed (400); every other refusal is a 409.
+_MALFORMED_CODES = {"malformed_move", "unknown_action"}
+_MAX_MOVE_BYTES = 4096
+_MAX_APPEND_ATTEMPTS = 50
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    kind: str
+    data: dict
+    actor: str
+
+
+def user_actor(user: User) -> str:
+    return f"user:{user.pk}"
+
+
+# --- tables -----------------------------------------------------------------------------
+
+
+def match_create(*, user: User, game: str, players: int, options: dict | None = None, rated: bool = True) -> Match:
+    """Opens a table and seats its creator in seat 0."""
+    engine = ENGINES.get(game)
+    if engine is None:
+        raise bad_request("unknown_game", f"No game is called {game!r}.", games=sorted(ENGINES))
+    if not engine.min_players <= players <= engine.max_players:
+        raise bad_request(
+            "bad_player_count", f"{game} takes {engine.min_players} to {engine.max_players} players, not {players}."
+        )
+    options = options or {}
+    if rated and "deck" in options:
+        raise bad_request("deck_in_rated_match", "A chosen deck is only allowed in a casual (unrated) match.")
+    try:
+        engine.start(players, 0, options)  # checks the options now rather than at the start
+    except ValueError as exc:
+        raise bad_request("bad_options", str(exc)) from None
+    with transaction.atomic():
+        match = Match.objects.create(game=game, players=players, options=options, rated=rated, created_by=user)
+        Seat.objects.create(match=match, seat=0, user=user)
+    return match
+
+
+def _open_match_for_update(match_id: int) -> Match:
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise not_found("match_not_found", f"There is no match {match_id}.")
+    if match.status != Match.Status.OPEN:
+        raise conflict("match_not_open", "The match has already started.")
+    return match
+
+
+def _free_seat(match: Match, seat: int | None) -> int:
+    taken = set(Seat.objects.filter(match=match).values_list("seat", flat=True))
+    if seat is None:
+        free = [s for s in range(match.players) if s not in taken]
+        if not free:
+            raise conflict("table_full", "Every seat is taken.")
+        return free[0]
+    if not 0 <= seat < match.players:
+        raise bad_request("bad_seat", f"Seats run from 0 to {match.players - 1}.")
+    if seat in taken:
+        raise conflict("seat_taken", f"Seat {seat} is taken.")
+    return seat
+
+
+def match_join(*, match_id: int, user: User, seat: int | None = None) -> Seat:
+    """Sits a person at an open table, in the given seat or the first free one."""
+    with transaction.atomic():
+        match = _open_match_for_update(match_id)
+        if Seat.objects.filter(match=match, user=user).exists():
+            raise conflict("already_seated", "You already sit at this table.")
+        return Seat.objects.create(match=match, seat=_free_seat(match, seat), user=user)
+
+
+def match_leave(*, match_id: int, user: User) -> None:
+    """Leaves an open table."""
+    with transaction.atomic():
+        match = _open_match_for_update(match_id)
+        deleted, _ = Seat.objects.filter(match=match, user=user).delete()
+        if not deleted:
+            raise forbidden("not_seated", "You do not sit at this table.")
+
+
+def match_seat_bot(*, match_id: int, user: User, bot: str, seat: int | None = None) -> Seat:
+    """The table's creator seats a bot, by name, from the game's bots."""
+    with transaction.atomic():
+        match = _open_match_for_update(match_id)
+        if match.created_by_id != user.pk:
+            raise forbidden("not_table_owner", "Only the table's creator seats bots.")
+        if bot not in BOTS.get(match.game, {}):
+            raise bad_request("unknown_bot", f"{match.game} has no bot {bot!r}.", bots=sorted(BOTS.get(match.game, {})))
+        return Seat.objects.create(match=match, seat=_free_seat(match, seat), bot=bot)
+
+
+def match_start(*, match_id: int, user: User | None) -> Match:
+    """Starts a full table: draws the seed from `secrets` and appends the opening events.
+
+    `user` must be the table's creator; `None` is the server itself (tournaments, demo).
+    """
+    with transaction.atomic():
+        match = _open_match_for_update(match_id)
+        if user is not None and match.created_by_id != user.pk:
+            raise forbidden("not_table_owner", "Only the table's creator starts it.")
+        seats = list(Seat.objects.filter(match=match).select_related("user").order_by("seat"))
+        if len(seats) != match.players:
+            raise conflict("table_not_full", f"{len(seats)} of {match.players} seats are taken.")
+        engine = ENGINES[match.game]
+        seed = secrets.randbits(62)
+        started = {
+            "type": "MatchStarted",
+            "game": match.game,
+            "engine_version": getattr(engine, "version", 1),
+            "players": match.players,
+            "rated": match.rated,
+            "seats": [
+                {"seat": s.seat, "user": s.user_id, "name": s.user.shown_name if s.user else s.bot, "bot": s.bot}
+                for s in seats
+            ],
+            "seed_sha256": seed_sha256(seed),
+        }
+        actor = user_actor(user) if user else "server"
+        new = [NewEvent(Event.Kind.TABLE, started, actor)]
+        opening = engine.start(match.players, seed, match.options)
+        new += [NewEvent(Event.Kind.ENGINE, e, actor) for e in opening]
+        match.status = Match.Status.RUNNING
+        match.started_at = timezone.now()
+        match.seed = seed
+        match.seed_sha256 = started["seed_sha256"]
+        Event.objects.bulk_create(_chain(match, new))
+        match.save(update_fields=["status", "started_at", "seed", "seed_sha256", "last_seq", "head_hash"])
+        head, state = match.last_seq, engine.replay(opening)
+        transaction.on_commit(lambda: state_cache.put(match.pk, head, state))
+        transaction.on_commit(lambda: notify.match_changed(match.pk, head))
+        _schedule_bots(match.pk, engine.to_act(state), head)
+    return match
+
+
+# --- moves ------------------------------------------------------------------------------
+
+
+class _LostRace(Exception):
+    """Another writer extended the stream first."""
+
+
+def move_submit(
+    *,
+    match_id: int,
+    user: User,
+    move: Any,
+    expected_seq: int | None = None,
+    idempotency_key: str | None = None,
+) -> dict:
+    """A seated person plays a move; returns `{seq, events, view}` for their seat.
+
+    With `expected_seq`, a match that has moved on refuses the move (`stale_seq`); without
+    it the move is decided on the latest state, and decided again if it loses a race.
+    With `idempotency_key`, a retry returns the first answer instead of playing twice.
+    """
+    if idempotency_key:
+        receipt = MoveReceipt.objects.filter(user=user, key=idempotency_key).values_list("response", flat=True).first()
+        if receipt is not None:
+            return receipt
+    seat = Seat.objects.filter(match_id=match_id, user=user).values_list("seat", flat=True).first()
+    if seat is None:
+        if not Match.objects.filter(pk=match_id).exists():
+            raise not_found("match_not_found", f"There is no match {match_id}.")
+        raise forbidden("not_seated", "You do not sit at this table.")
+    try:
+        return move_play(
+            match_id=match_id,
+            seat=seat,
+            move=move,
+            actor=user_actor(user),
+            expected_seq=expected_seq,
+            receipt=(user, idempotency_key) if idempotency_key else None,
+        )
+    except IntegrityError:
+        if idempotency_key:  # the same key won a race in another request: give its answer
+            receipt = MoveReceipt.objects.filter(user=user, key=idempotency_key).values_list("response", flat=True).first()
+            if receipt is not None:
+                return receipt
+        raise
+
+
+def move_play(
+    *,
+    match_id: int,
+    seat: int,
+    move: Any,
+    actor: str,
+    expected_seq: int | None = None,
+    receipt: tuple[User, str] | None = None,
+) -> dict:
+    """Plays a move for a seat (a person's, a bot's or the clock's) and appends its events."""
+    if not isinstance(move, dict):
+        raise bad_request("malformed_move", "A move is a JSON object with an \"action\".")
+    if len(json.dumps(move)) > _MAX_MOVE_BYTES:
+        raise bad_request("move_too_large", f"A move is at most {_MAX_MOVE_BYTES} bytes of JSON.")
+    for _ in range(_MAX_APPEND_ATTEMPTS):
+        try:
+            return _try_move(match_id, seat, move, actor, expected_seq, receipt)
+        except _LostRace:
+            if expected_seq is not None:
+                raise conflict("stale_seq", "The match has moved on since the state you saw.", seq=None) from None
+    raise conflict("busy", "The table is too busy; try again.")
+
+
+def _try_move(
+    match_id: int, seat: int, move: dict, actor: str, expected_seq: int | None, receipt: tuple[User, str] | None
+) -> dict:
+    with transaction.atomic():
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None:
+            raise not_found("match_not_found", f"There is no match {match_id}.")
+        if match.status == Match.Status.OPEN:
+            raise conflict("match_not_started", "The match has not started.")
+        if expected_seq is not None and expected_seq != match.last_seq:
+            raise conflict("stale_seq", "The match has moved on since the state you saw.", seq=match.last_seq)
+        engine = ENGINES[match.game]
+        state = state_at_head(match.pk, match.game, match.last_seq)
+        try:
+            produced = engine.decide(state, seat, move)
+        except IllegalMove as exc:
+            status = 400 if exc.code in _MALFORMED_CODES else 409
+            raise ApplicationError(exc.code, exc.message, status=status) from None
+        for event in produced:
+            state = engine.evolve(state, event)
+        new = [NewEvent(Event.Kind.TABLE, {"type": "MovePlayed", "seat": seat, "move": move}, actor)]
+        new += [NewEvent(Event.Kind.ENGINE, e, actor) for e in produced]
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            new.append(NewEvent(Event.Kind.TABLE, {"type": "MatchFinished", "outcome": outcome, "seed": match.seed}, "server"))
+        base_seq = match.last_seq
+        rows = _chain(match, new)
+        changes: dict[str, Any] = {"last_seq": match.last_seq, "head_hash": match.head_hash}
+        if outcome is not None:
+            changes.update(status=Match.Status.FINISHED, outcome=outcome, finished_at=timezone.now())
+        # Claim the head first: a concurrent writer blocks here and then finds nothing to update.
+        if not Match.objects.filter(pk=match.pk, last_seq=base_seq).update(**changes):
+            raise _LostRace
+        Event.objects.bulk_create(rows)
+        response = {
+            "match": match.pk,
+            "seq": match.last_seq,
+            "events": [
+                {"seq": base_seq + 1 + i, "event": red}
+                for i, e in enumerate(new)
+                if e.kind == Event.Kind.ENGINE and (red := engine.redact(e.data, seat)) is not None
+            ],
+            "view": engine.view(state, seat),
+        }
+        if receipt is not None:
+            MoveReceipt.objects.create(user=receipt[0], key=receipt[1], match_id=match.pk, response=response)
+        head = match.last_seq
+        transaction.on_commit(lambda: state_cache.put(match_id, head, state))
+        transaction.on_commit(lambda: notify.match_changed(match_id, head))
+        _schedule_bots(match.pk, engine.to_act(state), head)
+    return response
+
+
+def _chain(match: Match, new: list[NewEvent]) -> list[Event]:
+    """Event rows after the match's head, hash-chained; moves `match.last_seq`/`head_hash` in memory."""
+    rows = []
+    seq, previous = match.last_seq, match.head_hash
+    for item in new:
+        seq += 1
+        previous = event_hash(previous, seq=seq, kind=item.kind, actor=item.actor, data=item.data)
+        rows.append(
+            Event(
+                match_id=match.pk, seq=seq, kind=item.kind, type=item.data["type"], data=item.data,
+                actor=item.actor, hash=previous,
+            )
+        )
+    match.last_seq, match.head_hash = seq, previous
+    return rows
+
+
+def _schedule_bots(match_id: int, to_act: list[int], head: int) -> None:
+    """After commit, asks a worker to move for every bot seat the game now waits on."""
+    if not to_act:
+        return
+    bot_seats = list(
+        Seat.objects.filter(match_id=match_id, seat__in=to_act).exclude(bot="").values_list("seat", flat=True)
+    )
+    for seat in bot_seats:
+        transaction.on_commit(lambda seat=seat: notify.bot_turn(match_id, seat, head))
+
+
+def bot_move(*, match_id: int, seat: int, expected_seq: int) -> bool:
+    """The bot in `seat` chooses from its own seat's view and plays at `expected_seq`.
+
+    Returns False and writes nothing when the match has moved on, ended, or the seat is not a
+    bot's: another task (or nobody) owns that turn, so running this twice is harmless.
+    """
+    match = Match.objects.filter(pk=match_id).only("game", "status", "last_seq", "seed").first()
+    if match is None or match.status != Match.Status.RUNNING or match.last_seq != expected_seq:
+        return False
+    bot_name = Seat.objects.filter(match_id=match_id, seat=seat).values_list("bot", flat=True).first()
+    if not bot_name:
+        return False
+    engine = ENGINES[match.game]
+    state = state_at_head(match_id, match.game, expected_seq)
+    legal = engine.legal_moves(state, seat)
+    if not legal:
+        return False
+    # Seeded by the hidden seed and the position, so a replayed task makes the same choice.
+    rng = random.Random(f"{match.seed}:{seat}:{expected_seq}")
+    move = BOTS[match.game][bot_name].choose(engine.view(state, seat), legal, rng)
+    try:
+        move_play(match_id=match_id, seat=seat, move=move, actor=f"bot:{bot_name}", expected_seq=expected_seq)
+    except ApplicationError as exc:
+        if exc.code == "stale_seq":
+            return False
+        raise
+    return True

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from games import api
+
+urlpatterns = [
+    path("games", api.GameListApi.as_view(), name="game-list"),
+    path("matches", api.MatchListCreateApi.as_view(), name="match-list"),
+    path("matches/<int:match_id>", api.MatchDetailApi.as_view(), name="match-detail"),
+    path("matches/<int:match_id>/join", api.MatchJoinApi.as_view(), name="match-join"),
+    path("matches/<int:match_id>/leave", api.MatchLeaveApi.as_view(), name="match-leave"),
+    path("matches/<int:match_id>/bots", api.MatchBotSeatApi.as_view(), name="match-bot-seat"),
+    path("matches/<int:match_id>/start", api.MatchStartApi.as_view(), name="match-start"),
+    path("matches/<int:match_id>/moves", api.MoveSubmitApi.as_view(), name="move-submit"),
+    path("matches/<int:match_id>/view", api.MatchViewApi.as_view(), name="match-view"),
+    path("matches/<int:match_id>/log", api.MatchLogApi.as_view(), name="match-log"),
+    path("matches/<int:match_id>/events", api.MatchEventsApi.as_view(), name="match-events"),
+]

@@ -1,0 +1,86 @@
+"""Personas and helpers shared by every test.
+
+CI (CI=true) must run on PostgreSQL: a run that silently fell back to SQLite would skip the
+concurrency tests and prove less than it claims.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def pytest_configure(config):
+    if os.environ.get("CI") and not os.environ.get("DATABASE_URL"):
+        raise pytest.UsageError("CI runs the tests on PostgreSQL: set DATABASE_URL")
+    config.addinivalue_line("markers", "postgres: needs PostgreSQL (concurrent writers); skipped on SQLite")
+
+
+def pytest_collection_modifyitems(config, items):
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)")
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hasher():
+    """Hashing passwords properly is slow by design; tests need not pay for it."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_cache():
+    """Each test starts with an empty per-process state cache (database ids are reused)."""
+    from games.state import state_cache
+
+    state_cache.clear()
+    yield
+    state_cache.clear()
+
+
+def make_user(username: str, *, staff: bool = False):
+    from accounts.models import User
+
+    user = User.objects.create_user(username=username, password="correct horse battery", display_name=username.title())
+    if staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+    return user
+
+
+def client_for(user=None):
+    from rest_framework.test import APIClient
+
+    from accounts.services import user_token
+
+    client = APIClient()
+    if user is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {user_token(user=user)}")
+    return client
+
+
+@pytest.fixture
+def alice(db):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(db):
+    return make_user("carol")
+
+
+@pytest.fixture
+def staff(db):
+    return make_user("sam", staff=True)
