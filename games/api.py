@@ -54,8 +54,9 @@ class LoggedEventSerializer(serializers.Serializer):
 class MoveOutputSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     seq = serializers.IntegerField()
-    events = LoggedEventSerializer(many=True)
+    events = LoggedEventSerializer(many=True, help_text="The move's events as the mover's seat sees them.")
     view = serializers.DictField()
+    legal_moves = serializers.ListField(child=serializers.DictField())
 
 
 class RawEventSerializer(serializers.Serializer):

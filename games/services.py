@@ -175,16 +175,14 @@ def move_submit(
     expected_seq: int | None = None,
     idempotency_key: str | None = None,
 ) -> dict:
-    """A seated person plays a move; returns `{seq, events, view}` for their seat.
+    """A seated person plays a move; returns `{match, seq, events, view, legal_moves}` for their seat.
 
     With `expected_seq`, a match that has moved on refuses the move (`stale_seq`); without
     it the move is decided on the latest state, and decided again if it loses a race.
     With `idempotency_key`, a retry returns the first answer instead of playing twice.
     """
-    if idempotency_key:
-        receipt = MoveReceipt.objects.filter(user=user, key=idempotency_key).values_list("response", flat=True).first()
-        if receipt is not None:
-            return receipt
+    if idempotency_key and (answer := _receipt(user, idempotency_key)) is not None:
+        return answer
     seat = Seat.objects.filter(match_id=match_id, user=user).values_list("seat", flat=True).first()
     if seat is None:
         if not Match.objects.filter(pk=match_id).exists():
@@ -200,11 +198,14 @@ def move_submit(
             receipt=(user, idempotency_key) if idempotency_key else None,
         )
     except IntegrityError:
-        if idempotency_key:  # the same key won a race in another request: give its answer
-            receipt = MoveReceipt.objects.filter(user=user, key=idempotency_key).values_list("response", flat=True).first()
-            if receipt is not None:
-                return receipt
+        # The same key won a race in another request: give its answer.
+        if idempotency_key and (answer := _receipt(user, idempotency_key)) is not None:
+            return answer
         raise
+
+
+def _receipt(user: User, key: str) -> dict | None:
+    return MoveReceipt.objects.filter(user=user, key=key).values_list("response", flat=True).first()
 
 
 def move_play(
@@ -237,6 +238,10 @@ def _try_move(
         match = Match.objects.filter(pk=match_id).first()
         if match is None:
             raise not_found("match_not_found", f"There is no match {match_id}.")
+        # The race may have been lost to this very request's twin. Read after the match row: a
+        # head that already includes the twin's move is committed together with its receipt.
+        if receipt is not None and (answer := _receipt(*receipt)) is not None:
+            return answer
         if match.status == Match.Status.OPEN:
             raise conflict("match_not_started", "The match has not started.")
         if expected_seq is not None and expected_seq != match.last_seq:
@@ -273,6 +278,7 @@ def _try_move(
                 if e.kind == Event.Kind.ENGINE and (red := engine.redact(e.data, seat)) is not None
             ],
             "view": engine.view(state, seat),
+            "legal_moves": engine.legal_moves(state, seat),
         }
         if receipt is not None:
             MoveReceipt.objects.create(user=receipt[0], key=receipt[1], match_id=match.pk, response=response)

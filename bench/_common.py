@@ -1,0 +1,35 @@
+"""Small helpers for the benchmarks: timing, percentiles, and a printed table."""
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+
+def best_of(repeats: int, run: Callable[[], object]) -> float:
+    """The fastest of `repeats` runs, in seconds (the least disturbed by the rest of the machine)."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def median(samples: list[float]) -> float:
+    return statistics.median(samples)
+
+
+def print_table(title: str, header: list[str], rows: list[list[object]]) -> None:
+    cells = [header] + [[f"{c:,.0f}" if isinstance(c, float) and c >= 100 else (f"{c:.2f}" if isinstance(c, float) else str(c)) for c in r] for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    print(f"\n## {title}\n")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(cells[0], widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in cells[1:]:
+        print("| " + " | ".join(c.rjust(w) for c, w in zip(row, widths)) + " |")

@@ -1,0 +1,65 @@
+"""Runs everything of the embedded default in one command: migrations, demo, worker, ASGI server."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import uvicorn
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from games.demo import DEMO_PASSWORD, DEMO_USERS, demo_tables_ensure, demo_users_ensure
+
+
+class Command(BaseCommand):
+    help = "Migrate, create the demo users and bot tables, start a Celery worker, and serve HTTP and WebSockets."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument("--no-worker", action="store_true", help="do not start a Celery worker")
+        parser.add_argument("--no-demo", action="store_true", help="no demo users or bot tables")
+
+    def handle(self, *args, host, port, no_worker, no_demo, **options):
+        call_command("migrate", interactive=False, verbosity=0)
+        worker = None if no_worker else self._start_worker()
+        try:
+            if not no_demo:
+                demo_users_ensure()
+                tables = demo_tables_ensure()
+                self.stdout.write(
+                    f"Demo users {', '.join(DEMO_USERS)} (password {DEMO_PASSWORD!r}); "
+                    f"bot tables at play: {', '.join(f'#{m.pk} {m.game}' for m in tables)}"
+                )
+            self.stdout.write(f"Serving on http://{host}:{port}/ (API docs at /api/docs/)")
+            uvicorn.run("server.asgi:application", host=host, port=port, log_level="info", lifespan="off")
+        finally:
+            if worker is not None:
+                worker.send_signal(signal.SIGTERM)
+                worker.wait(timeout=30)
+
+    def _start_worker(self) -> subprocess.Popen:
+        """A Celery worker beside the server; on the embedded default its broker is the filesystem."""
+        self.stdout.write(f"Starting a Celery worker (broker {settings.CELERY_BROKER_URL})")
+        return subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=threads", "--concurrency=4",
+             "--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            env=os.environ.copy(),
+            preexec_fn=_die_with_parent,
+        )
+
+
+def _die_with_parent() -> None:
+    """The worker gets SIGTERM when this process ends, however it ends.
+
+    uvicorn re-raises the signal that stopped it, so `finally` blocks may never run.
+    """
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:  # not Linux: the `finally` in handle() is the only cleanup
+        pass

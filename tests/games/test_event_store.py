@@ -1,0 +1,142 @@
+"""The event store: append-only in the database itself, hash-chained, verified by `verify_events`."""
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.db import DatabaseError, connection, transaction
+
+from games.chain import event_hash
+from games.models import Event, Match
+from tests.games.helpers import play_to_end, started_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished_match(alice):
+    match_id = started_match("the-game", [alice])
+    play_to_end(match_id, [alice])
+    return match_id
+
+
+def test_a_raw_sql_update_of_an_event_fails(finished_match):
+    with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("UPDATE games_event SET actor = 'forger' WHERE match_id = %s", [finished_match])
+    assert not Event.objects.filter(actor="forger").exists()
+
+
+def test_a_raw_sql_delete_of_an_event_fails(finished_match):
+    count = Event.objects.filter(match_id=finished_match).count()
+    with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM games_event WHERE match_id = %s", [finished_match])
+    assert Event.objects.filter(match_id=finished_match).count() == count
+
+
+def test_the_orm_cannot_update_an_event_either(finished_match):
+    with pytest.raises(DatabaseError), transaction.atomic():
+        Event.objects.filter(match_id=finished_match).update(type="Nothing")
+
+
+def test_each_event_hash_chains_to_the_previous_one(finished_match):
+    previous = ""
+    for event in Event.objects.filter(match_id=finished_match).order_by("seq"):
+        assert event.hash == event_hash(previous, seq=event.seq, kind=event.kind, actor=event.actor, data=event.data)
+        previous = event.hash
+    assert Match.objects.get(pk=finished_match).head_hash == previous
+
+
+def test_verify_events_passes_an_untouched_log(finished_match, capsys):
+    call_command("verify_events", "--match", str(finished_match), verbosity=0)
+    assert "1 matches checked" in capsys.readouterr().out
+
+
+def _drop_triggers(cursor):
+    if connection.vendor == "postgresql":
+        cursor.execute("DROP TRIGGER games_event_append_only ON games_event")
+    else:
+        cursor.execute("DROP TRIGGER games_event_no_update")
+        cursor.execute("DROP TRIGGER games_event_no_delete")
+
+
+def _tamper_and_verify(match_id, sql, params, capsys):
+    """Alters the log behind the trigger's back (rolled back afterwards) and runs verify_events."""
+    with pytest.raises(SystemExit) as exit_info:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                _drop_triggers(cursor)
+                cursor.execute(sql, params)
+            try:
+                call_command("verify_events", "--match", str(match_id), verbosity=0)
+            finally:
+                transaction.set_rollback(True)
+    assert exit_info.value.code == 1
+    return capsys.readouterr()
+
+
+def test_verify_events_reports_an_event_altered_behind_the_triggers_back(finished_match, capsys):
+    event = Event.objects.filter(match_id=finished_match, type="CardPlayed").order_by("seq").first()
+    forged = dict(event.data, pile=(event.data["pile"] + 1) % 4)
+    import json
+
+    out = _tamper_and_verify(
+        finished_match, "UPDATE games_event SET data = %s WHERE id = %s", [json.dumps(forged), event.pk], capsys
+    )
+    assert f"seq {event.seq}: hash does not match" in out.err
+    assert "1 mismatches" in out.out
+
+
+def test_verify_events_reports_a_deleted_event(finished_match, capsys):
+    out = _tamper_and_verify(
+        finished_match, "DELETE FROM games_event WHERE match_id = %s AND seq = 5", [finished_match], capsys
+    )
+    assert "expected seq 5" in out.err
+
+
+def test_verify_events_reports_a_rehashed_forgery_that_breaks_the_rules(alice, capsys):
+    """Rewriting an event and every hash after it still fails: the move no longer causes the events."""
+    match_id = started_match("the-game", [alice])
+    play_to_end(match_id, [alice])
+    rows = list(Event.objects.filter(match_id=match_id).order_by("seq"))
+    target = next(r for r in rows if r.type == "CardPlayed")
+    previous = ""
+    updates = []
+    for row in rows:
+        data = dict(row.data, pile=(row.data["pile"] + 1) % 4) if row.pk == target.pk else row.data
+        previous = event_hash(previous, seq=row.seq, kind=row.kind, actor=row.actor, data=data)
+        updates.append((data, previous, row.pk))
+    import json
+
+    with pytest.raises(SystemExit), transaction.atomic():
+        with connection.cursor() as cursor:
+            _drop_triggers(cursor)
+            for data, new_hash, pk in updates:
+                cursor.execute("UPDATE games_event SET data = %s, hash = %s WHERE id = %s", [json.dumps(data), new_hash, pk])
+            cursor.execute("UPDATE games_match SET head_hash = %s WHERE id = %s", [previous, match_id])
+        try:
+            call_command("verify_events", "--match", str(match_id), verbosity=0)
+        finally:
+            transaction.set_rollback(True)
+    assert "not what the move causes" in capsys.readouterr().err
+
+
+def test_verify_events_checks_the_shuffle_against_the_revealed_seed(alice, capsys):
+    match_id = started_match("the-game", [alice])
+    play_to_end(match_id, [alice])
+    with pytest.raises(SystemExit), transaction.atomic():
+        with connection.cursor() as cursor:
+            _drop_triggers(cursor)
+            # A forger who swaps the seed (and re-hashes) cannot match the commitment made at the start.
+            rows = list(Event.objects.filter(match_id=match_id).order_by("seq"))
+            previous = ""
+            for row in rows:
+                data = dict(row.data, seed=row.data["seed"] + 1) if row.type == "GameStarted" else row.data
+                previous = event_hash(previous, seq=row.seq, kind=row.kind, actor=row.actor, data=data)
+                import json
+
+                cursor.execute("UPDATE games_event SET data = %s, hash = %s WHERE id = %s", [json.dumps(data), previous, row.pk])
+            cursor.execute("UPDATE games_match SET head_hash = %s WHERE id = %s", [previous, match_id])
+        try:
+            call_command("verify_events", "--match", str(match_id), verbosity=0)
+        finally:
+            transaction.set_rollback(True)
+    assert "SHA-256 published at the start" in capsys.readouterr().err

@@ -1,0 +1,86 @@
+"""The README's run command on the embedded default: no services, one process tree, bots at play.
+
+Starts `manage.py serve` as a real subprocess on a fresh SQLite file with no DATABASE_URL or
+REDIS_URL, then plays a whole match over HTTP as two people and watches a demo bot table move.
+"""
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def embedded_server(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    env.update(VAR_DIR=str(tmp_path), BOT_MOVE_DELAY="0.02")
+    log = open(tmp_path / "serve.log", "w")
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/api/games", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert process.poll() is None, (tmp_path / "serve.log").read_text()
+            assert time.monotonic() < deadline, "the server did not come up"
+            time.sleep(0.3)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+        log.close()
+
+
+def test_two_people_play_the_game_and_the_demo_bots_play_on_the_embedded_default(embedded_server):
+    base = embedded_server
+    people = []
+    for name in ("erin", "frank"):
+        answer = httpx.post(f"{base}/api/auth/register", json={"username": name, "password": "a long enough passphrase"})
+        assert answer.status_code == 201, answer.text
+        people.append(httpx.Client(base_url=base, headers={"Authorization": f"Token {answer.json()['token']}"}))
+
+    table = people[0].post("/api/matches", json={"game": "the-game", "players": 2}).json()
+    assert people[1].post(f"/api/matches/{table['id']}/join", json={}).status_code == 200
+    assert people[0].post(f"/api/matches/{table['id']}/start").status_code == 200
+    rng = random.Random(1)
+    for _ in range(500):
+        views = [p.get(f"/api/matches/{table['id']}/view").json() for p in people]
+        if views[0]["view"]["finished"]:
+            break
+        seat = views[0]["view"]["to_act"][0]
+        move = rng.choice(views[seat]["legal_moves"])
+        assert people[seat].post(f"/api/matches/{table['id']}/moves", json={"move": move}).status_code == 200
+    final = httpx.get(f"{base}/api/matches/{table['id']}").json()
+    assert final["status"] == "finished" and final["outcome"]["cooperative"] is True
+
+    demo = httpx.get(f"{base}/api/matches", params={"player": "", "game": "the-game"}).json()["results"]
+    bot_table = next(m for m in demo if all(s["bot"] for s in m["seats"]))
+    seq_then = bot_table["seq"]
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{base}/api/matches/{bot_table['id']}").json()["seq"] <= seq_then:
+        assert time.monotonic() < deadline, "the demo bots did not move"
+        time.sleep(0.2)
+    assert httpx.get(f"{base}/").status_code == 200
+    assert httpx.get(f"{base}/api/docs/").status_code == 200
