@@ -30,6 +30,10 @@ class Match(models.Model):
     last_seq = models.PositiveIntegerField(default=0)
     head_hash = models.CharField(max_length=64, default="")
     outcome = models.JSONField(null=True, blank=True)
+    # Turn clock: seconds a person has for each decision (null: no clock). `deadline` is
+    # when the decision awaited now runs out, moved in the same transaction as each move.
+    clock_seconds = models.PositiveIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
@@ -47,6 +51,11 @@ class Seat(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
     bot = models.CharField(max_length=40, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Set when a person let the clock run out too often; the bot finishes for them and
+    # the seat ranks last for ratings (see `rating_ranks`).
+    abandoned = models.BooleanField(default=False)
+    # The player's choice to pass at once in interrupt windows (e.g. a Block window).
+    auto_pass = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["match_id", "seat"]

@@ -10,6 +10,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.utils.module_loading import import_string
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ def match_changed(match_id: int, seq: int) -> None:
         log.warning("could not tell match %s's sockets about seq %s", match_id, seq, exc_info=True)
 
 
-def bot_turn(match_id: int, seat: int, seq: int) -> None:
-    from games.tasks import bot_move_task
-
-    bot_move_task.apply_async((match_id, seat, seq), countdown=settings.BOT_MOVE_DELAY)
+def match_finished(match_id: int) -> None:
+    """A match ended: every task in `MATCH_FINISHED_TASKS` (ratings, tournaments) gets its id."""
+    for path in settings.MATCH_FINISHED_TASKS:
+        import_string(path).delay(match_id)

@@ -71,16 +71,38 @@ def match_view_for_user(match: Match, user: User | None) -> dict[str, Any]:
     return {"match": match.pk, "seq": match.last_seq, "seat": seat, "view": view, "legal_moves": legal}
 
 
-def match_log_for_seat(match: Match, seat: int | None, *, since: int = 0) -> list[dict[str, Any]]:
-    """The engine's events after `since` as `seat` may see them (`None`: a spectator)."""
+def match_log_for_seat(
+    match: Match, seat: int | None, *, since: int = 0, upto: int | None = None
+) -> list[dict[str, Any]]:
+    """The engine's events with `since < seq <= upto` as `seat` may see them (`None`: a spectator)."""
     engine = ENGINES[match.game]
     rows = Event.objects.filter(match=match, kind=Event.Kind.ENGINE, seq__gt=since).order_by("seq")
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
     log = []
     for seq, data in rows.values_list("seq", "data"):
         redacted = engine.redact(data, seat)
         if redacted is not None:
             log.append({"seq": seq, "event": redacted})
     return log
+
+
+def match_frame_for_seat(match_id: int, seat: int | None, *, since: int) -> dict[str, Any]:
+    """What a live socket of `seat` is sent: the view at the head and the log it has not had yet.
+
+    Both come from the same head, so `seq` in the frame names exactly the state it shows.
+    """
+    match = match_get(match_id)
+    frame: dict[str, Any] = {"seq": match.last_seq, "status": match.status, "view": None, "legal_moves": [], "events": []}
+    if match.status == Match.Status.OPEN:
+        return frame
+    engine = ENGINES[match.game]
+    state = state_at_head(match.pk, match.game, match.last_seq)
+    frame["view"] = engine.view(state, seat)
+    if seat is not None:
+        frame["legal_moves"] = engine.legal_moves(state, seat)
+    frame["events"] = match_log_for_seat(match, seat, since=since, upto=match.last_seq)
+    return frame
 
 
 def match_raw_events(match: Match, user: User | None) -> QuerySet[Event]:
@@ -115,3 +137,21 @@ def game_list() -> list[dict[str, Any]]:
         }
         for slug, engine in sorted(ENGINES.items())
     ]
+
+
+def rating_ranks(ranks: list[int], abandoned: set[int]) -> list[int]:
+    """The outcome's ranks with every abandoned seat ranked last (tied among themselves).
+
+    Seats that played on keep their order; competition ranking ("1224") is kept.
+    """
+    def key(seat: int) -> tuple[int, int]:
+        return (1 if seat in abandoned else 0, 0 if seat in abandoned else ranks[seat])
+
+    keys = [key(seat) for seat in range(len(ranks))]
+    return [1 + sum(1 for other in keys if other < mine) for mine in keys]
+
+
+def match_rating_ranks(match: Match) -> list[int]:
+    """The ranks a finished match counts for in ratings."""
+    abandoned = set(Seat.objects.filter(match=match, abandoned=True).values_list("seat", flat=True))
+    return rating_ranks(match.outcome["ranks"], abandoned)

@@ -6,7 +6,6 @@ sent from `transaction.on_commit` and carries ids only.
 from __future__ import annotations
 
 import json
-import random
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import notify
+from games import notify, turns
 from games.bots import BOTS
 from games.chain import event_hash, seed_sha256
 from games.engines import ENGINES, IllegalMove
@@ -43,8 +42,16 @@ def user_actor(user: User) -> str:
 # --- tables -----------------------------------------------------------------------------
 
 
-def match_create(*, user: User, game: str, players: int, options: dict | None = None, rated: bool = True) -> Match:
-    """Opens a table and seats its creator in seat 0."""
+def match_create(
+    *,
+    user: User,
+    game: str,
+    players: int,
+    options: dict | None = None,
+    rated: bool = True,
+    clock_seconds: int | None = None,
+) -> Match:
+    """Opens a table and seats its creator in seat 0; `clock_seconds` limits each decision."""
     engine = ENGINES.get(game)
     if engine is None:
         raise bad_request("unknown_game", f"No game is called {game!r}.", games=sorted(ENGINES))
@@ -60,7 +67,9 @@ def match_create(*, user: User, game: str, players: int, options: dict | None = 
     except ValueError as exc:
         raise bad_request("bad_options", str(exc)) from None
     with transaction.atomic():
-        match = Match.objects.create(game=game, players=players, options=options, rated=rated, created_by=user)
+        match = Match.objects.create(
+            game=game, players=players, options=options, rated=rated, created_by=user, clock_seconds=clock_seconds
+        )
         Seat.objects.create(match=match, seat=0, user=user)
     return match
 
@@ -131,18 +140,7 @@ def match_start(*, match_id: int, user: User | None) -> Match:
             raise conflict("table_not_full", f"{len(seats)} of {match.players} seats are taken.")
         engine = ENGINES[match.game]
         seed = secrets.randbits(62)
-        started = {
-            "type": "MatchStarted",
-            "game": match.game,
-            "engine_version": getattr(engine, "version", 1),
-            "players": match.players,
-            "rated": match.rated,
-            "seats": [
-                {"seat": s.seat, "user": s.user_id, "name": s.user.shown_name if s.user else s.bot, "bot": s.bot}
-                for s in seats
-            ],
-            "seed_sha256": seed_sha256(seed),
-        }
+        started = _match_started_fact(match, seats, seed)
         actor = user_actor(user) if user else "server"
         new = [NewEvent(Event.Kind.TABLE, started, actor)]
         opening = engine.start(match.players, seed, match.options)
@@ -152,11 +150,81 @@ def match_start(*, match_id: int, user: User | None) -> Match:
         match.seed = seed
         match.seed_sha256 = started["seed_sha256"]
         Event.objects.bulk_create(_chain(match, new))
-        match.save(update_fields=["status", "started_at", "seed", "seed_sha256", "last_seq", "head_hash"])
         head, state = match.last_seq, engine.replay(opening)
+        match.deadline = turns.after_change(match, state, head)
+        match.save(update_fields=["status", "started_at", "seed", "seed_sha256", "last_seq", "head_hash", "deadline"])
         transaction.on_commit(lambda: state_cache.put(match.pk, head, state))
         transaction.on_commit(lambda: notify.match_changed(match.pk, head))
-        _schedule_bots(match.pk, engine.to_act(state), head)
+    return match
+
+
+def _match_started_fact(match: Match, seats: list[Seat], seed: int) -> dict:
+    """The table's opening fact: who sits where, and the public commitment to the seed."""
+    return {
+        "type": "MatchStarted",
+        "game": match.game,
+        "engine_version": getattr(ENGINES[match.game], "version", 1),
+        "players": match.players,
+        "rated": match.rated,
+        "seats": [
+            {"seat": s.seat, "user": s.user_id, "name": s.user.shown_name if s.user else s.bot, "bot": s.bot}
+            for s in seats
+        ],
+        "seed_sha256": seed_sha256(seed),
+    }
+
+
+def match_record(
+    *,
+    game: str,
+    seats: list[User | str],
+    created_by: User,
+    seed: int,
+    moves: list[tuple[int, dict]],
+    rated: bool = True,
+    options: dict | None = None,
+) -> Match:
+    """Stores a whole finished match played elsewhere (simulations, physical games, imports).
+
+    `seats` holds a user or a bot's name per seat; every move is decided again by the engine,
+    so a recorded match is held to the same rules as one played here.
+    """
+    engine = ENGINES[game]
+    options = options or {}
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game, players=len(seats), options=options, rated=rated, created_by=created_by,
+            status=Match.Status.RUNNING, started_at=timezone.now(), seed=seed, seed_sha256=seed_sha256(seed),
+        )
+        seat_rows = Seat.objects.bulk_create(
+            [
+                Seat(match=match, seat=i, user=who if isinstance(who, User) else None, bot=who if isinstance(who, str) else "")
+                for i, who in enumerate(seats)
+            ]
+        )
+        opening = engine.start(len(seats), seed, options)
+        new = [NewEvent(Event.Kind.TABLE, _match_started_fact(match, seat_rows, seed), "server")]
+        new += [NewEvent(Event.Kind.ENGINE, e, "server") for e in opening]
+        state = engine.replay(opening)
+        for seat, move in moves:
+            who = seats[seat]
+            actor = user_actor(who) if isinstance(who, User) else f"bot:{who}"
+            try:
+                produced = engine.decide(state, seat, move)
+            except IllegalMove as exc:
+                raise bad_request(exc.code, f"move {len(new)}: {exc.message}") from None
+            new.append(NewEvent(Event.Kind.TABLE, {"type": "MovePlayed", "seat": seat, "move": move}, actor))
+            new += [NewEvent(Event.Kind.ENGINE, e, actor) for e in produced]
+            for event in produced:
+                state = engine.evolve(state, event)
+        outcome = engine.outcome(state)
+        if outcome is None:
+            raise bad_request("match_unfinished", "The moves do not finish the match.")
+        new.append(NewEvent(Event.Kind.TABLE, {"type": "MatchFinished", "outcome": outcome, "seed": seed}, "server"))
+        Event.objects.bulk_create(_chain(match, new))
+        match.status, match.outcome, match.finished_at = Match.Status.FINISHED, outcome, timezone.now()
+        match.save(update_fields=["status", "outcome", "finished_at", "last_seq", "head_hash"])
+        transaction.on_commit(lambda: notify.match_finished(match.pk))
     return match
 
 
@@ -248,6 +316,7 @@ def _try_move(
             raise conflict("stale_seq", "The match has moved on since the state you saw.", seq=match.last_seq)
         engine = ENGINES[match.game]
         state = state_at_head(match.pk, match.game, match.last_seq)
+        previous_to_act = engine.to_act(state)
         try:
             produced = engine.decide(state, seat, move)
         except IllegalMove as exc:
@@ -264,7 +333,9 @@ def _try_move(
         rows = _chain(match, new)
         changes: dict[str, Any] = {"last_seq": match.last_seq, "head_hash": match.head_hash}
         if outcome is not None:
-            changes.update(status=Match.Status.FINISHED, outcome=outcome, finished_at=timezone.now())
+            changes.update(status=Match.Status.FINISHED, outcome=outcome, finished_at=timezone.now(), deadline=None)
+        else:
+            changes["deadline"] = turns.after_change(match, state, match.last_seq, previous_to_act=previous_to_act)
         # Claim the head first: a concurrent writer blocks here and then finds nothing to update.
         if not Match.objects.filter(pk=match.pk, last_seq=base_seq).update(**changes):
             raise _LostRace
@@ -285,8 +356,37 @@ def _try_move(
         head = match.last_seq
         transaction.on_commit(lambda: state_cache.put(match_id, head, state))
         transaction.on_commit(lambda: notify.match_changed(match_id, head))
-        _schedule_bots(match.pk, engine.to_act(state), head)
+        if outcome is not None:
+            transaction.on_commit(lambda: notify.match_finished(match_id))
     return response
+
+
+def table_fact_append(*, match_id: int, fact: dict, actor: str) -> int:
+    """Appends a table fact (not an engine event) at the head, e.g. `SeatAbandoned`; returns its seq."""
+    for _ in range(_MAX_APPEND_ATTEMPTS):
+        try:
+            return _try_fact(match_id, fact, actor)
+        except _LostRace:
+            continue  # a move got there first: chain after it
+    raise conflict("busy", "The table is too busy; try again.")
+
+
+def _try_fact(match_id: int, fact: dict, actor: str) -> int:
+    with transaction.atomic():
+        match = Match.objects.get(pk=match_id)
+        base_seq = match.last_seq
+        rows = _chain(match, [NewEvent(Event.Kind.TABLE, fact, actor)])
+        state = state_at_head(match.pk, match.game, base_seq)
+        deadline = turns.after_change(match, state, match.last_seq) if match.status == Match.Status.RUNNING else None
+        if not Match.objects.filter(pk=match_id, last_seq=base_seq).update(
+            last_seq=match.last_seq, head_hash=match.head_hash, deadline=deadline
+        ):
+            raise _LostRace
+        Event.objects.bulk_create(rows)
+        head = match.last_seq
+        transaction.on_commit(lambda: state_cache.put(match_id, head, state))
+        transaction.on_commit(lambda: notify.match_changed(match_id, head))
+    return head
 
 
 def _chain(match: Match, new: list[NewEvent]) -> list[Event]:
@@ -304,43 +404,3 @@ def _chain(match: Match, new: list[NewEvent]) -> list[Event]:
         )
     match.last_seq, match.head_hash = seq, previous
     return rows
-
-
-def _schedule_bots(match_id: int, to_act: list[int], head: int) -> None:
-    """After commit, asks a worker to move for every bot seat the game now waits on."""
-    if not to_act:
-        return
-    bot_seats = list(
-        Seat.objects.filter(match_id=match_id, seat__in=to_act).exclude(bot="").values_list("seat", flat=True)
-    )
-    for seat in bot_seats:
-        transaction.on_commit(lambda seat=seat: notify.bot_turn(match_id, seat, head))
-
-
-def bot_move(*, match_id: int, seat: int, expected_seq: int) -> bool:
-    """The bot in `seat` chooses from its own seat's view and plays at `expected_seq`.
-
-    Returns False and writes nothing when the match has moved on, ended, or the seat is not a
-    bot's: another task (or nobody) owns that turn, so running this twice is harmless.
-    """
-    match = Match.objects.filter(pk=match_id).only("game", "status", "last_seq", "seed").first()
-    if match is None or match.status != Match.Status.RUNNING or match.last_seq != expected_seq:
-        return False
-    bot_name = Seat.objects.filter(match_id=match_id, seat=seat).values_list("bot", flat=True).first()
-    if not bot_name:
-        return False
-    engine = ENGINES[match.game]
-    state = state_at_head(match_id, match.game, expected_seq)
-    legal = engine.legal_moves(state, seat)
-    if not legal:
-        return False
-    # Seeded by the hidden seed and the position, so a replayed task makes the same choice.
-    rng = random.Random(f"{match.seed}:{seat}:{expected_seq}")
-    move = BOTS[match.game][bot_name].choose(engine.view(state, seat), legal, rng)
-    try:
-        move_play(match_id=match_id, seat=seat, move=move, actor=f"bot:{bot_name}", expected_seq=expected_seq)
-    except ApplicationError as exc:
-        if exc.code == "stale_seq":
-            return False
-        raise
-    return True

@@ -8,14 +8,15 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the apps loaded)
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the apps loaded)
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from server.routing import websocket_urlpatterns  # noqa: E402
+from server.ws_auth import WebSocketAuthStack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+        "websocket": AllowedHostsOriginValidator(WebSocketAuthStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -168,19 +168,28 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
 else:
     _queue_dir = VAR_DIR / "celery"
-    for _folder in ("queue", "processed"):
+    for _folder in ("queue", "processed", "control"):
         (_queue_dir / _folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir / "queue"),
         "data_folder_out": str(_queue_dir / "queue"),
         "processed_folder": str(_queue_dir / "processed"),
+        "control_folder": str(_queue_dir / "control"),
         "store_processed": False,
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
+# Celery tasks told the id of every match that ends; each must be idempotent.
+MATCH_FINISHED_TASKS: list[str] = []
+
 # Seconds a bot waits before it moves, so people at the table can follow its play.
 BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.5"))
+# Interrupt windows (several seats may answer at once, e.g. a Block) close after this many
+# seconds with a pass for every person who has not answered.
+INTERRUPT_WINDOW_SECONDS = float(os.environ.get("INTERRUPT_WINDOW_SECONDS", "10"))
+# Timeouts in a row after which a seat is abandoned (played by the bot, ranked last).
+CLOCK_TIMEOUTS_TO_ABANDON = 3
 # How many match states each process keeps in memory, so a move never replays a whole match.
 MATCH_STATE_CACHE_SIZE = int(os.environ.get("MATCH_STATE_CACHE_SIZE", "4096"))
 

@@ -35,6 +35,25 @@ def _fast_password_hasher():
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _task_queue():
+    """A queue of tasks for this run only.
+
+    On Redis, tasks left by an earlier run would name matches of a database that is gone:
+    purge them. Without Redis, keep tasks in memory rather than in the embedded default's
+    filesystem queue, where `make run`'s worker would later find them.
+    """
+    from django.conf import settings
+
+    from server.celery import app
+
+    if settings.REDIS_URL:
+        app.control.purge()
+    else:
+        app.conf.broker_url = "memory://"
+        app.conf.broker_transport_options = {}
+
+
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
     """Each test starts with an empty per-process state cache (database ids are reused)."""
@@ -84,3 +103,15 @@ def carol(db):
 @pytest.fixture
 def staff(db):
     return make_user("sam", staff=True)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """Closes the connection pool before pytest-django drops the test database."""
+    yield
+    from django.db import connections
+
+    connections.close_all()
+    for connection in connections.all():
+        if getattr(connection, "pool", None) is not None:
+            connection.close_pool()

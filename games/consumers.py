@@ -1,0 +1,144 @@
+"""The live table: `/ws/matches/<id>/?since=<seq>&token=<api token>`.
+
+On connect the socket gets its seat's view (a spectator's without a seat) and the log it
+missed since `since`. After every committed change it gets one `update` frame with the new
+events as its seat may see them and its new view. Every frame carries `seq`; a client that
+sees a gap sends `{"type": "resync", "since": <seq>}`. Moves go through the same service as
+the REST endpoint: `{"type": "move", "move": {...}, "id": "<client id>"}` -> `ack` or `error`.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import notify, selectors, services
+from games.presence import TTL, presence
+from server.errors import ApplicationError
+
+_MAX_FRAME_BYTES = 8192
+
+
+class MatchConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.group = notify.match_group(self.match_id)
+        self.socket_id = uuid.uuid4().hex
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        user = self.scope.get("user")
+        self.user = user if user is not None and user.is_authenticated else None
+        try:
+            self.seat, name = await database_sync_to_async(self._seat_and_name)()
+        except ApplicationError:
+            await self.close(code=4404)
+            return
+        await self.accept()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.last_seq = _int(query.get("since", ["0"])[0])
+        await self._send_frame("snapshot")
+        self.entry = {"user": self.user.pk if self.user else None, "seat": self.seat, "name": name}
+        await database_sync_to_async(presence().join)(self.match_id, self.socket_id, self.entry)
+        await self._announce_presence()
+        self.refresher = asyncio.ensure_future(self._refresh_presence())
+
+    def _seat_and_name(self) -> tuple[int | None, str | None]:
+        match = selectors.match_get(self.match_id)
+        seat = selectors.seat_of(match, self.user)
+        return seat, (self.user.shown_name if self.user else None)
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "entry"):
+            return
+        self.refresher.cancel()
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await database_sync_to_async(presence().leave)(self.match_id, self.socket_id)
+        await self._announce_presence()
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        if text_data is None or len(text_data) > _MAX_FRAME_BYTES:
+            await self._error(None, "frame_rejected", f"Send JSON text frames of at most {_MAX_FRAME_BYTES} bytes.")
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self._error(None, "malformed_json", "The frame is not JSON.")
+            return
+        if not isinstance(message, dict):
+            await self._error(None, "malformed_frame", "A frame is a JSON object with a \"type\".")
+            return
+        kind = message.get("type")
+        if kind == "move":
+            await self._move(message)
+        elif kind == "resync":
+            self.last_seq = min(self.last_seq, _int(message.get("since")))
+            await self._send_frame("update")
+        elif kind == "ping":
+            await self.send_json({"type": "pong", "seq": self.last_seq})
+        else:
+            await self._error(message.get("id"), "unknown_frame", "Frames are move, resync or ping.")
+
+    async def _move(self, message: dict) -> None:
+        client_id = message.get("id")
+        if not isinstance(client_id, str) or not 0 < len(client_id) <= 64:
+            await self._error(None, "malformed_frame", "A move frame carries a string \"id\" of 1 to 64 characters.")
+            return
+        if self.user is None:
+            await self._error(client_id, "not_authenticated", "Log in to play.")
+            return
+        expected_seq = message.get("expected_seq")
+        if expected_seq is not None and (isinstance(expected_seq, bool) or not isinstance(expected_seq, int)):
+            await self._error(client_id, "malformed_frame", "expected_seq is an integer.")
+            return
+        try:
+            result = await database_sync_to_async(services.move_submit)(
+                match_id=self.match_id,
+                user=self.user,
+                move=message.get("move"),
+                expected_seq=expected_seq,
+                idempotency_key=f"ws:{client_id}",
+            )
+        except ApplicationError as exc:
+            await self._error(client_id, exc.code, exc.message, exc.extra)
+            return
+        await self.send_json({"type": "ack", "id": client_id, "seq": result["seq"]})
+
+    async def match_changed(self, message: dict) -> None:
+        """A hint from the channel layer; the frame itself is read from the database."""
+        if message["seq"] > self.last_seq:
+            await self._send_frame("update")
+
+    async def presence_changed(self, message: dict) -> None:
+        await self.send_json({"type": "presence", **message["presence"]})
+
+    async def _send_frame(self, kind: str) -> None:
+        frame = await database_sync_to_async(selectors.match_frame_for_seat)(self.match_id, self.seat, since=self.last_seq)
+        if kind == "update" and frame["seq"] <= self.last_seq:
+            return  # another hint already brought this socket here
+        self.last_seq = frame["seq"]
+        await self.send_json({"type": kind, "seat": self.seat, **frame})
+
+    async def _announce_presence(self) -> None:
+        summary = await database_sync_to_async(presence().summary)(self.match_id)
+        await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": summary})
+
+    async def _refresh_presence(self) -> None:
+        while True:
+            await asyncio.sleep(TTL / 3)
+            await database_sync_to_async(presence().join)(self.match_id, self.socket_id, self.entry)
+
+    async def _error(self, client_id, code: str, message: str, extra: dict | None = None) -> None:
+        frame = {"type": "error", "id": client_id, "code": code, "message": message, "seq": getattr(self, "last_seq", 0)}
+        if extra:
+            frame["extra"] = extra
+        await self.send_json(frame)
+
+
+def _int(value) -> int:
+    try:
+        return max(0, int(value))
+    except (TypeError, ValueError):
+        return 0

@@ -1,0 +1,186 @@
+"""The server's own moves: bots in seats, turn clocks, and interrupt windows that close.
+
+After every change to a match, `after_change` (called inside the writing transaction) works
+out who the game waits on and schedules, after commit, what keeps the table from stalling:
+a bot's move, a clock that plays for a person who ran out of time, or the end of an
+interrupt window (several seats may answer at once, e.g. a Block) with a pass for everyone
+who has not answered. Each task names the decision it was scheduled for (the seq, or the
+deadline), so a late or repeated task finds the table moved on and does nothing.
+"""
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.bots import BOTS, STRONG_BOT
+from games.engines import ENGINES
+from games.models import Event, Match, Seat
+from games.state import state_at_head
+from server.errors import ApplicationError
+
+PASS = {"action": "pass"}
+
+
+def after_change(match: Match, state: Any, head: int, *, previous_to_act: list[int] | None = None) -> datetime | None:
+    """Schedules the follow-ups of the decision now awaited; returns its deadline (or None).
+
+    A window that only shrank (some seats answered) keeps its deadline and its closing task.
+    """
+    to_act = ENGINES[match.game].to_act(state)
+    if not to_act:
+        return None
+    seats = {s.seat: s for s in Seat.objects.filter(match_id=match.pk, seat__in=to_act)}
+    window = len(to_act) > 1
+    continuing = bool(previous_to_act) and len(previous_to_act) > 1 and set(to_act) < set(previous_to_act)
+    people = []
+    for seat in to_act:
+        row = seats[seat]
+        if row.bot or row.abandoned:
+            _on_commit(_bot_turn, match.pk, seat, head)
+        else:
+            people.append(row)
+    if continuing:
+        return match.deadline
+    if window and people:
+        for row in people:
+            if row.auto_pass:
+                _on_commit(_window_pass_now, match.pk, row.seat, head)
+        deadline = timezone.now() + timedelta(seconds=settings.INTERRUPT_WINDOW_SECONDS)
+        _on_commit(_window_close_at, match.pk, deadline)
+        return deadline
+    if people and match.clock_seconds:
+        deadline = timezone.now() + timedelta(seconds=match.clock_seconds)
+        _on_commit(_clock_at, match.pk, people[0].seat, head, deadline)
+        return deadline
+    return None
+
+
+def bot_move(*, match_id: int, seat: int, expected_seq: int) -> bool:
+    """A bot (or the fallback bot of an abandoned seat) plays from its own seat's view.
+
+    Returns False and writes nothing when the match has moved on, ended, or a person holds
+    the seat: another task (or nobody) owns that turn, so running this twice is harmless.
+    """
+    match = _running(match_id)
+    if match is None or match.last_seq != expected_seq:
+        return False
+    row = Seat.objects.filter(match_id=match_id, seat=seat).first()
+    bot_name = row.bot or (STRONG_BOT[match.game] if row.abandoned else "") if row else ""
+    if not bot_name:
+        return False
+    return _play_for(match, seat, bot_name, actor=f"bot:{bot_name}")
+
+
+def clock_expire(*, match_id: int, seat: int, expected_seq: int) -> bool:
+    """The seat's time ran out: the fallback bot plays for it, recorded with actor `clock`.
+
+    After `CLOCK_TIMEOUTS_TO_ABANDON` timeouts in a row the seat is abandoned: the bot plays
+    it to the end and it ranks last for ratings.
+    """
+    match = _running(match_id)
+    if match is None or match.last_seq != expected_seq:
+        return False
+    if not _play_for(match, seat, STRONG_BOT[match.game], actor="clock"):
+        return False
+    if _timeouts_in_a_row(match_id, seat) >= settings.CLOCK_TIMEOUTS_TO_ABANDON:
+        seat_abandon(match_id=match_id, seat=seat)
+    return True
+
+
+def seat_abandon(*, match_id: int, seat: int) -> None:
+    """Marks a seat abandoned and records it; from now on the fallback bot plays it."""
+    from games.services import table_fact_append
+
+    with transaction.atomic():
+        if not Seat.objects.filter(match_id=match_id, seat=seat, abandoned=False).update(abandoned=True):
+            return
+        table_fact_append(match_id=match_id, fact={"type": "SeatAbandoned", "seat": seat}, actor="clock")
+
+
+def window_close(*, match_id: int, deadline: str) -> int:
+    """An interrupt window's time is up: every person still asked passes. Returns the passes made."""
+    match = _running(match_id)
+    if match is None or match.deadline is None or match.deadline.isoformat() != deadline:
+        return 0
+    engine = ENGINES[match.game]
+    state = state_at_head(match.pk, match.game, match.last_seq)
+    people = Seat.objects.filter(match_id=match_id, seat__in=engine.to_act(state), bot="", abandoned=False)
+    return sum(1 for row in people if window_pass(match_id=match_id, seat=row.seat))
+
+
+def window_pass(*, match_id: int, seat: int) -> bool:
+    """Passes for a seat in an interrupt window, if it is still asked and may pass."""
+    from games.services import move_play
+
+    try:
+        move_play(match_id=match_id, seat=seat, move=dict(PASS), actor="clock")
+    except ApplicationError:
+        return False  # the window closed, or the seat answered, in the meantime
+    return True
+
+
+def _play_for(match: Match, seat: int, bot_name: str, *, actor: str) -> bool:
+    from games.services import move_play
+
+    engine = ENGINES[match.game]
+    state = state_at_head(match.pk, match.game, match.last_seq)
+    legal = engine.legal_moves(state, seat)
+    if not legal:
+        return False
+    # Seeded by the hidden seed and the position, so a replayed task makes the same choice.
+    rng = random.Random(f"{match.seed}:{seat}:{match.last_seq}")
+    move = BOTS[match.game][bot_name].choose(engine.view(state, seat), legal, rng)
+    try:
+        move_play(match_id=match.pk, seat=seat, move=move, actor=actor, expected_seq=match.last_seq)
+    except ApplicationError as exc:
+        if exc.code == "stale_seq":
+            return False
+        raise
+    return True
+
+
+def _running(match_id: int) -> Match | None:
+    return Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).first()
+
+
+def _timeouts_in_a_row(match_id: int, seat: int) -> int:
+    actors = Event.objects.filter(match_id=match_id, type="MovePlayed", data__seat=seat).order_by("-seq")
+    count = 0
+    for actor in actors.values_list("actor", flat=True):
+        if actor != "clock":
+            break
+        count += 1
+    return count
+
+
+def _on_commit(func, *args) -> None:
+    transaction.on_commit(lambda: func(*args))
+
+
+def _bot_turn(match_id: int, seat: int, seq: int) -> None:
+    from games.tasks import bot_move_task
+
+    bot_move_task.apply_async((match_id, seat, seq), countdown=settings.BOT_MOVE_DELAY)
+
+
+def _window_pass_now(match_id: int, seat: int, seq: int) -> None:
+    from games.tasks import window_pass_task
+
+    window_pass_task.delay(match_id, seat)
+
+
+def _window_close_at(match_id: int, deadline: datetime) -> None:
+    from games.tasks import window_close_task
+
+    window_close_task.apply_async((match_id, deadline.isoformat()), eta=deadline)
+
+
+def _clock_at(match_id: int, seat: int, seq: int, deadline: datetime) -> None:
+    from games.tasks import clock_expire_task
+
+    clock_expire_task.apply_async((match_id, seat, seq), eta=deadline)

@@ -1,0 +1,32 @@
+"""WebSocket authentication: the session cookie (browsers), or `?token=` with an API token."""
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
+
+
+@database_sync_to_async
+def _user_for_token(key: str):
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.select_related("user").filter(key=key).first()
+    return token.user if token is not None and token.user.is_active else None
+
+
+class TokenAuthMiddleware(BaseMiddleware):
+    """Runs inside the session middleware; a valid `?token=` replaces the session's user."""
+
+    async def __call__(self, scope, receive, send):
+        keys = parse_qs(scope.get("query_string", b"").decode()).get("token")
+        if keys:
+            user = await _user_for_token(keys[0][:64])
+            if user is not None:
+                scope = dict(scope, user=user)
+        return await super().__call__(scope, receive, send)
+
+
+def WebSocketAuthStack(inner):  # noqa: N802 - named like channels' AuthMiddlewareStack
+    return AuthMiddlewareStack(TokenAuthMiddleware(inner))
