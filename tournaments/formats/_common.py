@@ -1,0 +1,730 @@
+"""Shapes and helpers shared by the pairing formats (underscore: not a format).
+
+Pure Python: no Django, no I/O, no clock. Everything here is plain data so the
+Django layer can build it from its event log and serialise what comes back.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tournaments.standings import Standing
+
+PlayerId = Hashable
+
+_SEEDINGS = ("order", "rating")
+
+
+# --- entrants, results, history -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player in a tournament: an opaque hashable id and an optional rating."""
+
+    id: PlayerId
+    rating: float | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """One played table: seat order (seat 0 first) and each seat's finishing rank.
+
+    `ranks[i]` is seat i's rank (1 is best, tied seats share a rank). A cooperative
+    table gives `team_score` instead (the team's result, e.g. cards left; lower is
+    better) and no ranks. `forfeited` lists seats that did not play: they lose (the
+    caller ranks them last; `forfeit_result` does that). `match` is the bracket
+    match id for elimination formats (copy it from `Table.match`).
+    """
+
+    round: int
+    seats: tuple[PlayerId, ...]
+    ranks: tuple[int, ...] | None = None
+    team_score: float | None = None
+    forfeited: frozenset[PlayerId] = frozenset()
+    match: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seats", tuple(self.seats))
+        object.__setattr__(self, "forfeited", frozenset(self.forfeited))
+        if self.ranks is not None:
+            object.__setattr__(self, "ranks", tuple(self.ranks))
+        if not _is_int(self.round) or self.round < 1:
+            raise ValueError(f"a result's round must be a positive integer, not {self.round!r}")
+        if len(self.seats) < 1 or len(set(self.seats)) != len(self.seats):
+            raise ValueError(f"a result needs distinct seats, not {self.seats!r}")
+        if (self.ranks is None) == (self.team_score is None):
+            raise ValueError("a result gives either ranks or a team_score")
+        if self.ranks is not None:
+            if len(self.ranks) != len(self.seats) or not all(_is_int(r) and r >= 1 for r in self.ranks):
+                raise ValueError(f"ranks must be one positive integer per seat, not {self.ranks!r}")
+        if not self.forfeited <= set(self.seats):
+            raise ValueError("forfeited players must be seated at the table")
+
+    @property
+    def cooperative(self) -> bool:
+        return self.team_score is not None
+
+
+@dataclass(frozen=True)
+class Bye:
+    """A round in which a player was not seated but scored as the format says."""
+
+    round: int
+    player: PlayerId
+
+
+@dataclass(frozen=True)
+class History:
+    """Everything that happened so far: results, byes given, withdrawals, disqualifications.
+
+    `withdrawn` and `disqualified` map a player to the first round they take no part
+    in (a set of ids means "from the next round on"). They are not paired from then
+    on; their results stand. Standings list disqualified players last.
+    """
+
+    results: tuple[Result, ...] = ()
+    byes: tuple[Bye, ...] = ()
+    withdrawn: Mapping[PlayerId, int] = field(default_factory=dict)
+    disqualified: Mapping[PlayerId, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "results", tuple(self.results))
+        object.__setattr__(self, "byes", tuple(self.byes))
+        following = self.last_round + 1
+        for name in ("withdrawn", "disqualified"):
+            given = getattr(self, name)
+            leaving = dict(given) if isinstance(given, Mapping) else dict.fromkeys(given, following)
+            object.__setattr__(self, name, leaving)
+
+    @property
+    def last_round(self) -> int:
+        """The highest round number with a result or a bye (0 before the first round)."""
+        rounds = [r.round for r in self.results] + [b.round for b in self.byes]
+        return max(rounds, default=0)
+
+    def leaving(self) -> dict[PlayerId, int]:
+        """Every withdrawn or disqualified player and the first round they miss."""
+        leaving = dict(self.withdrawn)
+        for player, number in self.disqualified.items():
+            leaving[player] = min(number, leaving.get(player, number))
+        return leaving
+
+    def absent_in(self, number: int) -> frozenset[PlayerId]:
+        """Players who take no part in round `number`."""
+        return frozenset(player for player, first in self.leaving().items() if first <= number)
+
+    @property
+    def absent(self) -> frozenset[PlayerId]:
+        """Players who will not be paired in the next round."""
+        return self.absent_in(self.last_round + 1)
+
+    def with_round(self, pairing: Pairing, results: Iterable[Result]) -> History:
+        """This history plus one round: its results and the pairing's byes (handy for callers and tests)."""
+        byes = tuple(Bye(pairing.round, player) for player in pairing.byes)
+        return replace(self, results=self.results + tuple(results), byes=self.byes + byes)
+
+
+def result(
+    round: int,
+    *seats: PlayerId,
+    ranks: Sequence[int] | None = None,
+    team_score: float | None = None,
+    forfeited: Iterable[PlayerId] = (),
+    match: str | None = None,
+) -> Result:
+    """Builder: `result(1, "a", "b", ranks=[1, 2])`; without ranks, seat order is finishing order."""
+    if ranks is None and team_score is None:
+        ranks = range(1, len(seats) + 1)
+    return Result(round, tuple(seats), None if ranks is None else tuple(ranks), team_score,
+                  frozenset(forfeited), match)
+
+
+def forfeit_result(round: int, seats: Sequence[PlayerId], forfeited: Iterable[PlayerId],
+                   match: str | None = None) -> Result:
+    """A table some seats did not play: players present share rank 1, no-shows share the last rank."""
+    gone = frozenset(forfeited)
+    present = sum(1 for seat in seats if seat not in gone)
+    ranks = [present + 1 if seat in gone else 1 for seat in seats]
+    return Result(round, tuple(seats), tuple(ranks), None, gone, match)
+
+
+# --- pairings -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table to play: ids in seat order (seat 0 moves first).
+
+    `match` names the bracket match (elimination formats); `deal` is the shared deal
+    seed when the tournament plays duplicate deals (see `duplicate.py`).
+    """
+
+    seats: tuple[PlayerId, ...]
+    match: str | None = None
+    deal: int | None = None
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The next round: its number, its tables, its byes, and its date for a league matchday."""
+
+    round: int
+    tables: tuple[Table, ...]
+    byes: tuple[PlayerId, ...] = ()
+    date: _dt.date | None = None
+
+    def players(self) -> Iterator[PlayerId]:
+        """Every player seated this round, table by table."""
+        for table in self.tables:
+            yield from table.seats
+
+
+# --- options --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every format option, validated. Each format accepts the subset in its `option_keys`.
+
+    - table_size: seats per table wanted (multi-player formats); min_players/max_players:
+      the game's range, tables never leave it.
+    - rounds: rounds to play (Swiss formats); double: double round robin.
+    - third_place: single elimination plays a third-place match.
+    - grand_final_reset: double elimination replays the grand final if the losers'
+      bracket champion wins it.
+    - advance: how many of each table go through (table elimination).
+    - seeding: "order" (entrants as given) or "rating" (highest rating first, stable).
+    - seed: the tournament's seed, for duplicate deals.
+    - cooperative: the game is cooperative (results carry a team score, lower is better).
+    - bye_points: points for a bye (default 1 for two-player formats, 1/2 at multi-player tables).
+    - duplicate: every table of a round with the same player count plays the same deal.
+    - format, start, every_days, weekdays, skip_dates: a league's inner format and calendar.
+    """
+
+    table_size: int | None = None
+    min_players: int = 2
+    max_players: int = 2
+    rounds: int | None = None
+    double: bool = False
+    third_place: bool = False
+    grand_final_reset: bool = True
+    advance: int = 1
+    seeding: str = "order"
+    seed: int = 0
+    cooperative: bool = False
+    bye_points: Fraction | None = None
+    duplicate: bool = False
+    format: str = "round-robin"
+    start: _dt.date | None = None
+    every_days: int = 7
+    weekdays: tuple[int, ...] = ()
+    skip_dates: tuple[_dt.date, ...] = ()
+
+    @property
+    def seats(self) -> int:
+        """The table size in use: `table_size`, else 4 clamped to the game's range."""
+        if self.table_size is not None:
+            return self.table_size
+        return min(self.max_players, max(self.min_players, 4))
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, Any] | Options | None, allowed: Iterable[str]) -> Options:
+        """Options from a JSON-like dict, refusing unknown keys and bad values (ValueError)."""
+        if isinstance(raw, Options):
+            raw._check()
+            return raw
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, Mapping):
+            raise ValueError("options must be an object")
+        unknown = sorted(set(raw) - set(allowed))
+        if unknown:
+            raise ValueError(f"unknown options: {', '.join(map(str, unknown))}")
+        values = {name: _PARSERS[name](name, value) for name, value in raw.items()}
+        options = cls(**values)
+        options._check()
+        return options
+
+    def _check(self) -> None:
+        if self.min_players > self.max_players:
+            raise ValueError("min_players is above max_players")
+        if self.table_size is not None and not self.min_players <= self.table_size <= self.max_players:
+            raise ValueError(f"table_size must lie in {self.min_players}..{self.max_players}")
+
+
+def _int_at_least(low: int) -> Callable[[str, Any], int]:
+    def parse(name: str, value: Any) -> int:
+        if not _is_int(value) or value < low:
+            raise ValueError(f"{name} must be an integer of at least {low}, not {value!r}")
+        return value
+    return parse
+
+
+def _optional(parse: Callable[[str, Any], Any]) -> Callable[[str, Any], Any]:
+    return lambda name, value: None if value is None else parse(name, value)
+
+
+def _bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, not {value!r}")
+    return value
+
+
+def _seeding(name: str, value: Any) -> str:
+    if value not in _SEEDINGS:
+        raise ValueError(f"{name} must be one of {', '.join(_SEEDINGS)}, not {value!r}")
+    return value
+
+
+def _any_int(name: str, value: Any) -> int:
+    if not _is_int(value):
+        raise ValueError(f"{name} must be an integer, not {value!r}")
+    return value
+
+
+def _fraction(name: str, value: Any) -> Fraction:
+    try:
+        points = Fraction(value) if not isinstance(value, float) else Fraction(value).limit_denominator(1000)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, not {value!r}") from None
+    if isinstance(value, bool) or points < 0:
+        raise ValueError(f"{name} must be a non-negative number, not {value!r}")
+    return points
+
+
+def _string(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a string, not {value!r}")
+    return value
+
+
+def _date(name: str, value: Any) -> _dt.date:
+    if isinstance(value, _dt.datetime):
+        return value.date()
+    if isinstance(value, _dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return _dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise ValueError(f"{name} must be a date (YYYY-MM-DD), not {value!r}")
+
+
+def _weekdays(name: str, value: Any) -> tuple[int, ...]:
+    if not isinstance(value, (list, tuple)) or not all(_is_int(day) and 0 <= day <= 6 for day in value):
+        raise ValueError(f"{name} must be a list of weekdays 0 (Monday) to 6 (Sunday), not {value!r}")
+    return tuple(sorted(set(value)))
+
+
+def _dates(name: str, value: Any) -> tuple[_dt.date, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{name} must be a list of dates")
+    return tuple(_date(name, day) for day in value)
+
+
+_PARSERS: dict[str, Callable[[str, Any], Any]] = {
+    "table_size": _optional(_int_at_least(2)),
+    "min_players": _int_at_least(1),
+    "max_players": _int_at_least(1),
+    "rounds": _optional(_int_at_least(1)),
+    "double": _bool,
+    "third_place": _bool,
+    "grand_final_reset": _bool,
+    "advance": _int_at_least(1),
+    "seeding": _seeding,
+    "seed": _any_int,
+    "cooperative": _bool,
+    "bye_points": _optional(_fraction),
+    "duplicate": _bool,
+    "format": _string,
+    "start": _optional(_date),
+    "every_days": _int_at_least(1),
+    "weekdays": _weekdays,
+    "skip_dates": _dates,
+}
+assert set(_PARSERS) == {f.name for f in fields(Options)}
+
+COMMON_KEYS = frozenset({"seeding", "seed", "duplicate", "min_players", "max_players", "cooperative"})
+
+
+# --- the field: entrants in seed order ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    """The entrants in seed order (seed index 0 is the top seed) and who may still be paired."""
+
+    entrants: tuple[Entrant, ...]
+    seed_index: Mapping[PlayerId, int]
+    active: tuple[PlayerId, ...]
+
+    @classmethod
+    def build(cls, entrants: Iterable[Entrant | PlayerId], seeding: str, history: History) -> Field:
+        """Entrants as given (or sorted by rating, highest first, when seeding is "rating")."""
+        ordered = seeded(entrants, seeding)
+        index = {entrant.id: position for position, entrant in enumerate(ordered)}
+        if len(index) != len(ordered):
+            raise ValueError("entrant ids must be distinct")
+        absent = history.absent
+        active = tuple(entrant.id for entrant in ordered if entrant.id not in absent)
+        return cls(ordered, index, active)
+
+    @property
+    def ids(self) -> tuple[PlayerId, ...]:
+        return tuple(entrant.id for entrant in self.entrants)
+
+
+def as_entrant(entrant: Entrant | PlayerId) -> Entrant:
+    """An `Entrant` as given, or one without a rating from a bare id."""
+    return entrant if isinstance(entrant, Entrant) else Entrant(entrant)
+
+
+def seeded(entrants: Iterable[Entrant | PlayerId], seeding: str = "order") -> tuple[Entrant, ...]:
+    """Entrants in seed order: as given, or by rating (highest first; unrated last; stable)."""
+    ordered = tuple(as_entrant(entrant) for entrant in entrants)
+    if seeding == "rating":
+        ordered = tuple(sorted(ordered, key=lambda e: (e.rating is None, -(e.rating or 0.0))))
+    elif seeding != "order":
+        raise ValueError(f"unknown seeding {seeding!r}")
+    return ordered
+
+
+# --- the format contract --------------------------------------------------------------------
+
+
+class Format:
+    """Base of every format: `next_round`, `standings`, `total_rounds`.
+
+    Subclasses set `slug`, `option_keys`, `two_player` and implement `_pair`.
+    """
+
+    slug: str = ""
+    option_keys: frozenset[str] = COMMON_KEYS
+    two_player: bool = True
+    default_bye_points: Fraction = Fraction(1)
+
+    def options(self, raw: Mapping[str, Any] | Options | None = None) -> Options:
+        """The validated options (ValueError on unknown keys or bad values)."""
+        options = Options.parse(raw, self.option_keys)
+        if self.two_player and not options.min_players <= 2 <= options.max_players:
+            raise ValueError(f"{self.slug} seats two players a table; the game takes "
+                             f"{options.min_players} to {options.max_players}")
+        if options.cooperative and self.two_player:
+            raise ValueError(f"{self.slug} needs a competitive game")
+        return options
+
+    def next_round(self, entrants: Sequence[Entrant | PlayerId],
+                   options: Mapping[str, Any] | Options | None = None,
+                   history: History | None = None) -> Pairing | None:
+        """The next round's pairing given everything so far, or None when the format is finished."""
+        field_, opts, past = self._inputs(entrants, options, history)
+        pairing = self._pair(field_, opts, past)
+        if pairing is not None and opts.duplicate:
+            from tournaments.formats.duplicate import with_deals  # a sibling; no cycle at import time
+
+            pairing = with_deals(pairing, opts.seed)
+        return pairing
+
+    def standings(self, entrants: Sequence[Entrant | PlayerId],
+                  options: Mapping[str, Any] | Options | None = None,
+                  history: History | None = None) -> list[Standing]:
+        """The standings table, best first, with this format's bye points."""
+        from tournaments import standings as _standings
+
+        opts = self.options(options)
+        return _standings.standings(entrants, history or History(), bye_points=self.bye_points(opts),
+                                    cooperative=opts.cooperative, seeding=opts.seeding)
+
+    def total_rounds(self, entrant_count: int,
+                     options: Mapping[str, Any] | Options | None = None) -> int | None:
+        """How many rounds the format plays for that many entrants, if known in advance."""
+        return None
+
+    def _inputs(self, entrants: Sequence[Entrant | PlayerId], options: Mapping[str, Any] | Options | None,
+                history: History | None) -> tuple[Field, Options, History]:
+        """Validated options, the history (empty if None) and the field in seed order."""
+        opts = self.options(options)
+        past = history or History()
+        field_ = Field.build(entrants, opts.seeding, past)
+        if len(field_.entrants) < 2:
+            raise ValueError("a tournament needs at least two entrants")
+        return field_, opts, past
+
+    def bye_points(self, options: Options) -> Fraction:
+        return self.default_bye_points if options.bye_points is None else options.bye_points
+
+    def _pair(self, field_: Field, options: Options, history: History) -> Pairing | None:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+
+# --- seat histories and seat allocation -----------------------------------------------------
+
+
+@dataclass
+class SeatRecord:
+    """Where a player has sat: seat-0 turns, expected seat-0 share, and recent seats."""
+
+    first: int = 0                # rounds in seat 0
+    expected: float = 0.0         # sum of 1/table size over tables played
+    relative: float = 0.0         # sum of seat/(size-1): how late the player usually sits
+    tables: int = 0
+    recent: list[int] = field(default_factory=list)  # seats at two-player tables, in round order
+
+    @property
+    def balance(self) -> int:
+        """Two-player colour balance: seat-0 games minus seat-1 games."""
+        return 2 * self.first - self.tables
+
+    @property
+    def deficit(self) -> float:
+        """How many seat-0 turns the player is owed against a fair share."""
+        return self.expected - self.first
+
+
+def seat_records(history: History) -> dict[PlayerId, SeatRecord]:
+    """Every player's seat record, from the results in round order."""
+    records: dict[PlayerId, SeatRecord] = {}
+    for res in sorted(history.results, key=lambda r: r.round):
+        size = len(res.seats)
+        for seat, player in enumerate(res.seats):
+            record = records.get(player)
+            if record is None:
+                record = records[player] = SeatRecord()
+            record.tables += 1
+            record.expected += 1 / size
+            if seat == 0:
+                record.first += 1
+            if size > 1:
+                record.relative += seat / (size - 1)
+            if size == 2:
+                record.recent.append(seat)
+    return records
+
+
+def due_seat(record: SeatRecord | None) -> int:
+    """Two-player seat preference: +2/−2 must sit in seat 0/1 next, +1/−1 would rather, 0 either.
+
+    Absolute (FIDE-like): a seat balance of ±2 or the same seat in the last two games.
+    """
+    if record is None or not record.recent:
+        return 0
+    balance, recent = record.balance, record.recent[-2:]
+    if balance >= 2 or (recent == [0, 0] and balance > -2):
+        return -2
+    if balance <= -2 or recent == [1, 1]:
+        return 2
+    if balance != 0:
+        return -balance
+    return 1 if recent[-1] == 1 else -1
+
+
+def seat_two(higher: PlayerId, lower: PlayerId, records: Mapping[PlayerId, SeatRecord],
+             board: int) -> tuple[PlayerId, PlayerId]:
+    """Seat order for a two-player table: who is owed seat 0 gets it (FIDE-like colour rules).
+
+    An absolute preference of one player is honoured; otherwise the lower balance (seat-0
+    minus seat-1 games) moves first; on equal balance, the one who sat in seat 1 in the
+    latest round where the two differ; with identical histories, the higher-ranked
+    player alternates from their last seat, or by board in round one.
+    """
+    empty = SeatRecord()
+    a, b = records.get(higher, empty), records.get(lower, empty)
+    due_a, due_b = due_seat(a), due_seat(b)
+    if abs(due_a) == 2 and not (abs(due_b) == 2 and due_b == due_a):
+        return (higher, lower) if due_a > 0 else (lower, higher)
+    if abs(due_b) == 2:
+        return (lower, higher) if due_b > 0 else (higher, lower)
+    if a.balance != b.balance:
+        return (higher, lower) if a.balance < b.balance else (lower, higher)
+    for seat_a, seat_b in zip(reversed(a.recent), reversed(b.recent)):
+        if seat_a != seat_b:
+            return (higher, lower) if seat_a == 1 else (lower, higher)
+    if a.recent:
+        return (higher, lower) if a.recent[-1] == 1 else (lower, higher)
+    return (higher, lower) if board % 2 == 0 else (lower, higher)
+
+
+def seat_table(players: Sequence[PlayerId], records: Mapping[PlayerId, SeatRecord]) -> tuple[PlayerId, ...]:
+    """Seat order for a multi-player table: seat 0 to whoever is most owed it.
+
+    Players are ordered by seat-0 deficit (fair share minus turns taken), then by how
+    late they usually sit (later sitters move earlier), then as given (rank order).
+    """
+    if len(players) == 2:
+        return seat_two(players[0], players[1], records, 0)
+    empty = SeatRecord()
+
+    def key(item: tuple[int, PlayerId]) -> tuple[float, float, int]:
+        position, player = item
+        record = records.get(player, empty)
+        lateness = record.relative / record.tables if record.tables else 0.0
+        return (-round(record.deficit, 9), -round(lateness, 9), position)
+
+    return tuple(player for _, player in sorted(enumerate(players), key=key))
+
+
+# --- table sizes ----------------------------------------------------------------------------
+
+
+def table_sizes(count: int, target: int, low: int, high: int) -> list[int] | None:
+    """Balanced table sizes for `count` players (largest first), or None if no split is legal.
+
+    Sizes differ by at most one and stay in low..high; among legal table counts the
+    one closest to the target size wins (summed distance), then fewer tables.
+    Example: 17 players, target 4, range 2..5 → [5, 4, 4, 4].
+    """
+    if count == 0:
+        return []
+    best: tuple[int, int] | None = None
+    for tables in range(max(1, -(-count // high)), count // low + 1):
+        small, extra = divmod(count, tables)
+        if small < low or small + (extra > 0) > high:
+            continue
+        cost = extra * abs(small + 1 - target) + (tables - extra) * abs(small - target)
+        if best is None or cost < best[0]:
+            best = (cost, tables)
+    if best is None:
+        return None
+    small, extra = divmod(count, best[1])
+    return [small + 1] * extra + [small] * (best[1] - extra)
+
+
+def split_with_byes(count: int, target: int, low: int, high: int) -> tuple[list[int], int]:
+    """Table sizes for `count` players and the fewest byes that make a legal split."""
+    for byes in range(count):
+        sizes = table_sizes(count - byes, target, low, high)
+        if sizes:
+            return sizes, byes
+    return [], count
+
+
+# --- maximum matching (Edmonds' blossom algorithm) ------------------------------------------
+
+
+def augment_matching(count: int, allowed: Callable[[int, int], bool], mate: list[int],
+                     order: Sequence[int] | None = None) -> list[int]:
+    """Grows `mate` (mate[v] = partner or -1) to a maximum matching of the `allowed` graph.
+
+    Vertices are 0..count-1; neighbours are tried nearest index first, so augmenting
+    paths stay local and a near-complete matching changes little. Exposed vertices
+    are tried in `order` (default: index order). O(V^3) worst case, so callers start
+    on a small window of the field and widen it only when that fails.
+    """
+    mate = list(mate)
+    for root in (order if order is not None else range(count)):
+        if mate[root] == -1:
+            end, parent = _find_augmenting_path(count, allowed, mate, root)
+            while end != -1:  # flip the path root ... end
+                previous = parent[end]
+                after = mate[previous]
+                mate[end], mate[previous] = previous, end
+                end = after
+    return mate
+
+
+def _neighbours_by_distance(vertex: int, count: int) -> Iterator[int]:
+    for step in range(1, count):
+        if vertex + step < count:
+            yield vertex + step
+        if vertex - step >= 0:
+            yield vertex - step
+        if vertex + step >= count and vertex - step < 0:
+            return
+
+
+def _find_augmenting_path(count: int, allowed: Callable[[int, int], bool], mate: list[int],
+                          root: int) -> tuple[int, list[int]]:
+    parent = [-1] * count
+    base = list(range(count))
+    used = [False] * count
+    used[root] = True
+    queue = [root]
+    head = 0
+
+    def lowest_common_ancestor(a: int, b: int) -> int:
+        seen = [False] * count
+        while True:
+            a = base[a]
+            seen[a] = True
+            if mate[a] == -1:
+                break
+            a = parent[mate[a]]
+        while True:
+            b = base[b]
+            if seen[b]:
+                return b
+            b = parent[mate[b]]
+
+    def mark_path(vertex: int, blossom_base: int, child: int, blossom: list[bool]) -> None:
+        while base[vertex] != blossom_base:
+            blossom[base[vertex]] = blossom[base[mate[vertex]]] = True
+            parent[vertex] = child
+            child = mate[vertex]
+            vertex = parent[mate[vertex]]
+
+    while head < len(queue):
+        vertex = queue[head]
+        head += 1
+        for to in _neighbours_by_distance(vertex, count):
+            if base[vertex] == base[to] or mate[vertex] == to or not allowed(vertex, to):
+                continue
+            if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
+                blossom_base = lowest_common_ancestor(vertex, to)
+                blossom = [False] * count
+                mark_path(vertex, blossom_base, to, blossom)
+                mark_path(to, blossom_base, vertex, blossom)
+                for other in range(count):
+                    if blossom[base[other]]:
+                        base[other] = blossom_base
+                        if not used[other]:
+                            used[other] = True
+                            queue.append(other)
+            elif parent[to] == -1:
+                parent[to] = vertex
+                if mate[to] == -1:
+                    return to, parent
+                used[mate[to]] = True
+                queue.append(mate[to])
+    return -1, parent
+
+
+# --- small helpers --------------------------------------------------------------------------
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def ceil_log(count: int, base: int) -> int:
+    """The smallest r ≥ 1 with base**r ≥ count (rounds for a knockout-like reduction)."""
+    rounds, reach = 1, base
+    while reach < count:
+        rounds += 1
+        reach *= base
+    return rounds
+
+
+def next_power_of_two(count: int) -> int:
+    return 1 << max(0, math.ceil(math.log2(max(count, 1))))
+
+
+def play(fmt: Format, entrants: Sequence[Entrant | PlayerId], options: Mapping[str, Any] | Options | None,
+         outcome: Callable[[int, Table], Result], history: History | None = None,
+         max_rounds: int = 10_000) -> tuple[list[Pairing], History]:
+    """Plays a format to its end with `outcome(round, table) -> Result` (simulations, demos, tests)."""
+    past = history or History()
+    rounds = []
+    for _ in range(max_rounds):
+        pairing = fmt.next_round(entrants, options, past)
+        if pairing is None:
+            break
+        rounds.append(pairing)
+        past = past.with_round(pairing, [outcome(pairing.round, table) for table in pairing.tables])
+    return rounds, past
