@@ -36,6 +36,8 @@ class MatchOutputSerializer(serializers.Serializer):
     seed_sha256 = serializers.CharField(allow_blank=True, help_text="SHA-256 of the seed, public from the start.")
     seed = serializers.IntegerField(allow_null=True, help_text="Revealed when the match ends.")
     outcome = serializers.DictField(allow_null=True)
+    clock_seconds = serializers.IntegerField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True, help_text="When the decision awaited now runs out.")
 
 
 class ViewOutputSerializer(serializers.Serializer):
@@ -98,6 +100,10 @@ class MatchListCreateApi(APIView):
         players = serializers.IntegerField(min_value=1, max_value=10)
         options = serializers.DictField(required=False, default=dict)
         rated = serializers.BooleanField(required=False, default=True)
+        clock_seconds = serializers.IntegerField(
+            required=False, allow_null=True, min_value=5, max_value=7 * 24 * 3600,
+            help_text="Seconds a person has for each decision; when it runs out the fallback bot plays for them.",
+        )
 
     @extend_schema(
         parameters=[
@@ -186,6 +192,22 @@ class MatchStartApi(APIView):
     @extend_schema(request=None, responses={200: MatchOutputSerializer})
     def post(self, request, match_id: int):
         return Response(_summary(services.match_start(match_id=match_id, user=request.user)))
+
+
+class SeatAutoPassApi(APIView):
+    """Sets whether the caller's seat passes at once in interrupt windows (e.g. a Block window)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        enabled = serializers.BooleanField()
+
+    @extend_schema(request=InputSerializer, responses={200: InputSerializer})
+    def post(self, request, match_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        enabled = services.seat_auto_pass_set(match_id=match_id, user=request.user, **data.validated_data)
+        return Response({"enabled": enabled})
 
 
 class MoveSubmitApi(APIView):

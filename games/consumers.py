@@ -5,6 +5,7 @@ missed since `since`. After every committed change it gets one `update` frame wi
 events as its seat may see them and its new view. Every frame carries `seq`; a client that
 sees a gap sends `{"type": "resync", "since": <seq>}`. Moves go through the same service as
 the REST endpoint: `{"type": "move", "move": {...}, "id": "<client id>"}` -> `ack` or `error`.
+`{"type": "auto_pass", "enabled": true}` makes the seat pass at once in interrupt windows.
 """
 from __future__ import annotations
 
@@ -76,10 +77,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "resync":
             self.last_seq = min(self.last_seq, _int(message.get("since")))
             await self._send_frame("update")
+        elif kind == "auto_pass":
+            await self._auto_pass(message)
         elif kind == "ping":
             await self.send_json({"type": "pong", "seq": self.last_seq})
         else:
-            await self._error(message.get("id"), "unknown_frame", "Frames are move, resync or ping.")
+            await self._error(message.get("id"), "unknown_frame", "Frames are move, resync, auto_pass or ping.")
 
     async def _move(self, message: dict) -> None:
         client_id = message.get("id")
@@ -105,6 +108,21 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._error(client_id, exc.code, exc.message, exc.extra)
             return
         await self.send_json({"type": "ack", "id": client_id, "seq": result["seq"]})
+
+    async def _auto_pass(self, message: dict) -> None:
+        enabled = message.get("enabled")
+        if not isinstance(enabled, bool):
+            await self._error(None, "malformed_frame", "An auto_pass frame carries \"enabled\": true or false.")
+            return
+        if self.user is None:
+            await self._error(None, "not_authenticated", "Log in to play.")
+            return
+        try:
+            await database_sync_to_async(services.seat_auto_pass_set)(match_id=self.match_id, user=self.user, enabled=enabled)
+        except ApplicationError as exc:
+            await self._error(None, exc.code, exc.message)
+            return
+        await self.send_json({"type": "auto_pass", "enabled": enabled, "seq": self.last_seq})
 
     async def match_changed(self, message: dict) -> None:
         """A hint from the channel layer; the frame itself is read from the database."""

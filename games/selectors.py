@@ -55,6 +55,8 @@ def match_summary(match: Match) -> dict[str, Any]:
         "seed_sha256": match.seed_sha256,
         "seed": match.seed if finished else None,
         "outcome": match.outcome,
+        "clock_seconds": match.clock_seconds,
+        "deadline": match.deadline,
     }
 
 
@@ -93,7 +95,14 @@ def match_frame_for_seat(match_id: int, seat: int | None, *, since: int) -> dict
     Both come from the same head, so `seq` in the frame names exactly the state it shows.
     """
     match = match_get(match_id)
-    frame: dict[str, Any] = {"seq": match.last_seq, "status": match.status, "view": None, "legal_moves": [], "events": []}
+    frame: dict[str, Any] = {
+        "seq": match.last_seq,
+        "status": match.status,
+        "deadline": match.deadline.isoformat() if match.deadline else None,
+        "view": None,
+        "legal_moves": [],
+        "events": [],
+    }
     if match.status == Match.Status.OPEN:
         return frame
     engine = ENGINES[match.game]

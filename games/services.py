@@ -126,6 +126,16 @@ def match_seat_bot(*, match_id: int, user: User, bot: str, seat: int | None = No
         return Seat.objects.create(match=match, seat=_free_seat(match, seat), bot=bot)
 
 
+def seat_auto_pass_set(*, match_id: int, user: User, enabled: bool) -> bool:
+    """A seated person chooses to pass at once in interrupt windows; takes effect from the next window."""
+    updated = Seat.objects.filter(match_id=match_id, user=user).update(auto_pass=enabled)
+    if not updated:
+        if not Match.objects.filter(pk=match_id).exists():
+            raise not_found("match_not_found", f"There is no match {match_id}.")
+        raise forbidden("not_seated", "You do not sit at this table.")
+    return enabled
+
+
 def match_start(*, match_id: int, user: User | None) -> Match:
     """Starts a full table: draws the seed from `secrets` and appends the opening events.
 

@@ -9,14 +9,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the apps loaded)
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from server.routing import websocket_urlpatterns  # noqa: E402
-from server.ws_auth import WebSocketAuthStack  # noqa: E402
+from server.ws_auth import WebSocketAuthStack, origin_checked  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(WebSocketAuthStack(URLRouter(websocket_urlpatterns))),
+        "websocket": origin_checked(WebSocketAuthStack(URLRouter(websocket_urlpatterns))),
     }
 )

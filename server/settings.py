@@ -181,7 +181,18 @@ else:
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # Celery tasks told the id of every match that ends; each must be idempotent.
-MATCH_FINISHED_TASKS: list[str] = []
+MATCH_FINISHED_TASKS: list[str] = ["ratings.tasks.match_rate_task"]
+
+# TrueSkill per game (ratings/math.py Params; omitted keys keep trueskill's defaults mu=25,
+# sigma=25/3, beta=25/6, tau=25/300). draw_probability: the chance two equal players tie.
+# `manage.py rating_report --game SLUG` compares settings on the stored history.
+RATINGS_TRUESKILL: dict[str, dict[str, float]] = {
+    "ten": {"beta": 25 / 6, "draw_probability": 0.03},
+    "split": {"beta": 25 / 6, "draw_probability": 0.01},
+    "sequence-stacks": {"beta": 25 / 6, "draw_probability": 0.10},
+    # Cooperative: the team against the game, won or lost, never a draw.
+    "the-game": {"beta": 25 / 6, "draw_probability": 0.0},
+}
 
 # Seconds a bot waits before it moves, so people at the table can follow its play.
 BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.5"))

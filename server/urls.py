@@ -8,5 +8,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("accounts.urls")),
     path("api/", include("games.urls")),
+    path("api/", include("ratings.urls")),
     path("", include("frontend.urls")),
 ]

@@ -6,6 +6,8 @@ from urllib.parse import parse_qs
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
+from channels.security.websocket import OriginValidator
+from django.conf import settings
 
 
 @database_sync_to_async
@@ -30,3 +32,19 @@ class TokenAuthMiddleware(BaseMiddleware):
 
 def WebSocketAuthStack(inner):  # noqa: N802 - named like channels' AuthMiddlewareStack
     return AuthMiddlewareStack(TokenAuthMiddleware(inner))
+
+
+class BrowserOriginValidator(OriginValidator):
+    """Refuses a browser's socket from a foreign page; lets programs without an Origin in.
+
+    The Origin check guards session cookies against cross-site WebSocket hijacking. Clients
+    that send no Origin are not browsers on someone else's page: they authenticate with a
+    token (or are anonymous spectators).
+    """
+
+    def valid_origin(self, parsed_origin) -> bool:
+        return parsed_origin is None or super().valid_origin(parsed_origin)
+
+
+def origin_checked(inner):
+    return BrowserOriginValidator(inner, settings.ALLOWED_HOSTS)

@@ -30,6 +30,7 @@ def celery_worker(**env_overrides: str):
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
+        _wait_until_ready(process)
         yield process
     finally:
         process.terminate()
@@ -41,3 +42,13 @@ def wait_for(condition, *, timeout: float = 60.0, what: str = "the condition") -
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.1)
+
+
+def _wait_until_ready(process: subprocess.Popen, timeout: float = 90.0) -> None:
+    """Waits until the worker answers a ping, so timings in tests do not include its start."""
+    from server.celery import app
+
+    deadline = time.monotonic() + timeout
+    while not app.control.ping(timeout=0.5):
+        assert process.poll() is None, "the worker exited"
+        assert time.monotonic() < deadline, "the worker did not come up"

@@ -1,0 +1,130 @@
+"""Bots for The Game (shared/rules/the-game.md): `random` and `tight`, the stronger one.
+
+`tight` keeps the piles tight. Each cost below counts the unplayed cards a play puts out
+of that pile's reach (a backwards trick brings some back, so it costs less than nothing).
+From its own hand, it looks ahead over short sequences of plays: the cards the turn still
+requires, in their best order and on their best piles, plus up to `_EXTRA_DEPTH` optional
+plays, each worth playing only when its cost stays under a threshold. So it plays a card
+that sets up a trick, chains neighbours, and stops at the minimum when nothing is cheap.
+It sees only its own seat's view, like a person would.
+"""
+from __future__ import annotations
+
+import random
+
+from games.bots._common import Bot, RandomBot
+
+_LOWEST_CARD = 2
+_HIGHEST_CARD = 99
+_BACKWARDS_STEP = 10
+_EXTRA_DEPTH = 2  # optional plays looked at beyond the turn's minimum
+_TRICK_BONUS = 1  # a backwards trick is worth a little even when it brings back no card
+_STUCK = 1000  # a plan that cannot meet the minimum loses the game
+
+
+_ALL_CARDS = sum(1 << card for card in range(_LOWEST_CARD, _HIGHEST_CARD + 1))  # a bit set of cards
+_Pile = tuple[bool, int]  # (climbs, top)
+
+
+class TightBot:
+    """Plans the turn's required cards, then adds only cheap plays (tricks, small gaps)."""
+
+    name = "tight"
+
+    def __init__(self, threshold: int = 1, dead_weight: int = 0) -> None:
+        self.threshold = threshold  # an optional play is made only when it costs less than this
+        self.dead_weight = dead_weight  # extra cost per card that no pile takes in order any more
+
+    def choose(self, view: dict, legal: list[dict], rng: random.Random) -> dict:
+        hand = tuple(sorted(int(card) for card in view["hand"]))
+        piles = tuple((pile["direction"] == "up", int(pile["top"])) for pile in view["piles"])
+        played = {int(card) for pile in view["piles"] for card in pile["cards"]}
+        unplayed = _ALL_CARDS & ~sum(1 << card for card in played)
+        missing = max(view["required"] - view["played_this_turn"], 0)
+        search = _Search(self.threshold, self.dead_weight)
+        _, plan = search.best(piles, hand, unplayed, missing, missing + _EXTRA_DEPTH)
+        if plan is None:
+            return _find(legal, {"action": "end_turn"}) or legal[0]
+        card, pile = plan
+        return _find(legal, {"action": "play", "card": str(card), "pile": pile}) or legal[0]
+
+
+class _Search:
+    """A depth-limited search over one turn's sequences of plays, memoised.
+
+    A pile is `(up, top)`; `unplayed` has bit n set while card n is in no pile, counting the
+    plan's own plays as made.
+    """
+
+    def __init__(self, threshold: int, dead_weight: int) -> None:
+        self.threshold = threshold
+        self.dead_weight = dead_weight
+        self.memo: dict[tuple, tuple[float, tuple[int, int] | None]] = {}
+
+    def best(
+        self, piles: tuple[_Pile, ...], hand: tuple[int, ...], unplayed: int, missing: int, depth: int
+    ) -> tuple[float, tuple[int, int] | None]:
+        """The lowest total cost of a plan from here, and its first play (None: end the turn)."""
+        key = (piles, hand, missing, depth)  # `unplayed` follows from the hand left
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self._expand(piles, hand, unplayed, missing, depth)
+        return found
+
+    def _expand(
+        self, piles: tuple[_Pile, ...], hand: tuple[int, ...], unplayed: int, missing: int, depth: int
+    ) -> tuple[float, tuple[int, int] | None]:
+        best: tuple[float, tuple[int, int] | None] = (0, None) if missing == 0 else (_STUCK, None)
+        if depth == 0:
+            return best
+        seen = set()
+        for pile_index, pile in enumerate(piles):
+            if pile in seen:
+                continue  # two piles alike give the same plans
+            seen.add(pile)
+            up, top = pile
+            trick = top - _BACKWARDS_STEP if up else top + _BACKWARDS_STEP
+            elsewhere = 0  # the cards some other pile still takes in order
+            for other_index, other in enumerate(piles):
+                if other_index != pile_index:
+                    elsewhere |= _reach(other)
+            for card in hand:
+                if card == trick:  # R4: brings back the unplayed cards between card and top
+                    back = unplayed & _between(card, top)
+                    cost = -back.bit_count() - self.dead_weight * (back & ~elsewhere).bit_count() - _TRICK_BONUS
+                elif card > top if up else card < top:  # R3: puts those between out of reach
+                    lost = unplayed & _between(top, card)
+                    cost = lost.bit_count() + self.dead_weight * (lost & ~elsewhere).bit_count()
+                else:
+                    continue
+                if missing == 0:
+                    cost -= self.threshold
+                    sets_up_trick = (card - _BACKWARDS_STEP if up else card + _BACKWARDS_STEP) in hand
+                    if cost >= 0 and (depth == 1 or not sets_up_trick):
+                        continue  # an optional play is worth it only if cheap or followed by a trick
+                rest = piles[:pile_index] + ((up, card),) + piles[pile_index + 1 :]
+                left = tuple(held for held in hand if held != card)
+                later, _ = self.best(rest, left, unplayed & ~(1 << card), max(missing - 1, 0), depth - 1)
+                if cost + later < best[0]:
+                    best = (cost + later, (card, pile_index))
+        return best
+
+
+def _between(one: int, other: int) -> int:
+    """The bit set of the numbers strictly between `one` and `other`."""
+    low, high = (one, other) if one < other else (other, one)
+    return ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
+
+
+def _reach(pile: _Pile) -> int:
+    """The bit set of the cards a pile takes in order (R3)."""
+    up, top = pile
+    return _ALL_CARDS & ~((1 << (top + 1)) - 1) if up else ((1 << top) - 1) & _ALL_CARDS
+
+
+def _find(legal: list[dict], move: dict) -> dict | None:
+    return next((candidate for candidate in legal if candidate == move), None)
+
+
+BOTS: dict[str, Bot] = {"random": RandomBot(), "tight": TightBot()}
+STRONG = "tight"
