@@ -1,8 +1,6 @@
 """The embedded default's demo: known users to try the API with, and bot tables at play."""
 from __future__ import annotations
 
-from django.db import transaction
-
 from accounts.models import User
 from games import services
 from games.bots import BOTS, STRONG_BOT
@@ -37,11 +35,6 @@ def demo_tables_ensure() -> list[Match]:
             tables.append(running)
             continue
         players = max(2, engine.min_players)
-        with transaction.atomic():
-            match = services.match_create(user=house, game=slug, players=players, rated=False)
-            services.match_leave(match_id=match.pk, user=house)  # the house opens tables, it does not play
-            for seat in range(players):
-                bot = STRONG_BOT[slug] if seat == 0 else "random"
-                services.match_seat_bot(match_id=match.pk, user=house, bot=bot, seat=seat)
-            tables.append(services.match_start(match_id=match.pk, user=house))
+        bots = [STRONG_BOT[slug]] + ["random"] * (players - 1)
+        tables.append(services.match_start_seated(game=slug, seats=bots, created_by=house, rated=False))
     return tables

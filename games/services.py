@@ -74,6 +74,39 @@ def match_create(
     return match
 
 
+def match_start_seated(
+    *,
+    game: str,
+    seats: list[User | str],
+    created_by: User,
+    options: dict | None = None,
+    rated: bool = True,
+    clock_seconds: int | None = None,
+) -> Match:
+    """Opens a table with every seat given (a user, or a bot's name) and starts it at once.
+
+    For the server's own tables (tournament rounds, demos): nobody joins or leaves.
+    """
+    engine = ENGINES.get(game)
+    if engine is None or not engine.min_players <= len(seats) <= engine.max_players:
+        raise bad_request("bad_player_count", f"{game} cannot seat {len(seats)} players.")
+    unknown = [who for who in seats if isinstance(who, str) and who not in BOTS.get(game, {})]
+    if unknown:
+        raise bad_request("unknown_bot", f"{game} has no bot {unknown[0]!r}.")
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game, players=len(seats), options=options or {}, rated=rated, created_by=created_by,
+            clock_seconds=clock_seconds,
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(match=match, seat=i, user=who if isinstance(who, User) else None, bot="" if isinstance(who, User) else who)
+                for i, who in enumerate(seats)
+            ]
+        )
+        return match_start(match_id=match.pk, user=None)
+
+
 def _open_match_for_update(match_id: int) -> Match:
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
