@@ -1,14 +1,17 @@
 """Tables over HTTP: one thin view per operation, parse -> one service or selector -> serialise."""
 from __future__ import annotations
 
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.parsers import FileUploadParser, MultiPartParser
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import exchange, replay, selectors, services
 from games.engines import ENGINES
 from games.models import Match
 
@@ -281,3 +284,101 @@ class MatchEventsApi(APIView):
         match = selectors.match_get(match_id)
         events = selectors.match_raw_events(match, request.user)
         return Response(RawEventSerializer(events, many=True).data)
+
+
+class DecisionPointSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The position the move was made in.")
+    after = serializers.IntegerField(help_text="The position the move led to.")
+    seat = serializers.IntegerField()
+    move = serializers.DictField()
+    actor = serializers.CharField()
+
+
+class MatchReplayApi(APIView):
+    """A finished match at any position: every hand shown (`seat=all`) or as one seat saw it then."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        match = serializers.IntegerField()
+        seq = serializers.IntegerField()
+        last_seq = serializers.IntegerField()
+        seat = serializers.JSONField(help_text='"all", a seat number, or null for a spectator.')
+        views = serializers.ListField(child=serializers.DictField(), allow_null=True, help_text="Every seat's view (all).")
+        view = serializers.DictField(allow_null=True, help_text="The seat's view, or the spectator's (all).")
+        log = LoggedEventSerializer(many=True)
+        decisions = DecisionPointSerializer(many=True)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("seq", int, description="The position (default: the end)."),
+            OpenApiParameter("seat", str, description='"all" (default), "spectator" or a seat number.'),
+        ],
+        responses={200: OutputSerializer},
+    )
+    def get(self, request, match_id: int):
+        raw_seq = request.query_params.get("seq")
+        seq = None if raw_seq in (None, "") else serializers.IntegerField().run_validation(raw_seq)
+        raw_seat = request.query_params.get("seat", "all")
+        seat = {"all": "all", "spectator": None}.get(raw_seat)
+        if raw_seat not in ("all", "spectator"):
+            seat = serializers.IntegerField(min_value=0).run_validation(raw_seat)
+        match = selectors.match_get(match_id)
+        position = replay.replay_position(match, request.user, seq=seq, seat=seat)
+        return Response(self.OutputSerializer(position).data)
+
+
+class MatchExportApi(APIView):
+    """The match as a JSON Lines file: a header, then one event per line with its hash."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR})
+    def get(self, request, match_id: int):
+        match = selectors.match_get(match_id)
+        lines = exchange.match_export_lines(match, request.user)
+        first = next(lines)  # refusals are raised before the response starts
+        body = (line + "\n" for chunk in ([first], lines) for line in chunk)
+        response = StreamingHttpResponse(body, content_type="application/jsonl")
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.jsonl"'
+        return response
+
+
+class MatchImportApi(APIView):
+    """Imports an exported match file after verifying it completely (refused with its line otherwise)."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser, FileUploadParser]
+
+    @extend_schema(
+        request={"multipart/form-data": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}}}},
+        responses={201: MatchOutputSerializer},
+    )
+    def post(self, request):
+        upload = request.data.get("file")
+        if upload is None:
+            raise serializers.ValidationError({"file": "attach the .jsonl file as `file`"})
+        try:
+            lines = upload.read().decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise exchange.ImportRefused(1, "the file is not UTF-8 text") from None
+        match = exchange.match_import(lines, imported_by=request.user)
+        return Response(_summary(match), status=status.HTTP_201_CREATED)
+
+
+class MatchPracticeApi(APIView):
+    """Starts a new unrated match from a position of a finished one, the caller at `seat`, bots elsewhere."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        seq = serializers.IntegerField(min_value=1)
+        seat = serializers.IntegerField(min_value=0, default=0)
+        bot = serializers.CharField(max_length=40, required=False)
+
+    @extend_schema(request=InputSerializer, responses={201: MatchOutputSerializer})
+    def post(self, request, match_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.match_practice(match_id=match_id, user=request.user, **data.validated_data)
+        return Response(_summary(match), status=status.HTTP_201_CREATED)

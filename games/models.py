@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Match(models.Model):
@@ -13,7 +14,13 @@ class Match(models.Model):
         RUNNING = "running", "running"
         FINISHED = "finished", "finished"
 
+    class Origin(models.TextChoices):
+        PLAYED = "played", "played here"
+        IMPORTED = "imported", "imported from an export file"
+        PRACTICE = "practice", "practice from a position of another match"
+
     game = models.CharField(max_length=32, db_index=True)
+    origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.PLAYED)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
     players = models.PositiveSmallIntegerField(help_text="Seat count, fixed at creation.")
     options = models.JSONField(default=dict, blank=True)
@@ -93,7 +100,7 @@ class Event(models.Model):
     type = models.CharField(max_length=40)
     data = models.JSONField()
     actor = models.CharField(max_length=64, help_text="user:<id>, bot:<name>, clock or server")
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(default=timezone.now)  # kept as it was when a match is imported
     hash = models.CharField(max_length=64)
 
     class Meta:

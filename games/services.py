@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import notify, turns
-from games.bots import BOTS
+from games.bots import BOTS, STRONG_BOT
 from games.chain import event_hash, seed_sha256
 from games.engines import ENGINES, IllegalMove
 from games.models import Event, Match, MoveReceipt, Seat
@@ -268,6 +268,50 @@ def match_record(
         match.status, match.outcome, match.finished_at = Match.Status.FINISHED, outcome, timezone.now()
         match.save(update_fields=["status", "outcome", "finished_at", "last_seq", "head_hash"])
         transaction.on_commit(lambda: notify.match_finished(match.pk))
+    return match
+
+
+def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: str | None = None) -> Match:
+    """A new unrated match from a position of a finished one, to try another line.
+
+    The position's engine events are copied (everything is known once a match has ended);
+    the caller sits at `seat` and bots (the game's stronger one by default) take the others.
+    """
+    source = Match.objects.filter(pk=match_id).first()
+    if source is None:
+        raise not_found("match_not_found", f"There is no match {match_id}.")
+    if source.status != Match.Status.FINISHED:
+        raise conflict("match_running", "Practice starts from a match that has ended.")
+    if not 0 < seq <= source.last_seq:
+        raise bad_request("bad_seq", f"seq runs from 1 to {source.last_seq}.")
+    if not 0 <= seat < source.players:
+        raise bad_request("bad_seat", f"Seats run from 0 to {source.players - 1}.")
+    bot = bot or STRONG_BOT[source.game]
+    if bot not in BOTS[source.game]:
+        raise bad_request("unknown_bot", f"{source.game} has no bot {bot!r}.")
+    engine = ENGINES[source.game]
+    rows = list(Event.objects.filter(match=source, seq__lte=seq).order_by("seq"))
+    prefix = [row.data for row in rows if row.kind == Event.Kind.ENGINE]
+    state = engine.replay(prefix)
+    if state is None or engine.outcome(state) is not None:
+        raise conflict("position_not_playable", "Choose a position after the deal and before the end.")
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=source.game, origin=Match.Origin.PRACTICE, players=source.players, rated=False, created_by=user,
+            status=Match.Status.RUNNING, started_at=timezone.now(), seed=source.seed, seed_sha256=source.seed_sha256,
+        )
+        seats = Seat.objects.bulk_create(
+            [Seat(match=match, seat=s, user=user if s == seat else None, bot="" if s == seat else bot) for s in range(source.players)]
+        )
+        started = _match_started_fact(match, seats, source.seed)
+        started["practice_of"] = {"match": source.pk, "seq": seq, "hash": rows[-1].hash}
+        new = [NewEvent(Event.Kind.TABLE, started, user_actor(user))]
+        new += [NewEvent(Event.Kind.ENGINE, data, "server") for data in prefix]
+        Event.objects.bulk_create(_chain(match, new))
+        head = match.last_seq
+        match.deadline = turns.after_change(match, state, head)
+        match.save(update_fields=["last_seq", "head_hash", "deadline"])
+        transaction.on_commit(lambda: state_cache.put(match.pk, head, state))
     return match
 
 

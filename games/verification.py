@@ -4,13 +4,19 @@ Pure over a list of event rows, so the store, `verify_events` and import all use
 """
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
 from games.chain import GENESIS_HASH, event_hash, seed_sha256
 from games.engines import ENGINES, IllegalMove
 
 ENGINE_KIND, TABLE_KIND = "engine", "table"
+FORMAT = "cardleague.match"  # the export file (games.exchange)
+FORMAT_VERSION = 1
+_EVENT_KEYS = {"seq", "kind", "type", "actor", "data", "hash"}
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,12 @@ class Report:
     def ok(self) -> bool:
         return not self.problems
 
+    def first_line(self) -> int:
+        """The export file's line of the first problem: event seq n is on line n + 1; what is not
+        about one event (the final hash, the outcome) is a claim of the header, line 1."""
+        first = self.problems[0]
+        return int(first[4 : first.index(":")]) + 1 if first.startswith("seq ") else 1
+
 
 def verify_stream(game: str, events: list[StoredEvent], *, head_hash: str | None = None) -> Report:
     """Every problem found in one match's stream; an empty list means it verifies."""
@@ -46,7 +58,7 @@ def _check_chain(events: list[StoredEvent], head_hash: str | None, report: Repor
     previous = GENESIS_HASH
     for expected_seq, event in enumerate(events, start=1):
         if event.seq != expected_seq:
-            report.problems.append(f"seq {event.seq}: expected seq {expected_seq} (a gap or a duplicate)")
+            report.problems.append(f"seq {expected_seq}: found seq {event.seq} instead (a gap or a duplicate)")
             return
         computed = event_hash(previous, seq=event.seq, kind=event.kind, actor=event.actor, data=event.data)
         if computed != event.hash:
@@ -67,9 +79,12 @@ def _check_rules(game: str, events: list[StoredEvent], report: Report) -> None:
     if started.kind != TABLE_KIND or started.data.get("type") != "MatchStarted":
         report.problems.append("seq 1: the stream does not begin with MatchStarted")
         return
-    opening = [e for e in _leading_engine_events(events[1:])]
+    opening = _leading_engine_events(events[1:])
     if not opening or opening[0].data.get("type") != "GameStarted":
         report.problems.append("seq 2: no GameStarted after MatchStarted")
+        return
+    if started.data.get("practice_of") is not None:
+        _check_practice(engine, events, opening, report)
         return
     game_started = opening[0].data
     seed = game_started.get("seed")
@@ -77,14 +92,31 @@ def _check_rules(game: str, events: list[StoredEvent], report: Report) -> None:
         report.problems.append(f"seq {opening[0].seq}: the seed does not match the SHA-256 published at the start")
     try:
         expected_opening = engine.start(game_started["players"], seed, game_started.get("options") or None)
-    except (ValueError, KeyError, TypeError) as exc:
-        report.problems.append(f"seq {opening[0].seq}: the opening cannot be rebuilt: {exc}")
+    except Exception as exc:  # noqa: BLE001 - bad options or players in a hostile file are a finding
+        report.problems.append(f"seq {opening[0].seq}: the opening cannot be rebuilt: {exc!r}")
         return
     if expected_opening != [e.data for e in opening]:
         report.problems.append(f"seq {opening[0].seq}: the opening events (the shuffle or the deal) do not follow from the seed")
         return
-    state = engine.replay(expected_opening)
-    index = 1 + len(opening)
+    _check_moves(engine, events, 1 + len(opening), engine.replay(expected_opening), seed, report)
+
+
+def _check_practice(engine, events: list[StoredEvent], prefix: list[StoredEvent], report: Report) -> None:
+    """A practice match starts from another match's position: its copied prefix must replay.
+
+    Whether the prefix equals the source match's events is checked where the source is at
+    hand (`verify_match`); the moves played from the position are checked as usual.
+    """
+    try:
+        state = engine.replay([e.data for e in prefix])
+    except Exception as exc:  # noqa: BLE001 - any failure of a hostile prefix is a finding
+        report.problems.append(f"seq {prefix[0].seq}: the copied position does not replay: {exc!r}")
+        return
+    _check_moves(engine, events, 1 + len(prefix), state, prefix[0].data.get("seed"), report)
+
+
+def _check_moves(engine, events: list[StoredEvent], index: int, state: Any, seed: Any, report: Report) -> None:
+    """From `index` on: each MovePlayed causes exactly the engine events after it; the outcome holds."""
     while index < len(events):
         event = events[index]
         if event.kind == ENGINE_KIND:
@@ -97,6 +129,9 @@ def _check_rules(game: str, events: list[StoredEvent], report: Report) -> None:
                 expected = engine.decide(state, event.data.get("seat"), event.data.get("move"))
             except IllegalMove as exc:
                 report.problems.append(f"seq {event.seq}: the move is illegal in its position ({exc.code})")
+                return
+            except Exception as exc:  # noqa: BLE001 - a hostile file must give a finding, not a crash
+                report.problems.append(f"seq {event.seq}: the move cannot be decided: {exc!r}")
                 return
             if expected != [e.data for e in caused]:
                 report.problems.append(f"seq {event.seq}: the stored events are not what the move causes")
@@ -134,7 +169,88 @@ def stored_events(match_id: int) -> list[StoredEvent]:
 
 
 def verify_match(match: Any) -> Report:
-    report = verify_stream(match.game, stored_events(match.pk), head_hash=match.head_hash)
+    """Verifies a stored match; a practice match's copied position is compared with its source."""
+    events = stored_events(match.pk)
+    report = verify_stream(match.game, events, head_hash=match.head_hash)
     if report.ok and match.outcome is not None and report.outcome != match.outcome:
         report.problems.append("the match's stored outcome is not the replayed one")
+    source = events[0].data.get("practice_of") if events else None
+    if report.ok and source is not None:
+        copied = [e.data for e in _leading_engine_events(events[1:])]
+        original = [e.data for e in stored_events(source["match"])[: source["seq"]] if e.kind == ENGINE_KIND]
+        if original and copied != original:
+            report.problems.append(f"the position copied from match {source['match']} is not that match's")
     return report
+
+
+def verify_file_contents(header: dict, events: list[StoredEvent]) -> Report:
+    """An export file's events verified, and the header's claims held against them."""
+    report = verify_stream(header["game"], events, head_hash=header["final_hash"])
+    if report.ok and header.get("outcome") is not None and header["outcome"] != report.outcome:
+        report.problems.insert(0, "the header's outcome is not the replayed one")
+    return report
+
+
+class FileRefused(Exception):
+    """An export file that cannot be read; `line` is 1-based (the header is line 1)."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+def parse_match_file(lines: Iterable[str]) -> tuple[dict, list[StoredEvent], list[datetime]]:
+    """The header, the events and their times from an export file's lines; `FileRefused` if malformed."""
+    iterator = iter(lines)
+    header = _json_object(next(iterator, ""), 1)
+    if header.get("format") != FORMAT or header.get("format_version") != FORMAT_VERSION:
+        raise FileRefused(1, f"not a {FORMAT} file of version {FORMAT_VERSION}")
+    if header.get("game") not in ENGINES:
+        raise FileRefused(1, f"unknown game {header.get('game')!r}")
+    players = header.get("players")
+    if not isinstance(players, list) or not all(
+        isinstance(p, dict) and isinstance(p.get("seat"), int) and (bool(p.get("bot")) or isinstance(p.get("username"), str))
+        for p in players
+    ) or [p["seat"] for p in players] != list(range(len(players))):
+        raise FileRefused(1, "players must list every seat in order with a username or a bot")
+    if not isinstance(header.get("final_hash"), str):
+        raise FileRefused(1, "final_hash is missing")
+    events, created = [], []
+    for number, line in enumerate(iterator, start=2):
+        if not line.strip():
+            continue
+        raw = _json_object(line, number)
+        if not _EVENT_KEYS <= raw.keys() or not isinstance(raw["data"], dict) or not isinstance(raw["seq"], int):
+            raise FileRefused(number, f"an event needs {', '.join(sorted(_EVENT_KEYS))} with data an object")
+        if raw["kind"] not in (ENGINE_KIND, TABLE_KIND) or raw["data"].get("type") != raw["type"]:
+            raise FileRefused(number, "the event's kind or type is not valid")
+        if not isinstance(raw["actor"], str) or not isinstance(raw["hash"], str) or len(raw["actor"]) > 64:
+            raise FileRefused(number, "actor and hash must be strings")
+        events.append(StoredEvent(raw["seq"], raw["kind"], raw["actor"], raw["data"], raw["hash"]))
+        created.append(_timestamp(raw.get("created"), number))
+    if not events:
+        raise FileRefused(2, "the file has no events")
+    if header.get("events") != len(events):
+        raise FileRefused(len(events) + 2, f"the header announces {header.get('events')} events, the file has {len(events)}")
+    return header, events, created
+
+
+def _json_object(line: str, number: int) -> dict[str, Any]:
+    try:
+        value = json.loads(line)
+    except ValueError:
+        raise FileRefused(number, "not valid JSON") from None
+    if not isinstance(value, dict):
+        raise FileRefused(number, "not a JSON object")
+    return value
+
+
+def _timestamp(value: Any, number: int) -> datetime:
+    if value is None:
+        return datetime.now(timezone.utc)
+    try:
+        moment = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise FileRefused(number, "created is not an ISO 8601 time") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)

@@ -89,7 +89,7 @@ def test_verify_events_reports_a_deleted_event(finished_match, capsys):
     out = _tamper_and_verify(
         finished_match, "DELETE FROM games_event WHERE match_id = %s AND seq = 5", [finished_match], capsys
     )
-    assert "expected seq 5" in out.err
+    assert "seq 5: found seq 6 instead" in out.err
 
 
 def test_verify_events_reports_a_rehashed_forgery_that_breaks_the_rules(alice, capsys):

@@ -1,0 +1,59 @@
+"""Replays of finished matches: any position, with every hand shown or as one seat saw it."""
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.models import User
+from games.engines import ENGINES
+from games.models import Event, Match
+from server.errors import bad_request, forbidden
+
+
+def replay_position(match: Match, user: User | None, *, seq: int | None, seat: int | None | str) -> dict[str, Any]:
+    """The match at `seq` (its end by default).
+
+    `seat="all"` shows everything (every seat's view, built as ENGINE.md says a full replay is,
+    and the raw events); a seat number or `None` (a spectator) shows what that viewer saw then.
+    A running match is replayed for staff only: its log still holds hidden cards.
+    """
+    if match.status != Match.Status.FINISHED and not (user is not None and user.is_staff):
+        raise forbidden("match_running", "A match can be replayed once it has ended.")
+    if match.status == Match.Status.OPEN:
+        raise bad_request("match_not_started", "The match has not started.")
+    seq = match.last_seq if seq is None else seq
+    if not 0 < seq <= match.last_seq:
+        raise bad_request("bad_seq", f"seq runs from 1 to {match.last_seq}.")
+    if seat not in ("all", None) and not (isinstance(seat, int) and 0 <= seat < match.players):
+        raise bad_request("bad_seat", f"seat is 'all', 'spectator' or 0 to {match.players - 1}.")
+    engine = ENGINES[match.game]
+    rows = list(Event.objects.filter(match=match, seq__lte=seq).order_by("seq").values_list("seq", "kind", "data", "actor"))
+    state = engine.replay(data for _, kind, data, _ in rows if kind == Event.Kind.ENGINE)
+    position: dict[str, Any] = {"match": match.pk, "seq": seq, "last_seq": match.last_seq, "seat": seat}
+    if state is None:  # before GameStarted: only the table's first fact
+        position.update(views=None, view=None, log=[])
+    elif seat == "all":
+        position["views"] = [engine.view(state, s) for s in range(match.players)]
+        position["view"] = engine.view(state, None)
+        position["log"] = [{"seq": s, "event": data} for s, kind, data, _ in rows if kind == Event.Kind.ENGINE]
+    else:
+        position["views"] = None
+        position["view"] = engine.view(state, seat)
+        position["log"] = [
+            {"seq": s, "event": red}
+            for s, kind, data, _ in rows
+            if kind == Event.Kind.ENGINE and (red := engine.redact(data, seat)) is not None
+        ]
+    position["decisions"] = decision_points(match)
+    return position
+
+
+def decision_points(match: Match) -> list[dict[str, Any]]:
+    """Every move of the match: the position it was made in (`seq`) and the one it led to (`after`)."""
+    rows = Event.objects.filter(match=match).order_by("seq").values_list("seq", "kind", "data", "actor")
+    points: list[dict[str, Any]] = []
+    for seq, kind, data, actor in rows:
+        if kind == Event.Kind.TABLE and data.get("type") == "MovePlayed":
+            points.append({"seq": seq - 1, "after": seq, "seat": data["seat"], "move": data["move"], "actor": actor})
+        elif kind == Event.Kind.ENGINE and points:
+            points[-1]["after"] = seq
+    return points
