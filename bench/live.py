@@ -34,6 +34,7 @@ def setup_django(database_url: str) -> None:
     ensure_database(database_url)
     os.environ["DATABASE_URL"] = database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
+    os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
     os.environ["LOG_LEVEL"] = "WARNING"
     import django
 

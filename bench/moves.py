@@ -177,6 +177,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     os.environ["DATABASE_URL"] = args.database_url
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
+    os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
     os.environ["LOG_LEVEL"] = "WARNING"
     import django
 

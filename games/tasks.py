@@ -1,30 +1,35 @@
 """Background work for tables; each task takes ids, calls a service and is safe to run twice."""
 from __future__ import annotations
 
-from celery import shared_task
-
 from games import turns
+from server.celery import idempotent_task
 
 
-@shared_task(acks_late=True)
+@idempotent_task
 def bot_move_task(match_id: int, seat: int, expected_seq: int) -> bool:
     """A bot moves for its seat if the match is still where the task was queued."""
     return turns.bot_move(match_id=match_id, seat=seat, expected_seq=expected_seq)
 
 
-@shared_task(acks_late=True)
+@idempotent_task
 def clock_expire_task(match_id: int, seat: int, expected_seq: int) -> bool:
     """A seat's time ran out if the match is still waiting on that decision."""
     return turns.clock_expire(match_id=match_id, seat=seat, expected_seq=expected_seq)
 
 
-@shared_task(acks_late=True)
+@idempotent_task
 def window_close_task(match_id: int, deadline: str) -> int:
     """An interrupt window closes with a pass for everyone still asked, if it is still open."""
     return turns.window_close(match_id=match_id, deadline=deadline)
 
 
-@shared_task(acks_late=True)
+@idempotent_task
 def window_pass_task(match_id: int, seat: int) -> bool:
     """A seat that passes automatically in interrupt windows passes now."""
     return turns.window_pass(match_id=match_id, seat=seat)
+
+
+@idempotent_task
+def sweep_task() -> dict[str, int]:
+    """Periodic (beat): re-sends overdue clocks, windows and bot turns that a lost task left."""
+    return turns.sweep()

@@ -184,3 +184,36 @@ def _clock_at(match_id: int, seat: int, seq: int, deadline: datetime) -> None:
     from games.tasks import clock_expire_task
 
     clock_expire_task.apply_async((match_id, seat, seq), eta=deadline)
+
+
+def sweep(*, stale_after: float = 10.0) -> dict[str, int]:
+    """Catches what a lost task left behind: re-sends each overdue clock, window or bot turn.
+
+    Every task it sends names the decision it is for, so one that is no longer needed (or
+    that its first copy already did) does nothing. Run periodically by Celery beat.
+    """
+    from django.db.models import Max
+
+    now = timezone.now()
+    grace = timedelta(seconds=stale_after)
+    resent = {"clocks": 0, "windows": 0, "bots": 0}
+    for match in Match.objects.filter(status=Match.Status.RUNNING, deadline__lt=now - grace):
+        to_act = ENGINES[match.game].to_act(state_at_head(match.pk, match.game, match.last_seq))
+        if len(to_act) > 1 or match.clock_seconds is None:
+            _window_close_at(match.pk, match.deadline)
+            resent["windows"] += 1
+        elif to_act:
+            _clock_at(match.pk, to_act[0], match.last_seq, now)
+            resent["clocks"] += 1
+    quiet = (
+        Match.objects.filter(status=Match.Status.RUNNING)
+        .annotate(last_change=Max("events__created"))
+        .filter(last_change__lt=now - grace)
+    )
+    for match in quiet:
+        to_act = ENGINES[match.game].to_act(state_at_head(match.pk, match.game, match.last_seq))
+        played_by_bots = Seat.objects.filter(match=match, seat__in=to_act).exclude(bot="", abandoned=False)
+        for seat in played_by_bots.values_list("seat", flat=True):
+            _bot_turn(match.pk, seat, match.last_seq)
+            resent["bots"] += 1
+    return resent

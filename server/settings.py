@@ -24,14 +24,52 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in ("1", "true", "yes", "on")
 
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "embedded-default-not-secret"  # only ever used with DEBUG on
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "*" if DEBUG else "").split(",") if h.strip()]
-CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
+# The embedded default: no DATABASE_URL, everything in this one machine's files and memory.
+EMBEDDED = not os.environ.get("DATABASE_URL")
+DEBUG = env_bool("DEBUG", False)
+
+
+def _secret_key() -> str:
+    """SECRET_KEY from the environment; the embedded default makes one and keeps it in VAR_DIR."""
+    from django.core.exceptions import ImproperlyConfigured
+    from django.core.management.utils import get_random_secret_key
+
+    key = os.environ.get("SECRET_KEY", "")
+    if key:
+        return key
+    if EMBEDDED:
+        path = VAR_DIR / "secret_key"
+        if not path.exists():
+            VAR_DIR.mkdir(parents=True, exist_ok=True)
+            path.write_text(get_random_secret_key())
+            path.chmod(0o600)
+        return path.read_text().strip()
+    if DEBUG:
+        return "debug-only-not-secret"
+    raise ImproperlyConfigured("SECRET_KEY must be set (it is required with DATABASE_URL and DEBUG off)")
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+SECRET_KEY = _secret_key()
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "*" if DEBUG else ("localhost,127.0.0.1,[::1]" if EMBEDDED else ""))
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+# Behind HTTPS (production): secure cookies, HSTS and a redirect, each switchable.
+SECURE_COOKIES = env_bool("SECURE_COOKIES", not (DEBUG or EMBEDDED))
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_COOKIES
+SESSION_COOKIE_HTTPONLY = True
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
+if env_bool("BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -53,7 +91,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "server.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -130,7 +170,16 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
+# Production serves the collected, hashed files; the embedded default serves straight from the apps.
+WHITENOISE_USE_FINDERS = not os.environ.get("STATIC_COLLECTED")
+if WHITENOISE_USE_FINDERS:
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it, even when it serves from the apps
+else:
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -180,6 +229,11 @@ else:
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
+# Periodic tasks (celery beat). Each is idempotent: a late or doubled run does no harm.
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    "games-sweep": {"task": "games.tasks.sweep_task", "schedule": 15.0},
+}
+
 # Celery tasks told the id of every match that ends; each must be idempotent.
 MATCH_FINISHED_TASKS: list[str] = ["ratings.tasks.match_rate_task"]
 
@@ -204,9 +258,15 @@ CLOCK_TIMEOUTS_TO_ABANDON = 3
 # How many match states each process keeps in memory, so a move never replays a whole match.
 MATCH_STATE_CACHE_SIZE = int(os.environ.get("MATCH_STATE_CACHE_SIZE", "4096"))
 
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if (DEBUG or EMBEDDED) else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"context": {"()": "server.logs.ContextFilter"}},
+    "formatters": {
+        "json": {"()": "server.logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [req %(request_id)s match %(match_id)s] %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["context"], "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

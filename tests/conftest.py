@@ -28,14 +28,6 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _fast_password_hasher():
-    """Hashing passwords properly is slow by design; tests need not pay for it."""
-    from django.conf import settings
-
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True, scope="session")
 def _task_queue():
     """A queue of tasks for this run only.
 

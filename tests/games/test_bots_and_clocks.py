@@ -130,3 +130,31 @@ def test_idle_people_are_played_by_the_clock_then_abandoned_and_the_match_still_
     assert any(actor.startswith("bot:") for _, actor in moves)
     assert match_rating_ranks(current(match.pk)) == [1, 1]
     assert verify_match(current(match.pk)).ok
+
+
+@needs_redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_sweep_resends_a_bot_turn_whose_task_was_lost():
+    from server.celery import app
+
+    owner = make_user("owner")
+    match = bot_table("the-game", 2, owner)
+    app.control.purge()  # the bot's task is lost, as with a broker that forgot it
+    head = current(match.pk).last_seq
+    with celery_worker():
+        assert turns.sweep(stale_after=0) == {"clocks": 0, "windows": 0, "bots": 1}
+        wait_for(lambda: current(match.pk).last_seq > head, timeout=30, what="the bot to move")
+
+
+@pytest.mark.django_db
+def test_the_sweep_resends_an_overdue_clock(alice, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    match = services.match_create(user=alice, game="the-game", players=2, clock_seconds=30)
+    services.match_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(minutes=5))
+    assert turns.sweep()["clocks"] == 1

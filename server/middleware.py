@@ -1,0 +1,32 @@
+"""Request ids: taken from X-Request-ID (from a proxy) or made, logged, and sent back."""
+from __future__ import annotations
+
+import re
+import uuid
+
+from server import logs
+
+_VALID_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+class RequestIdMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        given = request.headers.get("X-Request-ID", "")
+        request.request_id = given if _VALID_ID.match(given) else uuid.uuid4().hex
+        token = logs.request_id.set(request.request_id)
+        match_token = logs.match_id.set(None)
+        try:
+            response = self.get_response(request)
+        finally:
+            logs.request_id.reset(token)
+            logs.match_id.reset(match_token)
+        response["X-Request-ID"] = request.request_id
+        return response
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if "match_id" in view_kwargs:
+            logs.match_id.set(view_kwargs["match_id"])
+        return None

@@ -1,0 +1,17 @@
+"""Settings for the test suite: the real settings, with what tests need set where unset.
+
+pytest-django exports DJANGO_SETTINGS_MODULE, so server processes the tests start (uvicorn,
+Celery workers) use this module too.
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "tests-only-not-secret")
+os.environ.setdefault("ALLOWED_HOSTS", "*")
+os.environ.setdefault("SECURE_COOKIES", "0")
+
+from server.settings import *  # noqa: E402,F403
+
+# Hashing passwords properly is slow by design; tests need not pay for it.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
