@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import uuid
 from urllib.parse import parse_qs
 
@@ -22,6 +23,7 @@ from games.presence import TTL, presence
 from server.errors import ApplicationError
 
 _MAX_FRAME_BYTES = 8192
+log = logging.getLogger(__name__)
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
@@ -38,11 +40,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.accept()
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except Exception:  # noqa: BLE001 - without the layer the socket still catches up on each ping
+            log.warning("could not join group %s; this socket gets updates on ping only", self.group, exc_info=True)
         self.last_seq = _int(query.get("since", ["0"])[0])
         await self._send_frame("snapshot")
         self.entry = {"user": self.user.pk if self.user else None, "seat": self.seat, "name": name}
-        await database_sync_to_async(presence().join)(self.match_id, self.socket_id, self.entry)
+        await self._presence("join", self.socket_id, self.entry)
         await self._announce_presence()
         self.refresher = asyncio.ensure_future(self._refresh_presence())
 
@@ -55,8 +60,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not hasattr(self, "entry"):
             return
         self.refresher.cancel()
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        await database_sync_to_async(presence().leave)(self.match_id, self.socket_id)
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        except Exception:  # noqa: BLE001 - the layer may be away; the socket is closing anyway
+            log.warning("could not leave group %s", self.group, exc_info=True)
+        await self._presence("leave", self.socket_id)
         await self._announce_presence()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
@@ -80,6 +88,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "auto_pass":
             await self._auto_pass(message)
         elif kind == "ping":
+            # Also a catch-up: if the channel layer lost a hint, the client gets what it missed now.
+            await self._send_frame("update")
             await self.send_json({"type": "pong", "seq": self.last_seq})
         else:
             await self._error(message.get("id"), "unknown_frame", "Frames are move, resync, auto_pass or ping.")
@@ -139,14 +149,27 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.last_seq = frame["seq"]
         await self.send_json({"type": kind, "seat": self.seat, **frame})
 
+    async def _presence(self, operation: str, *args):
+        """Presence is a courtesy: while Redis is away the table plays on without it."""
+        try:
+            return await database_sync_to_async(getattr(presence(), operation))(self.match_id, *args)
+        except Exception:  # noqa: BLE001
+            log.warning("presence %s failed for match %s", operation, self.match_id, exc_info=True)
+            return None
+
     async def _announce_presence(self) -> None:
-        summary = await database_sync_to_async(presence().summary)(self.match_id)
-        await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": summary})
+        summary = await self._presence("summary")
+        if summary is None:
+            return
+        try:
+            await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": summary})
+        except Exception:  # noqa: BLE001
+            log.warning("could not announce presence for match %s", self.match_id, exc_info=True)
 
     async def _refresh_presence(self) -> None:
         while True:
             await asyncio.sleep(TTL / 3)
-            await database_sync_to_async(presence().join)(self.match_id, self.socket_id, self.entry)
+            await self._presence("join", self.socket_id, self.entry)
 
     async def _error(self, client_id, code: str, message: str, extra: dict | None = None) -> None:
         frame = {"type": "error", "id": client_id, "code": code, "message": message, "seq": getattr(self, "last_seq", 0)}

@@ -32,4 +32,7 @@ def match_changed(match_id: int, seq: int) -> None:
 def match_finished(match_id: int) -> None:
     """A match ended: every task in `MATCH_FINISHED_TASKS` (ratings, tournaments) gets its id."""
     for path in settings.MATCH_FINISHED_TASKS:
-        import_string(path).delay(match_id)
+        try:
+            import_string(path).delay(match_id)
+        except Exception:  # the result is committed; each task's own sweep catches up with it
+            log.warning("could not queue %s for match %s", path, match_id, exc_info=True)

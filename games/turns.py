@@ -9,6 +9,7 @@ deadline), so a late or repeated task finds the table moved on and does nothing.
 """
 from __future__ import annotations
 
+import logging
 import random
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,6 +25,7 @@ from games.state import state_at_head
 from server.errors import ApplicationError
 
 PASS = {"action": "pass"}
+log = logging.getLogger(__name__)
 
 
 def after_change(match: Match, state: Any, head: int, *, previous_to_act: list[int] | None = None) -> datetime | None:
@@ -159,7 +161,16 @@ def _timeouts_in_a_row(match_id: int, seat: int) -> int:
 
 
 def _on_commit(func, *args) -> None:
-    transaction.on_commit(lambda: func(*args))
+    """Sends a task after commit. The move is already committed: if the broker is away the
+    task is only logged as lost, and the periodic sweep sends it again later."""
+
+    def send() -> None:
+        try:
+            func(*args)
+        except Exception:  # noqa: BLE001
+            log.warning("could not queue %s%r; the sweep will send it again", func.__name__, args, exc_info=True)
+
+    transaction.on_commit(send)
 
 
 def _bot_turn(match_id: int, seat: int, seq: int) -> None:

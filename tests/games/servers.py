@@ -21,14 +21,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def uvicorn_servers(count: int):
+def uvicorn_servers(count: int, *, redis_url: str | None = None):
     """Starts `count` uvicorn processes sharing the test database and Redis; yields their base URLs."""
-    env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=settings.REDIS_URL, LOG_LEVEL="WARNING")
+    env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=redis_url or settings.REDIS_URL, LOG_LEVEL="WARNING")
     ports = [free_port() for _ in range(count)]
     processes = [
         subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "server.asgi:application", "--port", str(port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=None if os.environ.get("SERVER_LOGS") else subprocess.DEVNULL,
         )
         for port in ports
     ]
