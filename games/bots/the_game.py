@@ -1,15 +1,28 @@
 """Bots for The Game (shared/rules/the-game.md): `random` and `tight`, the stronger one.
 
-`tight` keeps the piles tight. Each cost below counts the unplayed cards a play puts out
-of that pile's reach (a backwards trick brings some back, so it costs less than nothing).
-From its own hand, it looks ahead over short sequences of plays: the cards the turn still
-requires, in their best order and on their best piles, plus up to `_EXTRA_DEPTH` optional
-plays, each worth playing only when its cost stays under a threshold. So it plays a card
-that sets up a trick, chains neighbours, and stops at the minimum when nothing is cheap.
+`tight` keeps the piles tight. A play costs the unplayed cards it puts out of that pile's
+reach, twice over for those no other pile takes in order any more (a backwards trick brings
+such cards back, so it costs less than nothing). From its own hand it looks ahead over short
+sequences of plays: the cards the turn still requires, in their best order and on their best
+piles, plus up to `_EXTRA_DEPTH` optional plays, each worth playing only when its cost stays
+under a threshold. So it plays a card that sets up a trick, chains neighbours, and stops at
+the minimum when nothing is cheap.
 It sees only its own seat's view, like a person would.
+
+Measured (1000 seeded games per player count, seeds 0-999, every seat the same bot; cards
+left is the team's score, lower is better):
+
+| players | random: cards left, won | tight: cards left (median), won |
+|---------|-------------------------|---------------------------------|
+| 1       | 84.7, 0%                | 12.8 (12), 9.3%                 |
+| 2       | 84.1, 0%                | 6.0 (2), 38.4%                  |
+| 3       | 84.2, 0%                | 10.3 (6), 20.4%                 |
+| 4       | 84.1, 0%                | 6.2 (3), 32.0%                  |
+| 5       | 84.0, 0%                | 4.3 (2), 37.2%                  |
 """
 from __future__ import annotations
 
+import math
 import random
 
 from games.bots._common import Bot, RandomBot
@@ -20,8 +33,6 @@ _BACKWARDS_STEP = 10
 _EXTRA_DEPTH = 2  # optional plays looked at beyond the turn's minimum
 _TRICK_BONUS = 1  # a backwards trick is worth a little even when it brings back no card
 _STUCK = 1000  # a plan that cannot meet the minimum loses the game
-
-
 _ALL_CARDS = sum(1 << card for card in range(_LOWEST_CARD, _HIGHEST_CARD + 1))  # a bit set of cards
 _Pile = tuple[bool, int]  # (climbs, top)
 
@@ -31,7 +42,7 @@ class TightBot:
 
     name = "tight"
 
-    def __init__(self, threshold: int = 1, dead_weight: int = 0) -> None:
+    def __init__(self, threshold: int = 1, dead_weight: int = 1) -> None:
         self.threshold = threshold  # an optional play is made only when it costs less than this
         self.dead_weight = dead_weight  # extra cost per card that no pile takes in order any more
 
@@ -44,9 +55,9 @@ class TightBot:
         search = _Search(self.threshold, self.dead_weight)
         _, plan = search.best(piles, hand, unplayed, missing, missing + _EXTRA_DEPTH)
         if plan is None:
-            return _find(legal, {"action": "end_turn"}) or legal[0]
+            return {"action": "end_turn"}
         card, pile = plan
-        return _find(legal, {"action": "play", "card": str(card), "pile": pile}) or legal[0]
+        return {"action": "play", "card": str(card), "pile": pile}
 
 
 class _Search:
@@ -74,8 +85,8 @@ class _Search:
     def _expand(
         self, piles: tuple[_Pile, ...], hand: tuple[int, ...], unplayed: int, missing: int, depth: int
     ) -> tuple[float, tuple[int, int] | None]:
-        best: tuple[float, tuple[int, int] | None] = (0, None) if missing == 0 else (_STUCK, None)
-        if depth == 0:
+        best: tuple[float, tuple[int, int] | None] = (0 if missing == 0 else math.inf, None)
+        if depth == 0:  # depth covers the minimum, so here missing == 0
             return best
         seen = set()
         for pile_index, pile in enumerate(piles):
@@ -91,10 +102,12 @@ class _Search:
             for card in hand:
                 if card == trick:  # R4: brings back the unplayed cards between card and top
                     back = unplayed & _between(card, top)
-                    cost = -back.bit_count() - self.dead_weight * (back & ~elsewhere).bit_count() - _TRICK_BONUS
+                    revived = (back & ~elsewhere).bit_count()
+                    cost = -back.bit_count() - self.dead_weight * revived - _TRICK_BONUS
                 elif card > top if up else card < top:  # R3: puts those between out of reach
                     lost = unplayed & _between(top, card)
-                    cost = lost.bit_count() + self.dead_weight * (lost & ~elsewhere).bit_count()
+                    stranded = (lost & ~elsewhere).bit_count()
+                    cost = lost.bit_count() + self.dead_weight * stranded
                 else:
                     continue
                 if missing == 0:
@@ -107,7 +120,7 @@ class _Search:
                 later, _ = self.best(rest, left, unplayed & ~(1 << card), max(missing - 1, 0), depth - 1)
                 if cost + later < best[0]:
                     best = (cost + later, (card, pile_index))
-        return best
+        return (_STUCK, None) if best[0] == math.inf else best  # no play: short of the minimum
 
 
 def _between(one: int, other: int) -> int:
@@ -120,10 +133,6 @@ def _reach(pile: _Pile) -> int:
     """The bit set of the cards a pile takes in order (R3)."""
     up, top = pile
     return _ALL_CARDS & ~((1 << (top + 1)) - 1) if up else ((1 << top) - 1) & _ALL_CARDS
-
-
-def _find(legal: list[dict], move: dict) -> dict | None:
-    return next((candidate for candidate in legal if candidate == move), None)
 
 
 BOTS: dict[str, Bot] = {"random": RandomBot(), "tight": TightBot()}

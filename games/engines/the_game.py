@@ -10,8 +10,9 @@ Cards are strings in a move, an event or a view and ints inside the state.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, TypedDict
 
 from games.engines._common import Engine, IllegalMove, check_options, is_int, opening_deck
 
@@ -27,6 +28,7 @@ _PILE_DIRECTIONS = ("up", "up", "down", "down")
 _PILE_BASES = (1, 1, 100, 100)
 _CARD_NUMBERS = {card: int(card) for card in _CANONICAL_DECK}
 _OPTIONS = ("deck",)
+_VERSION = 1  # the rules this module plays; recorded in GameStarted (a log without one is version 1)
 
 PHASE_PLAY = "play"
 PHASE_PLAY_OR_END = "play_or_end"
@@ -53,6 +55,52 @@ class GameState:
     stuck_seat: int | None = None
 
 
+# Events (the stored log). Cards are strings, as in moves and views.
+
+
+class GameStarted(TypedDict):
+    type: str
+    version: int
+    players: int
+    seed: Any
+    options: dict  # as given, `deck` included
+    deck: list[str]  # all 98 cards, top first
+    hand_size: int
+
+
+class TurnStarted(TypedDict):
+    type: str
+    seat: int
+    minimum: int  # R1
+
+
+class CardPlayed(TypedDict):
+    type: str
+    seat: int
+    card: str
+    pile: int
+    backwards: bool  # R4
+
+
+class TurnEnded(TypedDict):
+    type: str
+    seat: int
+
+
+class CardsDrawn(TypedDict):
+    type: str
+    seat: int
+    cards: list[str]  # top first; another seat sees {"type", "seat", "count"} instead
+
+
+class GameEnded(TypedDict):
+    type: str
+    won: bool
+    reason: str  # "all_cards_played" (R9) or "stuck" (R10)
+    stuck_seat: int | None
+    cards_left: int
+
+
 # --- the engine -----------------------------------------------------------------------------------
 
 
@@ -60,6 +108,7 @@ class TheGameEngine(Engine):
     slug = "the-game"
     min_players = 1
     max_players = 5
+    version = _VERSION
 
     def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
         """GameStarted with the whole deck order, then seat 0's first turn (minimum 2)."""
@@ -68,8 +117,9 @@ class TheGameEngine(Engine):
         deck = opening_deck(options, _CANONICAL_DECK, seed)
         if "deck" in options:
             options["deck"] = list(deck)  # the event keeps its own copy, not the caller's list
-        started = {
+        started: GameStarted = {
             "type": "GameStarted",
+            "version": _VERSION,
             "players": players,
             "seed": seed,
             "options": options,
@@ -108,7 +158,7 @@ class TheGameEngine(Engine):
         top = _top(state, pile)
         if not _accepts(pile, top, number):
             raise IllegalMove("pile_rejects_card", f"pile {pile} (top {top}) does not accept {card}")
-        played = {
+        played: CardPlayed = {
             "type": "CardPlayed",
             "seat": seat,
             "card": card,
@@ -136,7 +186,7 @@ class TheGameEngine(Engine):
             after = self.evolve(after, event)
         next_seat = _next_seat(seat, after.hands)  # R8; someone holds a card, or the game was won
         minimum = _MINIMUM_WITH_DRAW_PILE if after.draw_pile else _MINIMUM_WITHOUT_DRAW_PILE  # R1
-        started = {"type": "TurnStarted", "seat": next_seat, "minimum": minimum}
+        started: TurnStarted = {"type": "TurnStarted", "seat": next_seat, "minimum": minimum}
         events.append(started)
         after = self.evolve(after, started)
         if not _has_legal_play(after, next_seat):
@@ -337,7 +387,7 @@ def _cards_left(state: GameState) -> int:
     return sum(len(hand) for hand in state.hands) + len(state.draw_pile)
 
 
-def _game_ended(state: GameState, *, won: bool, stuck_seat: int | None) -> dict:
+def _game_ended(state: GameState, *, won: bool, stuck_seat: int | None) -> GameEnded:
     return {
         "type": "GameEnded",
         "won": won,
