@@ -17,6 +17,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 
 from games import notify, selectors, services
 from games.presence import TTL, presence
@@ -50,6 +51,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._presence("join", self.socket_id, self.entry)
         await self._announce_presence()
         self.refresher = asyncio.ensure_future(self._refresh_presence())
+        self.poller = asyncio.ensure_future(self._poll()) if settings.LIVE_POLL_SECONDS > 0 else None
 
     def _seat_and_name(self) -> tuple[int | None, str | None]:
         match = selectors.match_get(self.match_id)
@@ -60,6 +62,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not hasattr(self, "entry"):
             return
         self.refresher.cancel()
+        if self.poller is not None:
+            self.poller.cancel()
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         except Exception:  # noqa: BLE001 - the layer may be away; the socket is closing anyway
@@ -170,6 +174,15 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         while True:
             await asyncio.sleep(TTL / 3)
             await self._presence("join", self.socket_id, self.entry)
+
+    async def _poll(self) -> None:
+        """Without a shared channel layer (the embedded default's in-memory one), moves made in
+        another process (the worker's bots and clocks) send no hint here: look for them."""
+        while True:
+            await asyncio.sleep(settings.LIVE_POLL_SECONDS)
+            head = await database_sync_to_async(selectors.match_head)(self.match_id)
+            if head > self.last_seq:
+                await self._send_frame("update")
 
     async def _error(self, client_id, code: str, message: str, extra: dict | None = None) -> None:
         frame = {"type": "error", "id": client_id, "code": code, "message": message, "seq": getattr(self, "last_seq", 0)}

@@ -89,6 +89,11 @@ def match_log_for_seat(
     return log
 
 
+def match_head(match_id: int) -> int:
+    """The seq of the match's last event (0 for an unknown match)."""
+    return Match.objects.filter(pk=match_id).values_list("last_seq", flat=True).first() or 0
+
+
 def match_frame_for_seat(match_id: int, seat: int | None, *, since: int) -> dict[str, Any]:
     """What a live socket of `seat` is sent: the view at the head and the log it has not had yet.
 

@@ -176,7 +176,8 @@ def _on_commit(func, *args) -> None:
 def _bot_turn(match_id: int, seat: int, seq: int) -> None:
     from games.tasks import bot_move_task
 
-    bot_move_task.apply_async((match_id, seat, seq), countdown=settings.BOT_MOVE_DELAY)
+    # No countdown at all when there is no delay: an ETA task waits in the worker's timer.
+    bot_move_task.apply_async((match_id, seat, seq), countdown=settings.BOT_MOVE_DELAY or None)
 
 
 def _window_pass_now(match_id: int, seat: int, seq: int) -> None:
@@ -197,7 +198,7 @@ def _clock_at(match_id: int, seat: int, seq: int, deadline: datetime) -> None:
     clock_expire_task.apply_async((match_id, seat, seq), eta=deadline)
 
 
-def sweep(*, stale_after: float = 10.0) -> dict[str, int]:
+def sweep(*, stale_after: float | None = None) -> dict[str, int]:
     """Catches what a lost task left behind: re-sends each overdue clock, window or bot turn.
 
     Every task it sends names the decision it is for, so one that is no longer needed (or
@@ -206,7 +207,7 @@ def sweep(*, stale_after: float = 10.0) -> dict[str, int]:
     from django.db.models import Max
 
     now = timezone.now()
-    grace = timedelta(seconds=stale_after)
+    grace = timedelta(seconds=settings.SWEEP_STALE_AFTER if stale_after is None else stale_after)
     resent = {"clocks": 0, "windows": 0, "bots": 0}
     for match in Match.objects.filter(status=Match.Status.RUNNING, deadline__lt=now - grace):
         to_act = ENGINES[match.game].to_act(state_at_head(match.pk, match.game, match.last_seq))
@@ -228,3 +229,25 @@ def sweep(*, stale_after: float = 10.0) -> dict[str, int]:
             _bot_turn(match.pk, seat, match.last_seq)
             resent["bots"] += 1
     return resent
+
+
+def match_play_out(*, match_id: int, max_moves: int = 20_000) -> bool:
+    """Finishes a running match now: bots play their own seats, the fallback bot plays people's
+    (actor `clock`), move after move, as the turn clock would. For a tournament round's deadline.
+
+    Safe beside other writers: each move names the head it was decided on and a lost race is
+    decided again. Returns True once the match has ended.
+    """
+    for _ in range(max_moves):
+        match = _running(match_id)
+        if match is None:
+            return True
+        to_act = ENGINES[match.game].to_act(state_at_head(match.pk, match.game, match.last_seq))
+        if not to_act:
+            return False
+        row = Seat.objects.filter(match_id=match_id, seat=to_act[0]).first()
+        if row is None:
+            return False
+        bot_name = row.bot or STRONG_BOT[match.game]
+        _play_for(match, row.seat, bot_name, actor=f"bot:{row.bot}" if row.bot else "clock")
+    return _running(match_id) is None

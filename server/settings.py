@@ -231,11 +231,19 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # Periodic tasks (celery beat). Each is idempotent: a late or doubled run does no harm.
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
-    "games-sweep": {"task": "games.tasks.sweep_task", "schedule": 15.0},
+    "games-sweep": {"task": "games.tasks.sweep_task", "schedule": float(os.environ.get("SWEEP_SECONDS", "15"))},
+    # Tournaments: rounds due to start or past their deadline, results and rounds not yet followed up.
+    "tournaments-sweep": {"task": "tournaments.tasks.tournament_sweep_task", "schedule": 30.0},
 }
 
+# A decision overdue by this many seconds is sent again by the sweep (a lost task's work).
+SWEEP_STALE_AFTER = float(os.environ.get("SWEEP_STALE_AFTER", "10"))
+
 # Celery tasks told the id of every match that ends; each must be idempotent.
-MATCH_FINISHED_TASKS: list[str] = ["ratings.tasks.match_rate_task"]
+MATCH_FINISHED_TASKS: list[str] = [
+    "ratings.tasks.match_rate_task",
+    "tournaments.tasks.tournament_match_finished_task",
+]
 
 # TrueSkill per game (ratings/math.py Params; omitted keys keep trueskill's defaults mu=25,
 # sigma=25/3, beta=25/6, tau=25/300). draw_probability: the chance two equal players tie.
@@ -250,6 +258,10 @@ RATINGS_TRUESKILL: dict[str, dict[str, float]] = {
 
 # Seconds a bot waits before it moves, so people at the table can follow its play.
 BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.5"))
+# Live sockets look for new moves this often when no shared channel layer tells them (the
+# embedded default: bots and clocks move in the worker process); 0 turns it off.
+LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", "0" if REDIS_URL else "1"))
+
 # Interrupt windows (several seats may answer at once, e.g. a Block) close after this many
 # seconds with a pass for every person who has not answered.
 INTERRUPT_WINDOW_SECONDS = float(os.environ.get("INTERRUPT_WINDOW_SECONDS", "10"))

@@ -5,6 +5,7 @@ REDIS_URL, then plays a whole match over HTTP as two people and watches a demo b
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import socket
@@ -82,5 +83,12 @@ def test_two_people_play_the_game_and_the_demo_bots_play_on_the_embedded_default
     while httpx.get(f"{base}/api/matches/{bot_table['id']}").json()["seq"] <= seq_then:
         assert time.monotonic() < deadline, "the demo bots did not move"
         time.sleep(0.2)
+    # The worker is another process and the channel layer is in memory: sockets still see its moves.
+    from websockets.sync.client import connect
+
+    with connect(base.replace("http", "ws") + f"/ws/matches/{bot_table['id']}/") as socket:
+        snapshot = json.loads(socket.recv(timeout=10))
+        update = next(f for f in (json.loads(socket.recv(timeout=10)) for _ in range(20)) if f["type"] == "update")
+    assert update["seq"] > snapshot["seq"] or update["view"]["finished"]
     assert httpx.get(f"{base}/").status_code == 200
     assert httpx.get(f"{base}/api/docs/").status_code == 200

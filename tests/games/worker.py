@@ -25,7 +25,7 @@ def celery_worker(**env_overrides: str):
     env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=settings.REDIS_URL, BOT_MOVE_DELAY="0")
     env.update(env_overrides)
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=threads", "--concurrency=4",
+        [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=prefork", "--concurrency=2",
          "--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

@@ -45,7 +45,7 @@ class Command(BaseCommand):
         """A Celery worker beside the server; on the embedded default its broker is the filesystem."""
         self.stdout.write(f"Starting a Celery worker (broker {settings.CELERY_BROKER_URL})")
         return subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=threads", "--concurrency=4",
+            [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=prefork", "--concurrency=2",
              "--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
             env=os.environ.copy(),
             preexec_fn=_die_with_parent,

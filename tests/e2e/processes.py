@@ -1,0 +1,81 @@
+"""The production shape as processes: web servers, workers and beat on the test database and Redis."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+
+from tests.games.worker import _wait_until_ready, test_database_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def env(**overrides: str) -> dict[str, str]:
+    return dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=settings.REDIS_URL, BOT_MOVE_DELAY="0",
+                LOG_LEVEL="WARNING", **overrides)
+
+
+def start_worker(**overrides: str) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=prefork", "--concurrency=2",
+         "--loglevel=" + os.environ.get("WORKER_LOG_LEVEL", "warning"), "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env(**overrides), stdout=subprocess.DEVNULL, stderr=_logs(),
+    )
+    _wait_until_ready(process)
+    return process
+
+
+def start_beat(schedule_file: Path, **overrides: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "server", "beat", "--loglevel=warning", "--schedule", str(schedule_file)],
+        cwd=ROOT, env=env(**overrides), stdout=subprocess.DEVNULL, stderr=_logs(),
+    )
+
+
+def _logs():
+    """Processes' logs go to the test's stderr with SERVER_LOGS=1, else nowhere."""
+    return None if os.environ.get("SERVER_LOGS") else subprocess.DEVNULL
+
+
+def kill(process: subprocess.Popen) -> None:
+    """As a crash would: no warning, no clean-up."""
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            kill(process)
+
+
+def start_web() -> tuple[subprocess.Popen, str]:
+    """A uvicorn process; returns it and its base URL once it answers."""
+    import time
+
+    import httpx
+
+    from tests.games.servers import free_port
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "server.asgi:application", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=_logs(),
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            httpx.get(f"{base}/healthz", timeout=2)
+            return process, base
+        except httpx.TransportError:
+            assert process.poll() is None, "uvicorn exited"
+            assert time.monotonic() < deadline, "uvicorn did not come up"
+            time.sleep(0.2)
