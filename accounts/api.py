@@ -27,6 +27,7 @@ class UserRegisterApi(APIView):
 
     authentication_classes: list = []
     permission_classes = [AllowAny]
+    throttle_scope = "signup"
 
     class InputSerializer(serializers.Serializer):
         username = serializers.RegexField(r"^[\w.@+-]+$", max_length=150)
@@ -48,6 +49,7 @@ class UserLoginApi(APIView):
 
     authentication_classes: list = []
     permission_classes = [AllowAny]
+    throttle_scope = "login"
 
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField(max_length=150)

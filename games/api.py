@@ -221,6 +221,7 @@ class MoveSubmitApi(APIView):
     """
 
     permission_classes = [IsAuthenticated]
+    throttle_scope = "moves"
 
     class InputSerializer(serializers.Serializer):
         move = serializers.JSONField(help_text='The move object, e.g. {"action": "play", "card": "42", "pile": 2}.')

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import uuid
 from urllib.parse import parse_qs
 
@@ -72,6 +73,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._announce_presence()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
+        if not self._within_rate():
+            await self._error(None, "rate_limited", f"At most {settings.SOCKET_FRAMES_PER_SECOND:g} frames a second.")
+            return
         if text_data is None or len(text_data) > _MAX_FRAME_BYTES:
             await self._error(None, "frame_rejected", f"Send JSON text frames of at most {_MAX_FRAME_BYTES} bytes.")
             return
@@ -97,6 +101,18 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong", "seq": self.last_seq})
         else:
             await self._error(message.get("id"), "unknown_frame", "Frames are move, resync, auto_pass or ping.")
+
+    def _within_rate(self) -> bool:
+        """A token bucket per socket: a steady rate, with bursts of twice as many frames."""
+        rate = settings.SOCKET_FRAMES_PER_SECOND
+        now = time.monotonic()
+        tokens, last = getattr(self, "_bucket", (2 * rate, now))
+        tokens = min(2 * rate, tokens + (now - last) * rate)
+        if tokens < 1:
+            self._bucket = (tokens, now)
+            return False
+        self._bucket = (tokens - 1, now)
+        return True
 
     async def _move(self, message: dict) -> None:
         client_id = message.get("id")

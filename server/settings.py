@@ -92,6 +92,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "server.middleware.RequestIdMiddleware",
+    "server.limits.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -191,7 +192,28 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "server.errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_PARSER_CLASSES": [
+        "server.limits.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    # Per address for sign-up and login, per user for moves; backed by the cache (Redis in production).
+    "DEFAULT_THROTTLE_RATES": {
+        "signup": os.environ.get("THROTTLE_SIGNUP", "20/hour"),
+        "login": os.environ.get("THROTTLE_LOGIN", "30/minute"),
+        "moves": os.environ.get("THROTTLE_MOVES", "1200/minute"),
+    },
 }
+
+# What a client may send.
+MAX_BODY_BYTES = 64 * 1024
+MAX_UPLOAD_BYTES = 8 * 1024 * 1024
+UPLOAD_PATHS = {"/api/matches/import"}
+MAX_JSON_DEPTH = 20
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
+# A socket may send this many frames per second (a burst of twice as many is allowed).
+SOCKET_FRAMES_PER_SECOND = float(os.environ.get("SOCKET_FRAMES_PER_SECOND", "20"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card League API",

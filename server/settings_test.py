@@ -10,6 +10,9 @@ import os
 os.environ.setdefault("SECRET_KEY", "tests-only-not-secret")
 os.environ.setdefault("ALLOWED_HOSTS", "*")
 os.environ.setdefault("SECURE_COOKIES", "0")
+# Tests sign up many users from one address; the throttle tests set their own rates.
+os.environ.setdefault("THROTTLE_SIGNUP", "100000/hour")
+os.environ.setdefault("THROTTLE_LOGIN", "100000/hour")
 
 from server.settings import *  # noqa: E402,F403
 

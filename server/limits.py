@@ -1,0 +1,64 @@
+"""Limits on what a client may send: body size (413) and JSON depth (400).
+
+Request rates (429) are DRF's scoped throttles, configured in settings.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import JsonResponse
+from rest_framework.parsers import JSONParser
+
+
+class BodySizeLimitMiddleware:
+    """Refuses a body larger than the limit with 413 before anything reads it.
+
+    `MAX_BODY_BYTES` holds for every request; `MAX_UPLOAD_BYTES` for the paths in
+    `UPLOAD_PATHS` (match files can be larger than any move).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        limit = settings.MAX_UPLOAD_BYTES if request.path in settings.UPLOAD_PATHS else settings.MAX_BODY_BYTES
+        if length > limit:
+            body = {"error": {"code": "body_too_large", "message": f"Request bodies are at most {limit} bytes."}}
+            return JsonResponse(body, status=413)
+        return self.get_response(request)
+
+
+def json_depth(value: Any, limit: int) -> int:
+    """The nesting depth of a JSON value, stopping early once past `limit`."""
+    stack = [(value, 1)]
+    deepest = 0
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+    return deepest
+
+
+class BoundedJSONParser(JSONParser):
+    """JSON bodies nested at most `MAX_JSON_DEPTH` deep (no move or form needs more)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        from server.errors import bad_request  # server.errors loads DRF, which loads this parser
+
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise bad_request("json_too_deep", f"JSON is nested at most {settings.MAX_JSON_DEPTH} deep.") from None
+        if json_depth(data, settings.MAX_JSON_DEPTH) > settings.MAX_JSON_DEPTH:
+            raise bad_request("json_too_deep", f"JSON is nested at most {settings.MAX_JSON_DEPTH} deep.")
+        return data
