@@ -43,6 +43,13 @@ class MatchOutputSerializer(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the decision awaited now runs out.")
 
 
+class MatchPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = MatchOutputSerializer(many=True)
+
+
 class ViewOutputSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     seq = serializers.IntegerField()
@@ -114,7 +121,7 @@ class MatchListCreateApi(APIView):
             OpenApiParameter("status", str, enum=[c for c, _ in Match.Status.choices]),
             OpenApiParameter("player", str, description="A username or user id."),
         ],
-        responses={200: MatchOutputSerializer(many=True)},
+        responses={200: MatchPageSerializer},
     )
     def get(self, request):
         status_filter = request.query_params.get("status")

@@ -17,3 +17,41 @@ class ViewScopedAutoSchema(AutoSchema):
             outer, inner = qualname.rsplit(".", 1)
             return outer.removesuffix("Api") + inner
         return super().get_serializer_name(serializer, direction)
+
+
+ERROR_STATUSES = {
+    "400": "Malformed input (the `code` says what).",
+    "401": "Not logged in.",
+    "403": "Not allowed.",
+    "404": "No such thing.",
+    "409": "Refused in this state (the engine's code, `stale_seq`, ...).",
+    "413": "Request body too large.",
+    "429": "Too many requests.",
+}
+
+
+def document_errors(result, generator, request, public):
+    """Postprocessing hook: every operation may answer with the catalogue's error shape."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Error"] = {
+        "type": "object",
+        "required": ["error"],
+        "properties": {
+            "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                    "code": {"type": "string"},
+                    "message": {"type": "string"},
+                    "extra": {"type": "object", "additionalProperties": True},
+                },
+            }
+        },
+    }
+    reference = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            responses = operation.setdefault("responses", {})
+            for status, description in ERROR_STATUSES.items():
+                responses.setdefault(status, {"description": description, **reference})
+    return result

@@ -225,6 +225,7 @@ SPECTACULAR_SETTINGS = {
     # The docs page's scripts are served by this server, not a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "server.schema.document_errors"],
 }
 
 # Celery: Redis when REDIS_URL is set, else kombu's filesystem transport (no broker server).

@@ -12,6 +12,21 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("accounts.urls")),
     path("api/", include("games.urls")),
+    path("api/", include("tournaments.urls")),
     path("api/", include("ratings.urls")),
     path("", include("frontend.urls")),
 ]
+
+
+def _not_found(request, exception=None):
+    """JSON under /api/, the usual page elsewhere."""
+    if request.path.startswith("/api/"):
+        from django.http import JsonResponse
+
+        return JsonResponse({"error": {"code": "not_found", "message": "No such endpoint."}}, status=404)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)
+
+
+handler404 = _not_found
