@@ -122,6 +122,7 @@ class MatchListCreateApi(APIView):
             OpenApiParameter("player", str, description="A username or user id."),
         ],
         responses={200: MatchPageSerializer},
+        operation_id="matches_list",
     )
     def get(self, request):
         status_filter = request.query_params.get("status")
