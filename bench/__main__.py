@@ -1,5 +1,59 @@
-"""`python -m bench`: every benchmark in turn."""
-from bench import engines, moves
+"""`python -m bench` (`make bench`): every benchmark in turn, each figure beside its baseline.
 
-engines.main([])
-moves.main([])
+Writes `bench/results.json` (what each benchmark returned) and `bench/results.md` (the tables
+it printed), so the README can show the latest figures. `--only NAME` runs some of them.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import io
+import json
+import platform
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BENCHMARKS = ["engines", "bots", "pairing", "ratings", "moves", "live"]
+
+
+class Tee(io.TextIOBase):
+    """Prints as usual and keeps a copy."""
+
+    def __init__(self, *streams) -> None:
+        self.streams = streams
+
+    def write(self, text: str) -> int:
+        for stream in self.streams:
+            stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        for stream in self.streams:
+            stream.flush()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--only", action="append", choices=BENCHMARKS)
+    args = parser.parse_args()
+    results, tables = {}, []
+    for name in args.only or BENCHMARKS:
+        copy = io.StringIO()
+        started = time.perf_counter()
+        with contextlib.redirect_stdout(Tee(sys.stdout, copy)):
+            returned = importlib.import_module(f"bench.{name}").main([])
+        results[name] = {"seconds": round(time.perf_counter() - started, 1), "result": returned}
+        tables.append(copy.getvalue().strip())
+    stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    machine = f"{platform.machine()}, Python {platform.python_version()}"
+    (HERE / "results.json").write_text(json.dumps({"at": stamp, "machine": machine, **results}, indent=1, default=str))
+    (HERE / "results.md").write_text(f"Measured {stamp} on {machine}.\n\n" + "\n\n".join(tables) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
