@@ -1,0 +1,317 @@
+"""Ratings: rebuilding from the event log against a bare `trueskill.rate` loop, the task, the leaderboard.
+
+Everything runs in the same run on the same database (PostgreSQL by default, a fresh database
+each run because the ledger and the event log are append-only):
+- input: N finished matches written directly (match row, seats, MatchFinished fact), outcomes
+  drawn from hidden skills so ratings have something to find;
+- baseline: a bare loop of `env.rate` over the same matches, ratings kept in a dict;
+- `rebuild_ratings`: first from an empty ledger (appends every ledger row), then again (checks
+  the ledger and rewrites current ratings only); matches/s and the ratio to the bare loop;
+- the incremental task (`match_rate`) on the rebuilt ladder: latency per finished match, as the
+  schema is and with the index on games_match it would like (bench database only);
+- leaderboard reads with 100,000 rated players: first page, a deep page, one player's place.
+
+Run: `python -m bench.ratings [--two N] [--five N] [--players N] [--board-players N] [--database-url URL]`
+(the measuring runs in a child interpreter, so Django is set up on this bench's own database only).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench._common import best_of, median, percentile, print_table  # noqa: E402
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/cardleague_bench_ratings"
+
+
+def fresh_database(url: str) -> None:
+    """Drops and creates the bench database (PostgreSQL) or removes the file (SQLite)."""
+    if url.startswith("sqlite"):
+        path = Path(url.split("///", 1)[1])
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        return
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_django(url: str) -> None:
+    os.environ["DATABASE_URL" if not url.startswith("sqlite") else "SQLITE_PATH"] = (
+        url if not url.startswith("sqlite") else url.split("///", 1)[1]
+    )
+    if url.startswith("sqlite"):
+        os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("REDIS_URL", None)
+    os.environ.update(DEBUG="0", SECRET_KEY="bench", ALLOWED_HOSTS="testserver", LOG_LEVEL="WARNING")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def make_users(count: int, prefix: str) -> list[int]:
+    from accounts.models import User
+
+    User.objects.bulk_create(
+        [User(username=f"{prefix}{i}", password="!", display_name=f"{prefix.title()} {i}") for i in range(count)],
+        batch_size=5000,
+    )
+    return list(User.objects.filter(username__startswith=prefix).order_by("pk").values_list("pk", flat=True))
+
+
+def generate_matches(
+    game: str, seats: int, count: int, players: list[int], seed: int, *, after: int = 0
+) -> list[tuple[list[int], list[int]]]:
+    """Writes `count` finished matches of `game`; returns (user ids per seat, ranks) per match, in end order.
+
+    Each player has a hidden skill; a seat's result is skill plus noise, rounded so some tie.
+    """
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games.chain import event_hash, seed_sha256
+    from games.models import Event, Match, Seat
+
+    rng = random.Random(seed)
+    skill = {p: rng.gauss(0, 1) for p in players}
+    start = timezone.now() - timedelta(days=365)
+    played = []
+    batch = 2000
+    for first in range(0, count, batch):
+        rows, tables = [], []
+        for index in range(after + first, after + min(count, first + batch)):
+            table = rng.sample(players, seats)
+            scores = [round(skill[p] + rng.gauss(0, 1.5), 1) for p in table]
+            ranks = [1 + sum(1 for other in scores if other > mine) for mine in scores]
+            outcome = {"finished": True, "ranks": ranks, "scores": scores, "winners": [], "cooperative": False}
+            finished_at = start + timedelta(milliseconds=index)
+            rows.append(
+                Match(game=game, players=seats, rated=True, created_by_id=table[0], status=Match.Status.FINISHED,
+                      started_at=finished_at, finished_at=finished_at, seed=index, seed_sha256=seed_sha256(index),
+                      outcome=outcome, last_seq=1)
+            )
+            tables.append((table, ranks, outcome))
+        with transaction.atomic():
+            matches = Match.objects.bulk_create(rows)
+            Seat.objects.bulk_create(
+                [Seat(match=m, seat=s, user_id=u) for m, (table, _, _) in zip(matches, tables) for s, u in enumerate(table)]
+            )
+            events = []
+            for match, (_, _, outcome) in zip(matches, tables):
+                data = {"type": "MatchFinished", "outcome": outcome, "seed": match.seed}
+                events.append(Event(match=match, seq=1, kind=Event.Kind.TABLE, type="MatchFinished", data=data,
+                                    actor="server", hash=event_hash("", seq=1, kind="table", actor="server", data=data)))
+            Event.objects.bulk_create(events)
+        played.extend((table, ranks) for table, ranks, _ in tables)
+    return played
+
+
+def bare_loop(game: str, played: list[tuple[list[int], list[int]]]) -> None:
+    """trueskill.rate over the same matches with the same environment, ratings kept in a dict."""
+    from ratings import math as rmath
+    from ratings.selectors import game_params
+
+    env = rmath.environment(game_params(game))
+    ratings: dict = {}
+    fresh = env.create_rating()
+    for table, ranks in played:
+        rated = env.rate([(ratings.get(p, fresh),) for p in table], ranks=ranks)
+        for p, (rating,) in zip(table, rated):
+            ratings[p] = rating
+
+
+def rebuild(game: str) -> str:
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("rebuild_ratings", "--game", game, stdout=out, verbosity=0)
+    return out.getvalue().strip()
+
+
+def timed(run) -> tuple[float, float, object]:
+    """Wall seconds, this process's CPU seconds, and the result of `run()`."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = run()
+    return time.perf_counter() - wall, time.process_time() - cpu, result
+
+
+def measure_rebuild(game: str, seats: int, count: int, players: list[int]) -> list[list[object]]:
+    played = generate_matches(game, seats, count, players, seed=seats)
+    # The bench's own copy of the matches is not the loop's work: keep the collector off it.
+    gc.collect()
+    gc.freeze()
+    bare = min(timed(lambda: bare_loop(game, played))[:2] for _ in range(2))
+    first_wall, first_cpu, first_out = timed(lambda: rebuild(game))
+    # Interleaved with the bare loop, best of two each: the machine is shared.
+    again = (float("inf"), float("inf"))
+    for _ in range(2):
+        bare = min(bare, timed(lambda: bare_loop(game, played))[:2])
+        wall, cpu, again_out = timed(lambda: rebuild(game))
+        again = min(again, (wall, cpu))
+    gc.unfreeze()
+    print(f"  {first_out}\n  {again_out}")
+    label = f"{game}, {seats} players"
+    return [
+        [label, "bare trueskill.rate loop", count, count / bare[0], bare[0], 1.0, bare[1], 1.0],
+        [label, "rebuild_ratings, empty ledger", count, count / first_wall, first_wall, first_wall / bare[0],
+         first_cpu, first_cpu / bare[1]],
+        [label, "rebuild_ratings, ledger present", count, count / again[0], again[0], again[0] / bare[0],
+         again[1], again[1] / bare[1]],
+    ]
+
+
+def measure_task(game: str, seats: int, players: list[int], count: int) -> list[object]:
+    """Latency of the incremental task for matches that end one after the other on a big ladder."""
+    from games.models import Match
+    from ratings.services import match_rate
+
+    generate_matches(game, seats, count, players, seed=99, after=Match.objects.filter(game=game).count())
+    ids = list(Match.objects.filter(game=game).order_by("-finished_at").values_list("pk", flat=True)[:count])[::-1]
+    latencies = []
+    for match_id in ids:
+        start = time.perf_counter()
+        match_rate(match_id=match_id)
+        latencies.append(time.perf_counter() - start)
+    return [f"{game}, {seats} players", count, median(latencies) * 1e3, percentile(latencies, 0.99) * 1e3]
+
+
+def measure_leaderboard(count: int, requests: int) -> list[list[object]]:
+    """Leaderboard reads through the whole HTTP stack (in process) with `count` rated players."""
+    from rest_framework.test import APIClient
+
+    from ratings.models import Kind, Ladder, Pool, Rating
+
+    users = make_users(count, "board")
+    ladder = Ladder.objects.create(game="the-game", pool=Pool.PEOPLE, position=count)
+    rng = random.Random(5)
+    Rating.objects.bulk_create(
+        [
+            Rating(ladder=ladder, competitor=f"user:{u}", kind=Kind.USER, user_id=u, mu=rng.gauss(25, 5),
+                   sigma=rng.uniform(1, 8.3), games=rng.randint(1, 60), wins=0, last_position=1)
+            for u in users
+        ],
+        batch_size=5000,
+    )
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE ratings_rating")
+    client = APIClient()
+    bottom = Rating.objects.filter(ladder=ladder, games__gte=5).order_by("conservative").select_related("user").first()
+    cases = [
+        ("first page (50 rows)", {"min_games": 5}),
+        ("deep page (offset 50,000)", {"min_games": 5, "offset": 50_000}),
+        ("first page + a player's place (near the bottom)", {"min_games": 5, "player": bottom.user.username}),
+    ]
+    rows = []
+    for label, params in cases:
+        latencies = []
+        for _ in range(requests):
+            start = time.perf_counter()
+            answer = client.get("/api/ratings/the-game/leaderboard", params)
+            latencies.append(time.perf_counter() - start)
+            assert answer.status_code == 200, answer.content
+        rows.append([label, count, median(latencies) * 1e3, percentile(latencies, 0.95) * 1e3])
+    return rows
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--database-url", default=os.environ.get("BENCH_RATINGS_DATABASE_URL", DEFAULT_URL),
+                        help="postgres://… (dropped and created) or sqlite:////path (removed first)")
+    parser.add_argument("--two", type=int, default=100_000, help="two-player matches to rebuild")
+    parser.add_argument("--five", type=int, default=20_000, help="five-player matches to rebuild")
+    parser.add_argument("--players", type=int, default=10_000, help="players those matches are drawn from")
+    parser.add_argument("--board-players", type=int, default=100_000, help="rated players on the leaderboard")
+    parser.add_argument("--requests", type=int, default=50, help="requests per leaderboard case")
+    parser.add_argument("--task-matches", type=int, default=200, help="matches rated by the incremental task")
+    parser.add_argument("--results", help=argparse.SUPPRESS)  # set on the child process: where to write
+    args = parser.parse_args(argv)
+    if args.results is None:
+        return in_child_process(sys.argv[1:] if argv is None else argv)
+    results = measure(args)
+    Path(args.results).write_text(json.dumps(results))
+    return results
+
+
+def in_child_process(argv: list[str]) -> dict:
+    """Runs the bench in a fresh interpreter: it sets Django up on its own database, which must
+    not become the database of the benchmarks that `python -m bench` runs after it."""
+    with tempfile.TemporaryDirectory() as folder:
+        results = Path(folder) / "results.json"
+        child = subprocess.Popen(
+            [sys.executable, "-m", "bench.ratings", *argv, "--results", str(results)],
+            cwd=ROOT, stdout=subprocess.PIPE, text=True,
+        )
+        assert child.stdout is not None
+        for line in child.stdout:  # through this process's stdout, so `python -m bench` keeps a copy
+            print(line, end="", flush=True)
+        if child.wait() != 0:
+            raise SystemExit(f"bench.ratings failed with exit status {child.returncode}")
+        return json.loads(results.read_text())
+
+
+def measure(args: argparse.Namespace) -> dict:
+    fresh_database(args.database_url)
+    setup_django(args.database_url)
+    from django.db import connection
+
+    print(f"ratings bench on {connection.vendor} ({args.database_url})")
+    players = make_users(args.players, "p")
+    rebuild_rows = []
+    rebuild_rows += measure_rebuild("ten", 2, args.two, players)
+    rebuild_rows += measure_rebuild("split", 5, args.five, players)
+    print_table(
+        "Rebuild from the event log vs a bare trueskill.rate loop (same matches, same run; "
+        "CPU: this process only, the database server's work is not in it)",
+        ["ladder", "what", "matches", "matches/s", "wall s", "wall × bare", "CPU s", "CPU × bare"],
+        rebuild_rows,
+    )
+    task_rows = [
+        ["as is", *measure_task("ten", 2, players, args.task_matches)],
+        ["as is", *measure_task("split", 5, players, args.task_matches)],
+    ]
+    # The task looks for unrated matches by match end; games_match has no index on finished_at.
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE INDEX bench_match_end ON games_match (game, status, finished_at)")
+    task_rows += [
+        ["+ index games_match(game, status, finished_at)", *measure_task("ten", 2, players, args.task_matches)],
+        ["+ index games_match(game, status, finished_at)", *measure_task("split", 5, players, args.task_matches)],
+    ]
+    print_table(
+        "Incremental task (match_rate) per finished match, on the rebuilt ladders",
+        ["schema", "ladder", "matches", "median ms", "p99 ms"],
+        task_rows,
+    )
+    board_rows = measure_leaderboard(args.board_players, args.requests)
+    print_table(
+        "Leaderboard GET /api/ratings/{game}/leaderboard (in-process HTTP stack)",
+        ["request", "rated players", "median ms", "p95 ms"],
+        board_rows,
+    )
+    return {"rebuild": rebuild_rows, "task": task_rows, "leaderboard": board_rows}
+
+
+if __name__ == "__main__":
+    main()

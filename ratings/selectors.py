@@ -1,0 +1,490 @@
+"""Reads of ratings: the matches to rate (from the event log), leaderboards, histories, predictions."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+
+from accounts.models import User
+from games.engines import ENGINES
+from games.models import Event, Match, Seat
+from games.selectors import rating_ranks
+from ratings import math as rmath
+from ratings.models import Kind, Ladder, Pool, Rating, RatingEntry, TeamResult
+from server.errors import bad_request, not_found
+
+# A leaderboard lists competitors with at least this many rated games unless asked otherwise.
+DEFAULT_MIN_GAMES = 5
+
+MatchKey = tuple[datetime, int]  # (finished_at, match id): match-end order
+_ID_CHUNK = 900  # ids per IN (...) list: under SQLite's smallest limit on query parameters
+
+
+def game_params(game: str) -> rmath.Params:
+    """The game's TrueSkill parameters: the package's defaults, overridden by `RATINGS_TRUESKILL[game]`."""
+    return rmath.Params.from_dict(getattr(settings, "RATINGS_TRUESKILL", {}).get(game, {}))
+
+
+def game_check(game: str) -> None:
+    if game not in ENGINES:
+        raise not_found("unknown_game", f"No game is called {game!r}.")
+
+
+def is_cooperative(game: str) -> bool:
+    """Whether the table plays against the game itself.
+
+    Each outcome says so, but predictions and the best-results board must know before any match:
+    an engine's `cooperative` attribute where it has one, else the one cooperative game (The Game).
+    """
+    return bool(getattr(ENGINES[game], "cooperative", game == "the-game"))
+
+
+# --- the matches to rate, from the event log --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatableMatch:
+    """A finished, rated match as ratings need it: read from its `MatchFinished` fact and seats."""
+
+    match_id: int
+    finished_at: datetime
+    pool: str
+    table: rmath.Table
+    cards_left: int | None  # cooperative games: the team's result (lower is better)
+
+    @property
+    def key(self) -> MatchKey:
+        return (self.finished_at, self.match_id)
+
+
+def ratable_matches(
+    game: str, *, after: MatchKey | None = None, upto: MatchKey | None = None, match_ids: list[int] | None = None
+) -> list[RatableMatch]:
+    """Every finished, rated match of `game` (both pools), in match-end order, from its MatchFinished fact.
+
+    `after` / `upto` bound the match-end key (exclusive / inclusive); `match_ids` picks matches.
+    """
+    matches = Match.objects.filter(game=game, rated=True, status=Match.Status.FINISHED)
+    if after is not None:
+        matches = matches.filter(Q(finished_at__gt=after[0]) | Q(finished_at=after[0], pk__gt=after[1]))
+    if upto is not None:
+        matches = matches.filter(Q(finished_at__lt=upto[0]) | Q(finished_at=upto[0], pk__lte=upto[1]))
+    if match_ids is not None:
+        matches = matches.filter(pk__in=match_ids)
+    if after is None and upto is None and match_ids is None:
+        scopes: list = [matches.values("pk")]  # the whole history: one pass over each table
+    else:
+        # A task's few matches: ids first, so their facts and seats are found through the index
+        # on each table's match column rather than by scanning every MatchFinished fact.
+        ids = list(matches.values_list("pk", flat=True))
+        scopes = [ids[i:i + _ID_CHUNK] for i in range(0, len(ids), _ID_CHUNK)]
+    to_datetime = _datetime_converter()
+    facts: list[tuple[datetime, int, dict]] = []
+    for scope in scopes:
+        rows = Event.objects.filter(match__in=scope, kind=Event.Kind.TABLE, type="MatchFinished")
+        facts += [
+            (to_datetime(finished_at), match_id, _json(data)["outcome"])
+            for match_id, finished_at, data in raw_rows(rows.values_list("match_id", "match__finished_at", "data"))
+        ]
+    facts.sort(key=lambda fact: fact[:2])  # match-end order
+    # Seats after the facts: a match committed in between brings seats that are not used, never
+    # a fact without its seats (a match's seats commit no later than its MatchFinished fact).
+    tables: dict[int, _SeatsOf] = {}
+    for scope in scopes:
+        seat_rows = Seat.objects.filter(match__in=scope).values_list("match_id", "seat", "user_id", "bot", "abandoned")
+        for match_id, seat, user_id, bot, abandoned in raw_rows(seat_rows.order_by("match_id", "seat")):
+            seats = tables.get(match_id)
+            if seats is None:
+                seats = tables[match_id] = _SeatsOf([], set(), False)
+            seats.competitors.append(
+                rmath.user_competitor(user_id) if user_id is not None else rmath.bot_competitor(bot)
+            )
+            if abandoned:
+                seats.abandoned.add(seat)
+            if bot:
+                seats.has_bot = True
+    return [_ratable(match_id, finished_at, outcome, tables[match_id]) for finished_at, match_id, outcome in facts]
+
+
+@dataclass(slots=True)
+class _SeatsOf:
+    competitors: list[str]
+    abandoned: set[int]
+    has_bot: bool
+
+
+def raw_rows(queryset: QuerySet) -> list[tuple]:
+    """A `values_list` query's rows straight from the database cursor, without per-row converters.
+
+    The rebuild reads a row per match and per seat: Django's per-row conversions would cost a
+    good part of what rating the match costs. Callers convert what they need (JSON, datetimes).
+    """
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _json(value: str | dict) -> dict:
+    return value if isinstance(value, dict) else json.loads(value)
+
+
+def _datetime_converter():
+    """Raw datetimes as Django would return them (SQLite gives text; PostgreSQL a datetime)."""
+    convert = getattr(connection.ops, "convert_datetimefield_value", None)
+    if convert is None:
+        return lambda value: value
+    return lambda value: convert(value, None, connection)
+
+
+def _ratable(match_id: int, finished_at: datetime, outcome: dict, seats: _SeatsOf) -> RatableMatch:
+    cooperative = bool(outcome.get("cooperative"))
+    # Without an abandoned seat `rating_ranks` gives back the outcome's own competition ranks
+    # (shared/ENGINE.md), so only matches with one pay for the call.
+    ranks = rating_ranks(outcome["ranks"], seats.abandoned) if seats.abandoned else outcome["ranks"]
+    table = rmath.Table(tuple(seats.competitors), tuple(ranks), cooperative, bool(outcome.get("won")))
+    pool = Pool.BOTS if seats.has_bot else Pool.PEOPLE
+    cards_left = int(outcome["scores"][0]) if cooperative else None
+    return RatableMatch(match_id, finished_at, pool, table, cards_left)
+
+
+def ladder_get(game: str, pool: str) -> Ladder | None:
+    return Ladder.objects.filter(game=game, pool=pool).first()
+
+
+def ledger_positions(ladder: Ladder) -> dict[int, int]:
+    """Match id → position, for every match in the ladder's current epoch."""
+    return dict(raw_rows(RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch).values_list("match_id", "position")))
+
+
+def rating_order(matches: list[RatableMatch], positions: dict[int, int]) -> list[RatableMatch]:
+    """The order ratings are computed in: the ledger's positions, then match-end order for the rest.
+
+    `matches` come in match-end order, and a match enters the ledger in match-end order unless it
+    arrived late (its transaction committed after a later-ending one was rated): the ledger keeps
+    that order so a rebuild reproduces exactly what the incremental task wrote.
+    """
+    return sorted(matches, key=lambda m: (0, positions[m.match_id]) if m.match_id in positions else (1, 0))
+
+
+# --- competitors ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompetitorRef:
+    competitor: str
+    kind: str
+    user: User | None
+    name: str
+
+
+def competitor_ref(game: str, ref: str) -> CompetitorRef:
+    """A username (or user id), `bot:<name>`, or `game:<players>` for a cooperative game's pseudo-player."""
+    if ref.startswith(rmath.BOT_PREFIX) and len(ref) > len(rmath.BOT_PREFIX):
+        return CompetitorRef(ref, Kind.BOT, None, ref[len(rmath.BOT_PREFIX):])
+    if ref.startswith(rmath.GAME_PREFIX):
+        players = ref[len(rmath.GAME_PREFIX):]
+        if not (is_cooperative(game) and players.isdigit()):
+            raise not_found("player_not_found", f"{game} has no pseudo-player {ref!r}.")
+        return CompetitorRef(ref, Kind.GAME, None, _game_name(game, int(players)))
+    user = User.objects.filter(username=ref).first()
+    if user is None and ref.isdigit():
+        user = User.objects.filter(pk=int(ref)).first()
+    if user is None:
+        raise not_found("player_not_found", f"There is no player {ref!r}.")
+    return CompetitorRef(rmath.user_competitor(user.pk), Kind.USER, user, user.shown_name)
+
+
+def user_refs(user_ids: list[int]) -> list[CompetitorRef]:
+    """People by id, in that order, as `table_prediction` takes them (for tournaments)."""
+    users = User.objects.in_bulk(user_ids)
+    return [CompetitorRef(rmath.user_competitor(uid), Kind.USER, users[uid], users[uid].shown_name) for uid in user_ids]
+
+
+def _game_name(game: str, players: int) -> str:
+    return f"{game} ({players} player{'s' if players != 1 else ''})"
+
+
+def competitor_name(game: str, competitor: str, user: User | None) -> str:
+    if user is not None:
+        return user.shown_name
+    kind, _, rest = competitor.partition(":")
+    return _game_name(game, int(rest)) if kind == Kind.GAME else rest
+
+
+def pool_for(ref: CompetitorRef, pool: str | None) -> str:
+    """The pool asked for, else the one the competitor belongs on (bots on the bots' board)."""
+    if pool is not None:
+        return pool
+    return Pool.BOTS if ref.kind == Kind.BOT else Pool.PEOPLE
+
+
+# --- leaderboards -----------------------------------------------------------------------------
+
+
+def leaderboard(game: str, pool: str, *, min_games: int) -> QuerySet[Rating]:
+    """A ladder's board: people on the people's board, bots on the bots' board, best μ − 3σ first."""
+    game_check(game)
+    ladder = ladder_get(game, pool)
+    if ladder is None:
+        return Rating.objects.none()
+    kind = Kind.BOT if pool == Pool.BOTS else Kind.USER
+    # By the ladder's id, not a join on game and pool: the planner then walks the board index in
+    # order and stops after a page, instead of sorting the whole ladder.
+    return (
+        Rating.objects.filter(ladder_id=ladder.pk, kind=kind, games__gte=min_games)
+        .select_related("user")
+        .order_by("-conservative", "id")
+    )
+
+
+def rating_detail(game: str, ref: CompetitorRef, pool: str, *, min_games: int) -> dict[str, Any]:
+    """A competitor's current rating and place; `not_rated` (404) before its first rated match."""
+    row = leaderboard_row(game, pool, ref.competitor, min_games=min_games)
+    if row is None:
+        raise not_found("not_rated", f"{ref.name} has no {pool} rating in {game} yet.")
+    return row
+
+
+def leaderboard_position(rating: Rating, *, min_games: int) -> int | None:
+    """The rating's place on its board (1 is top), or None below the minimum number of games."""
+    if rating.games < min_games:
+        return None
+    board = Rating.objects.filter(ladder_id=rating.ladder_id, kind=rating.kind, games__gte=min_games)
+    above = board.filter(Q(conservative__gt=rating.conservative) | Q(conservative=rating.conservative, id__lt=rating.pk))
+    return above.count() + 1
+
+
+def leaderboard_row(game: str, pool: str, competitor: str, *, min_games: int) -> dict[str, Any] | None:
+    """A competitor's row with its place on the board (None: no rating in that pool)."""
+    rating = (
+        Rating.objects.filter(ladder__game=game, ladder__pool=pool, competitor=competitor).select_related("user").first()
+    )
+    if rating is None:
+        return None
+    return rating_row(game, rating, leaderboard_position(rating, min_games=min_games))
+
+
+def rating_row(game: str, rating: Rating, position: int | None) -> dict[str, Any]:
+    return {
+        "position": position,
+        "competitor": rating.competitor,
+        "user": rating.user_id,
+        "name": competitor_name(game, rating.competitor, rating.user),
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "rating": rating.conservative,
+        "games": rating.games,
+        "wins": rating.wins,
+        "last_played_at": rating.last_played_at,
+    }
+
+
+# --- history and head-to-head -------------------------------------------------------------------
+
+
+def rating_history(game: str, pool: str, competitor: str) -> QuerySet[RatingEntry]:
+    """A competitor's ledger rows in the ladder's current epoch, oldest first."""
+    ladder = ladder_get(game, pool)
+    if ladder is None:
+        return RatingEntry.objects.none()
+    return (
+        RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch, competitor=competitor)
+        .select_related("match")
+        .order_by("position")
+    )
+
+
+def history_row(entry: RatingEntry) -> dict[str, Any]:
+    return {
+        "match": entry.match_id,
+        "position": entry.position,
+        "finished_at": entry.match.finished_at,
+        "players": entry.match.players,
+        "seat": entry.seat,
+        "rank": entry.rank,
+        "mu_before": entry.mu_before,
+        "sigma_before": entry.sigma_before,
+        "mu_after": entry.mu_after,
+        "sigma_after": entry.sigma_after,
+        "rating_after": entry.mu_after - 3 * entry.sigma_after,
+    }
+
+
+def head_to_head(game: str, pool: str, competitor: str, *, opponent: str | None = None) -> QuerySet:
+    """Per opponent: matches shared, and how often the competitor ranked above, below or level.
+
+    In a cooperative game the others at the table are partners: `wins` counts matches won
+    together, `losses` the rest, `draws` is 0.
+    """
+    ladder = ladder_get(game, pool)
+    if ladder is None:
+        return RatingEntry.objects.none().values("competitor")
+    mine = RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch, competitor=competitor)
+    my_rank = Subquery(mine.filter(match=OuterRef("match")).values("rank")[:1])
+    others = (
+        RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch, match__in=mine.values("match"))
+        .exclude(competitor=competitor)
+        .exclude(kind=Kind.GAME)
+        .annotate(my_rank=my_rank)
+    )
+    if opponent is not None:
+        others = others.filter(competitor=opponent)
+    if is_cooperative(game):
+        wins = Count("id", filter=Q(my_rank=1, rank=1))
+        losses = Count("id", filter=~Q(my_rank=1, rank=1))
+        draws = Count("id", filter=Q(pk__isnull=True))
+    else:
+        wins = Count("id", filter=Q(my_rank__lt=F("rank")))
+        losses = Count("id", filter=Q(my_rank__gt=F("rank")))
+        draws = Count("id", filter=Q(my_rank=F("rank")))
+    return (
+        others.values("competitor", "user_id", "user__username", "user__display_name")
+        .annotate(matches=Count("id"), wins=wins, losses=losses, draws=draws)
+        .order_by("-matches", "competitor")
+    )
+
+
+def head_to_head_row(game: str, row: dict) -> dict[str, Any]:
+    name = row["user__display_name"] or row["user__username"] if row["user_id"] else None
+    return {
+        "opponent": row["competitor"],
+        "user": row["user_id"],
+        "name": name or competitor_name(game, row["competitor"], None),
+        "matches": row["matches"],
+        "wins": row["wins"],
+        "losses": row["losses"],
+        "draws": row["draws"],
+    }
+
+
+# --- predictions --------------------------------------------------------------------------------
+
+
+def current_pairs(game: str, pool: str, competitors: list[str]) -> dict[str, tuple[rmath.Pair, int]]:
+    """(μ, σ) and games played of the competitors that have a rating in the ladder."""
+    rows = Rating.objects.filter(ladder__game=game, ladder__pool=pool, competitor__in=competitors)
+    return {c: ((mu, sigma), games) for c, mu, sigma, games in rows.values_list("competitor", "mu", "sigma", "games")}
+
+
+def table_prediction(game: str, refs: list[CompetitorRef], *, pool: str | None = None) -> dict[str, Any]:
+    """A proposed table's quality (trueskill.quality) and each seat's chance to finish first.
+
+    Cooperative: the team against the game's pseudo-player for that many players, and the
+    team's chance to win. Tournaments seed with this (and with `users_by_rating`).
+    """
+    game_check(game)
+    engine = ENGINES[game]
+    cooperative = is_cooperative(game)
+    low = engine.min_players if cooperative else max(2, engine.min_players)
+    if not low <= len(refs) <= engine.max_players:
+        raise bad_request("bad_player_count", f"{game} takes {low} to {engine.max_players} players, not {len(refs)}.")
+    keys = [ref.competitor for ref in refs]
+    if len(set(keys)) != len(keys):
+        raise bad_request("duplicate_player", "Each player sits once at a proposed table.")
+    if pool is None:
+        pool = Pool.BOTS if any(ref.kind == Kind.BOT for ref in refs) else Pool.PEOPLE
+    params = game_params(game)
+    env = rmath.environment(params)
+    house = rmath.game_competitor(len(refs))
+    known = current_pairs(game, pool, keys + ([house] if cooperative else []))
+    default = ((params.mu, params.sigma), 0)
+    pairs = [known.get(key, default)[0] for key in keys]
+    if cooperative:
+        groups, weights = rmath.table_groups(pairs, cooperative=True, house=known.get(house, default)[0])
+    else:
+        groups, weights = rmath.table_groups(pairs, cooperative=False)
+    chances = rmath.win_probabilities(env, groups, weights)
+    players = [
+        {
+            "player": ref.user.username if ref.user else ref.competitor,
+            "competitor": ref.competitor,
+            "name": ref.name,
+            "mu": pair[0],
+            "sigma": pair[1],
+            "rating": pair[0] - 3 * pair[1],
+            "games": known.get(ref.competitor, default)[1],
+            "win_probability": None if cooperative else chance,
+        }
+        for ref, pair, chance in zip(refs, pairs, chances if not cooperative else [None] * len(refs))
+    ]
+    return {
+        "game": game,
+        "pool": pool,
+        "cooperative": cooperative,
+        "quality": rmath.quality(env, groups, weights),
+        "players": players,
+        "team_win_probability": chances[0] if cooperative else None,
+    }
+
+
+def users_by_rating(game: str, user_ids: list[int]) -> list[int]:
+    """`user_ids` strongest first by μ − 3σ in the people's ladder (unrated last, by id): for seeding."""
+    params = game_params(game)
+    unrated = params.mu - 3 * params.sigma
+    rows = dict(
+        Rating.objects.filter(
+            ladder__game=game, ladder__pool=Pool.PEOPLE, user_id__in=user_ids
+        ).values_list("user_id", "conservative")
+    )
+    return sorted(user_ids, key=lambda uid: (-rows.get(uid, unrated), uid))
+
+
+# --- the cooperative game's best results ---------------------------------------------------------
+
+
+def best_results(game: str, pool: str, *, players: int | None = None) -> QuerySet[TeamResult]:
+    """Team results, fewest cards left first (then the earliest), per player count."""
+    game_check(game)
+    if not is_cooperative(game):
+        raise not_found("not_cooperative", f"{game} is not cooperative: it has a leaderboard, not best results.")
+    ladder = ladder_get(game, pool)
+    results = TeamResult.objects.filter(ladder_id=ladder.pk if ladder else None)
+    if players is not None:
+        results = results.filter(players=players)
+    return results.order_by("players", "cards_left", "finished_at", "match_id")
+
+
+def best_result_rows(results: list[TeamResult]) -> list[dict[str, Any]]:
+    seats: dict[int, list[dict]] = {}
+    rows = Seat.objects.filter(match_id__in=[r.match_id for r in results]).select_related("user").order_by("seat")
+    for seat in rows:
+        seats.setdefault(seat.match_id, []).append(
+            {"user": seat.user_id, "name": seat.user.shown_name if seat.user else seat.bot, "bot": seat.bot}
+        )
+    return [
+        {
+            "match": r.match_id,
+            "players": r.players,
+            "cards_left": r.cards_left,
+            "won": r.won,
+            "finished_at": r.finished_at,
+            "team": seats.get(r.match_id, []),
+        }
+        for r in results
+    ]
+
+
+def game_ratings(game: str, pool: str) -> list[dict[str, Any]]:
+    """The cooperative game's own rating per player count (how hard it plays)."""
+    rows = Rating.objects.filter(ladder__game=game, ladder__pool=pool, kind=Kind.GAME)
+    return sorted(
+        (
+            {
+                "players": int(r.competitor[len(rmath.GAME_PREFIX):]),
+                "competitor": r.competitor,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "rating": r.conservative,
+                "games": r.games,
+                "wins": r.wins,
+            }
+            for r in rows
+        ),
+        key=lambda row: row["players"],
+    )

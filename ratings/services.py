@@ -1,0 +1,172 @@
+"""Rating operations: rate a finished match (incremental), rebuild a game's ratings from the log.
+
+Order. A ladder rates its matches in match-end order, the key (finished_at, match id): the task
+for a match rates every unrated match of its ladder up to and including it, so a late or lost
+task changes nothing about the order. The one exception is a match whose transaction commits
+after a later-ending match was already rated ("late"): it is rated on arrival, at the next
+position. The ledger records every match's position, and a rebuild follows those positions, so
+the rebuild reproduces the incremental result exactly in every case.
+"""
+from __future__ import annotations
+
+import gc
+import logging
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from games.engines import ENGINES
+from games.models import Match, Seat
+from ratings import math as rmath
+from ratings import projections
+from ratings.models import Ladder, Pool, RatingEntry
+from ratings.selectors import RatableMatch, game_params, ratable_matches, rating_order, raw_rows
+from server.errors import not_found
+
+log = logging.getLogger(__name__)
+
+
+def _ladder_locked(game: str, pool: str) -> Ladder:
+    Ladder.objects.get_or_create(game=game, pool=pool)
+    return Ladder.objects.select_for_update().get(game=game, pool=pool)
+
+
+def match_rate(*, match_id: int) -> int:
+    """Rates a finished, rated match, with every unrated match of its ladder that ended before it.
+
+    Returns how many matches it rated; 0 when there is nothing to do (casual, not finished, or
+    already rated: a replayed task finds its ledger rows and stops).
+    Lock: the ladder's row (`select_for_update`) for the whole transaction, so one writer at a
+    time appends to a ladder and positions follow a single order.
+    """
+    head = Match.objects.filter(pk=match_id).values("game", "status", "rated", "finished_at").first()
+    if head is None:
+        raise not_found("match_not_found", f"There is no match {match_id}.")
+    if head["status"] != Match.Status.FINISHED or not head["rated"]:
+        return 0
+    game = head["game"]
+    pool = Pool.BOTS if Seat.objects.filter(match_id=match_id).exclude(bot="").exists() else Pool.PEOPLE
+    key = (head["finished_at"], match_id)
+    with transaction.atomic():
+        ladder = _ladder_locked(game, pool)
+        # (epoch, match) is the unique key's prefix: a match belongs to one ladder only.
+        if RatingEntry.objects.filter(epoch=ladder.epoch, match_id=match_id).exists():
+            return 0
+        watermark = (ladder.last_finished_at, ladder.last_match_id) if ladder.last_finished_at else None
+        if watermark is None or key > watermark:
+            pending = [m for m in ratable_matches(game, after=watermark, upto=key) if m.pool == pool]
+        else:
+            log.info("match %s arrived after a later-ending match was rated: rated at the next position", match_id)
+            pending = ratable_matches(game, match_ids=[match_id])
+        if not pending:
+            return 0
+        book = projections.book_for(ladder, game_params(game), projections.competitors_of(pending))
+        rows = [row for match in pending for row in book.rate(match)]
+        projections.entries_write(ladder, ladder.epoch, rows)
+        projections.ratings_upsert(ladder, book)
+        projections.ladder_track(ladder, book.position, max(m.key for m in pending))
+    return len(pending)
+
+
+def _ledger_matches(existing: dict, rows: list[projections.EntryRow], positions: dict[int, int]) -> bool:
+    """Whether the recomputed rows of the ledger's matches are exactly its rows, bit for bit."""
+    compared = 0
+    for row in rows:
+        if row[1] in positions:
+            if existing.get((row[1], row[2])) != (row[0], *row[3:]):
+                return False
+            compared += 1
+    return compared == len(existing)
+
+
+@dataclass(frozen=True)
+class LadderRebuild:
+    """What a rebuild did to one ladder."""
+
+    game: str
+    pool: str
+    matches: int
+    competitors: int
+    epoch: int
+    new_epoch: bool  # the recomputed values differed from the ledger (new parameters)
+    appended: int  # ledger rows appended (matches the incremental task had not rated, or a new epoch)
+
+
+def ratings_rebuild(*, game: str, progress: projections.Progress = projections.progress_none) -> list[LadderRebuild]:
+    """Recomputes every rating of a game from the event log and rewrites its current ratings.
+
+    Rating order is the ledger's (see the module docstring), then match-end order for matches the
+    ledger lacks. Where the recomputed values equal the current epoch's ledger, the missing rows
+    are appended to it; where they differ (the TrueSkill parameters changed) the whole history is
+    appended as a new epoch, since the ledger is never rewritten.
+    Lock: both ladder rows of the game, people's then bots', for the whole transaction.
+    """
+    if game not in ENGINES:
+        raise not_found("unknown_game", f"No game is called {game!r}.")
+    return _game_rebuild(game, game_params(game), progress)
+
+
+def _game_rebuild(game: str, params: rmath.Params, progress: projections.Progress) -> list[LadderRebuild]:
+    results = []
+    with transaction.atomic():
+        ladders = {pool: _ladder_locked(game, pool) for pool in (Pool.PEOPLE, Pool.BOTS)}
+        try:
+            matches = _history(game)
+            for pool, ladder in ladders.items():
+                mine = [m for m in matches if m.pool == pool]
+                results.append(_ladder_rebuild(ladder, mine, params, progress))
+        finally:
+            gc.unfreeze()
+    return results
+
+
+def _history(game: str) -> list[RatableMatch]:
+    """Every ratable match, read with the cyclic collector paused, then frozen out of its sight.
+
+    The history is a few objects per match that live through the whole rebuild and hold no
+    cycles: each collection while reading, and each full collection while rating (trueskill's
+    factor graphs are cycles, so the collector keeps running), would rescan all of them.
+    Measured on 100,000 matches: a second of collector time out of fifteen.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return ratable_matches(game)
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def _ladder_rebuild(
+    ladder: Ladder, matches: list[RatableMatch], params: rmath.Params, progress: projections.Progress
+) -> LadderRebuild:
+    ledger = RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch).values_list(
+        "match_id", "competitor", "position", "kind", "user_id", "seat", "rank",
+        "mu_before", "sigma_before", "mu_after", "sigma_after",
+    )
+    existing = {(row[0], row[1]): row[2:] for row in raw_rows(ledger)}
+    positions = {match_id: rest[0] for (match_id, _), rest in existing.items()}
+    ordered = rating_order(matches, positions)
+    book = projections.LadderBook(params, {}, position=0)
+    rows = [row for match in progress(ordered, len(ordered)) for row in book.rate(match)]
+    if _ledger_matches(existing, rows, positions):
+        appended = [row for row in rows if row[1] not in positions]
+        new_epoch = False
+    else:
+        ladder.epoch += 1
+        appended = rows
+        new_epoch = True
+        log.warning(
+            "%s (%s): the ledger differs from a fresh computation; epoch %s starts", ladder.game, ladder.pool, ladder.epoch
+        )
+    projections.entries_write(ladder, ladder.epoch, appended)
+    projections.ratings_replace(ladder, book)
+    if len(appended) > 10_000:
+        projections.statistics_refresh()
+    ladder.last_finished_at = ladder.last_match_id = None
+    projections.ladder_track(ladder, book.position, max((m.key for m in matches), default=None))
+    return LadderRebuild(
+        game=ladder.game, pool=ladder.pool, matches=len(ordered), competitors=len(book.standings),
+        epoch=ladder.epoch, new_epoch=new_epoch, appended=len(appended),
+    )

@@ -1,0 +1,13 @@
+"""Background work for ratings: takes ids, calls a service, safe to run twice."""
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from ratings import services
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def match_rate_task(match_id: int) -> int:
+    """Rates a finished match (and any earlier-ending one not rated yet); a replay does nothing."""
+    return services.match_rate(match_id=match_id)

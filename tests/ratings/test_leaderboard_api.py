@@ -1,0 +1,80 @@
+"""GET /api/ratings/{game}/leaderboard: best μ − 3σ first, a minimum of games, pages, your own place."""
+from __future__ import annotations
+
+import pytest
+
+from ratings.services import match_rate
+from tests.conftest import client_for, make_user
+from tests.ratings.builders import stored
+
+pytestmark = pytest.mark.django_db
+
+WIN = {"finished": True, "ranks": [1, 2], "scores": [2, 1], "winners": [0], "cooperative": False}
+
+
+def beat(winner, loser, times=1, game="ten"):
+    for _ in range(times):
+        match_rate(match_id=stored(game, [winner, loser], WIN).pk)
+
+
+def board(game="ten", user=None, **params):
+    answer = client_for(user).get(f"/api/ratings/{game}/leaderboard", params)
+    assert answer.status_code == 200, answer.json()
+    return answer.json()
+
+
+def test_it_orders_by_the_conservative_rating_and_numbers_the_places(alice, bob, carol):
+    beat(alice, bob, 3)
+    beat(bob, carol, 3)
+    body = board(min_games=1)
+    assert [row["name"] for row in body["results"]] == ["Alice", "Bob", "Carol"]
+    assert [row["position"] for row in body["results"]] == [1, 2, 3]
+    ratings = [row["rating"] for row in body["results"]]
+    assert ratings == sorted(ratings, reverse=True)
+    first = body["results"][0]
+    assert first["rating"] == pytest.approx(first["mu"] - 3 * first["sigma"])
+    assert first["games"] == 3 and first["wins"] == 3 and first["competitor"] == f"user:{first['user']}"
+
+
+def test_it_leaves_out_players_below_the_minimum_number_of_games(alice, bob, carol):
+    beat(alice, bob, 5)
+    beat(carol, alice, 1)
+    assert [row["name"] for row in board()["results"]] == ["Alice", "Bob"]  # default minimum: 5 games
+    assert board(min_games=7)["count"] == 0
+
+
+def test_it_pages_and_keeps_the_places_running(alice):
+    others = [make_user(f"rival{i}") for i in range(5)]
+    for rival in others:
+        beat(alice, rival)
+    page = board(min_games=1, limit=2, offset=2)
+    assert page["count"] == 6
+    assert [row["position"] for row in page["results"]] == [3, 4]
+    assert page["next"] and page["previous"]
+
+
+def test_it_shows_the_callers_own_place_even_below_the_page(alice, bob, carol):
+    beat(alice, bob, 2)
+    beat(alice, carol, 2)
+    body = board(user=carol, min_games=1, limit=1)
+    assert [row["name"] for row in body["results"]] == ["Alice"]
+    assert body["player"]["name"] == "Carol" and body["player"]["position"] in (2, 3)
+    assert board(min_games=1, player="alice")["player"]["position"] == 1
+    assert board(min_games=3, player="bob")["player"]["position"] is None  # two games: not on the board
+    assert board(min_games=1)["player"] is None  # anonymous, nobody asked for
+
+
+def test_it_shows_bots_on_their_own_board(alice):
+    match_rate(match_id=stored("ten", [alice, "run_builder"], WIN).pk)
+    assert board(min_games=1)["count"] == 0
+    bots = board(min_games=1, pool="bots")
+    assert [row["competitor"] for row in bots["results"]] == ["bot:run_builder"]
+
+
+def test_it_refuses_an_unknown_game_a_bad_pool_and_an_unknown_player(alice):
+    assert client_for().get("/api/ratings/chess/leaderboard").json()["error"]["code"] == "unknown_game"
+    answer = client_for().get("/api/ratings/ten/leaderboard", {"pool": "robots", "min_games": -1})
+    assert answer.status_code == 400
+    assert set(answer.json()["error"]["extra"]["fields"]) == {"pool", "min_games"}
+    missing = client_for().get("/api/ratings/ten/leaderboard", {"player": "nobody"})
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "player_not_found"
