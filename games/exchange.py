@@ -29,7 +29,7 @@ class ImportRefused(ApplicationError):
 
 def match_export_lines(match: Match, user: User | None = None) -> Iterator[str]:
     """The file's lines (without newlines). Only finished matches, except for staff."""
-    if match.status != Match.Status.FINISHED and not (user is not None and user.is_staff):
+    if not match.revealed and not (user is not None and user.is_staff):
         raise forbidden("match_running", "A match can be exported once it has ended.")
     seats = {s.seat: s for s in match.seat_set.select_related("user")}
     header = {

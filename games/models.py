@@ -39,15 +39,24 @@ class Match(models.Model):
     outcome = models.JSONField(null=True, blank=True)
     # Turn clock: seconds a person has for each decision (null: no clock). `deadline` is
     # when the decision awaited now runs out, moved in the same transaction as each move.
+    # A finished match whose deal other tables still play (duplicate deals): its hidden
+    # information stays hidden, even once it ends, until the organiser's round is over.
+    sealed = models.BooleanField(default=False)
     clock_seconds = models.PositiveIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
-        indexes = [models.Index(fields=["game", "status"])]
+        # (game, status, finished_at): ratings look up finished matches in match-end order.
+        indexes = [models.Index(fields=["game", "status"]), models.Index(fields=["game", "status", "finished_at"])]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk} ({self.status})"
+
+    @property
+    def revealed(self) -> bool:
+        """Its hidden information (deck orders, the seed, every hand) is public: ended and not sealed."""
+        return self.status == self.Status.FINISHED and not self.sealed
 
 
 class Seat(models.Model):

@@ -16,7 +16,7 @@ def replay_position(match: Match, user: User | None, *, seq: int | None, seat: i
     and the raw events); a seat number or `None` (a spectator) shows what that viewer saw then.
     A running match is replayed for staff only: its log still holds hidden cards.
     """
-    if match.status != Match.Status.FINISHED and not (user is not None and user.is_staff):
+    if not match.revealed and not (user is not None and user.is_staff):
         raise forbidden("match_running", "A match can be replayed once it has ended.")
     if match.status == Match.Status.OPEN:
         raise bad_request("match_not_started", "The match has not started.")

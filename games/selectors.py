@@ -28,7 +28,7 @@ def seat_of(match: Match, user: User | None) -> int | None:
 
 def match_summary(match: Match) -> dict[str, Any]:
     """A table's public facts. The seed and a chosen deck stay hidden until the match ends."""
-    finished = match.status == Match.Status.FINISHED
+    finished = match.revealed
     options = match.options if finished else {k: v for k, v in match.options.items() if k != "deck"}
     seats = {s.seat: s for s in match.seat_set.select_related("user")}
     return {
@@ -121,7 +121,7 @@ def match_frame_for_seat(match_id: int, seat: int | None, *, since: int) -> dict
 
 def match_raw_events(match: Match, user: User | None) -> QuerySet[Event]:
     """Every stored event: for staff at any time, for anyone once the match has ended."""
-    if match.status != Match.Status.FINISHED and not (user is not None and user.is_staff):
+    if not match.revealed and not (user is not None and user.is_staff):
         raise forbidden("match_running", "The raw events of a match are public once it has ended.")
     return Event.objects.filter(match=match).order_by("seq")
 

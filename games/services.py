@@ -82,10 +82,12 @@ def match_start_seated(
     options: dict | None = None,
     rated: bool = True,
     clock_seconds: int | None = None,
+    sealed: bool = False,
 ) -> Match:
     """Opens a table with every seat given (a user, or a bot's name) and starts it at once.
 
-    For the server's own tables (tournament rounds, demos): nobody joins or leaves.
+    For the server's own tables (tournament rounds, demos): nobody joins or leaves. A `sealed`
+    match keeps its hidden information after it ends, until `matches_unseal`.
     """
     engine = ENGINES.get(game)
     if engine is None or not engine.min_players <= len(seats) <= engine.max_players:
@@ -96,7 +98,7 @@ def match_start_seated(
     with transaction.atomic():
         match = Match.objects.create(
             game=game, players=len(seats), options=options or {}, rated=rated, created_by=created_by,
-            clock_seconds=clock_seconds,
+            clock_seconds=clock_seconds, sealed=sealed,
         )
         Seat.objects.bulk_create(
             [
@@ -105,6 +107,11 @@ def match_start_seated(
             ]
         )
         return match_start(match_id=match.pk, user=None)
+
+
+def matches_unseal(*, match_ids: list[int]) -> None:
+    """Makes sealed matches' hidden information public once they end (a duplicate round is over)."""
+    Match.objects.filter(pk__in=match_ids, sealed=True).update(sealed=False)
 
 
 def _open_match_for_update(match_id: int) -> Match:
@@ -280,7 +287,7 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
     source = Match.objects.filter(pk=match_id).first()
     if source is None:
         raise not_found("match_not_found", f"There is no match {match_id}.")
-    if source.status != Match.Status.FINISHED:
+    if not source.revealed:
         raise conflict("match_running", "Practice starts from a match that has ended.")
     if not 0 < seq <= source.last_seq:
         raise bad_request("bad_seq", f"seq runs from 1 to {source.last_seq}.")

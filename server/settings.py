@@ -231,7 +231,9 @@ SPECTACULAR_SETTINGS = {
 # Celery: Redis when REDIS_URL is set, else kombu's filesystem transport (no broker server).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Tasks are short and idempotent: a deeper prefetch keeps bot chains moving (with 1, a worker on
+# Redis looked for new messages about once a second), and the sweep re-sends what a crash held.
+CELERY_WORKER_PREFETCH_MULTIPLIER = int(os.environ.get("CELERY_PREFETCH", "8"))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
@@ -248,6 +250,7 @@ else:
         "data_folder_out": str(_queue_dir / "queue"),
         "processed_folder": str(_queue_dir / "processed"),
         "control_folder": str(_queue_dir / "control"),
+        "polling_interval": 0.1,  # the filesystem has no push: look often (it is cheap)
         "store_processed": False,
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)

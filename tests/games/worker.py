@@ -20,12 +20,12 @@ def test_database_url() -> str:
 
 
 @contextmanager
-def celery_worker(**env_overrides: str):
+def celery_worker(*, pool: str = "prefork", concurrency: int = 2, **env_overrides: str):
     """Starts `celery worker` against the test database; stops it on exit."""
     env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=settings.REDIS_URL, BOT_MOVE_DELAY="0")
     env.update(env_overrides)
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=prefork", "--concurrency=2",
+        [sys.executable, "-m", "celery", "-A", "server", "worker", f"--pool={pool}", f"--concurrency={concurrency}",
          "--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

@@ -45,7 +45,9 @@ class Command(BaseCommand):
         """A Celery worker beside the server; on the embedded default its broker is the filesystem."""
         self.stdout.write(f"Starting a Celery worker (broker {settings.CELERY_BROKER_URL})")
         return subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=prefork", "--concurrency=2",
+            # -B: beat runs inside this one worker (its sweeps and the tournaments' schedule).
+            [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=prefork", "--concurrency=2", "-B",
+             "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
              "--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
             env=os.environ.copy(),
             preexec_fn=_die_with_parent,

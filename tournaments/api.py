@@ -1,0 +1,540 @@
+"""Tournaments over HTTP: one thin view per operation, parse -> one service or selector -> serialise.
+
+Anyone may read a tournament; only its organiser changes it (403 `not_organiser`).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.engines import ENGINES
+from server.errors import forbidden
+from tournaments import selectors, services, webhooks
+from tournaments.formats import FORMATS
+from tournaments.models import Tournament
+
+
+class TournamentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    format = serializers.CharField()
+    options = serializers.DictField(help_text="The format's options as given.")
+    match_options = serializers.DictField(help_text="Engine options of every table.")
+    organiser = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    starts_at = serializers.DateTimeField(allow_null=True)
+    round_seconds = serializers.IntegerField(allow_null=True)
+    clock_seconds = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    max_entrants = serializers.IntegerField(allow_null=True)
+    entrants = serializers.IntegerField(help_text="Active entrants.")
+    total_rounds = serializers.IntegerField(allow_null=True, help_text="When known in advance.")
+    current_round = serializers.IntegerField(allow_null=True)
+    champion = serializers.IntegerField(allow_null=True, help_text="The winner's entrant id, once finished.")
+    seq = serializers.IntegerField(help_text="The position of the tournament's last event.")
+    seed_sha256 = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True, help_text="Revealed when the tournament ends.")
+    created_at = serializers.DateTimeField()
+
+
+class EntrantOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    user = serializers.IntegerField(allow_null=True)
+    bot = serializers.CharField(allow_blank=True)
+    status = serializers.CharField()
+    seed = serializers.IntegerField(
+        allow_null=True, help_text="Place in the organiser's order, from the start."
+    )
+    rating = serializers.FloatField(allow_null=True, help_text="Conservative rating frozen at the start.")
+
+
+class PlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    user = serializers.IntegerField(allow_null=True)
+    bot = serializers.CharField(allow_blank=True)
+
+
+class StandingOutputSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    rank = serializers.IntegerField()
+    place = serializers.IntegerField(allow_null=True, help_text="Bracket placement (elimination formats).")
+    entrant = PlayerSerializer()
+    points = serializers.FloatField()
+    points_exact = serializers.CharField(help_text='Points as an exact fraction, e.g. "7/3".')
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    forfeits = serializers.IntegerField()
+    buchholz = serializers.FloatField()
+    sonneborn_berger = serializers.FloatField()
+    rating = serializers.FloatField(allow_null=True)
+    mean_team_score = serializers.FloatField(allow_null=True, help_text="Cooperative games: lower is better.")
+    withdrawn = serializers.BooleanField()
+    disqualified = serializers.BooleanField()
+
+
+class SeatedSerializer(PlayerSerializer):
+    seat = serializers.IntegerField()
+
+
+class TableOutputSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    seats = SeatedSerializer(many=True)
+    bracket = serializers.CharField(allow_null=True, help_text="The bracket match id (elimination formats).")
+    deal = serializers.IntegerField(
+        allow_null=True, help_text="Duplicate deal seed, shown once the round is over."
+    )
+    match = serializers.IntegerField(allow_null=True)
+    match_url = serializers.CharField(allow_null=True)
+    match_status = serializers.CharField(allow_null=True)
+    absent = serializers.ListField(child=serializers.IntegerField())
+    result = serializers.DictField(allow_null=True)
+
+
+class RoundOutputSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["paired", "playing", "complete"])
+    date = serializers.DateField(allow_null=True)
+    starts_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+    completed_at = serializers.DateTimeField(allow_null=True)
+    byes = PlayerSerializer(many=True)
+    tables = TableOutputSerializer(many=True)
+
+
+class TableStateOutputSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="Entrant ids in seat order.")
+    bracket = serializers.CharField(allow_blank=True)
+    match = serializers.IntegerField(allow_null=True)
+    absent = serializers.ListField(child=serializers.IntegerField())
+    result = serializers.DictField(
+        allow_null=True, help_text="ranks | team_score, forfeited, source, reason."
+    )
+
+
+class BracketOutputSerializer(serializers.Serializer):
+    matches = serializers.ListField(
+        child=serializers.DictField(),
+        help_text=(
+            "Each match: id, side, round, position, status, sources, winner_to, loser_to, players (entrant ids, "
+            "{bye: true} or null), names, winner, loser, played_in, match, match_url."
+        ),
+    )
+    champion = serializers.IntegerField(allow_null=True)
+    finished = serializers.BooleanField()
+    placements = serializers.ListField(child=serializers.DictField())
+    entrants = PlayerSerializer(many=True)
+
+
+class EventOutputSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    data = serializers.DictField()
+    actor = serializers.CharField()
+    created = serializers.DateTimeField()
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """JSON true or false only (DRF's own also takes "yes", 0, "off", ...)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            return data
+        self.fail("invalid", input=data)
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string only (DRF's own also turns numbers into strings)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class TournamentPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.CharField(allow_null=True)
+    previous = serializers.CharField(allow_null=True)
+    results = TournamentOutputSerializer(many=True)
+
+
+class JsonApiView(APIView):
+    """A view whose request bodies are JSON (the only content type its schema documents)."""
+
+    parser_classes = [JSONParser]
+
+
+def _summary(tournament: Tournament) -> dict:
+    return TournamentOutputSerializer(selectors.tournament_summary(tournament)).data
+
+
+class TournamentListCreateApi(JsonApiView):
+    """Lists tournaments (filters: game, status, organiser) and creates one (the caller organises it)."""
+
+    class InputSerializer(serializers.Serializer):
+        name = StrictCharField(max_length=120)
+        game = serializers.ChoiceField(choices=sorted(ENGINES))
+        format = serializers.ChoiceField(choices=sorted(FORMATS))
+        options = serializers.DictField(
+            required=False,
+            default=dict,
+            help_text="The format's options (rounds, table_size, double, seeding, ...).",
+        )
+        match_options = serializers.DictField(required=False, default=dict)
+        starts_at = serializers.DateTimeField(
+            required=False, allow_null=True, help_text="Round 1 starts by itself then."
+        )
+        round_seconds = serializers.IntegerField(
+            required=False, allow_null=True, min_value=60, default=services.DEFAULT_ROUND_SECONDS
+        )
+        clock_seconds = serializers.IntegerField(
+            required=False, min_value=5, max_value=7 * 24 * 3600, default=services.DEFAULT_CLOCK_SECONDS
+        )
+        rated = StrictBooleanField(required=False, default=True)
+        max_entrants = serializers.IntegerField(required=False, allow_null=True, min_value=2)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("game", str, enum=sorted(ENGINES)),
+            OpenApiParameter("status", str, enum=Tournament.Status.values),
+            OpenApiParameter(
+                "organiser", {"type": "integer", "minimum": 1}, description="The organiser's user id."
+            ),
+        ],
+        responses={200: TournamentPageSerializer},
+    )
+    def get(self, request):
+        status_filter = request.query_params.get("status")
+        if status_filter and status_filter not in Tournament.Status.values:
+            raise serializers.ValidationError({"status": f"one of {Tournament.Status.values}"})
+        game = request.query_params.get("game")
+        if game is not None and game not in ENGINES:
+            raise serializers.ValidationError({"game": f"one of {sorted(ENGINES)}"})
+        organiser = request.query_params.get("organiser")
+        if organiser is not None:
+            organiser = serializers.IntegerField(min_value=1).run_validation(organiser)
+        rows = selectors.tournament_list(game=game, status=status_filter, organiser=organiser)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        return paginator.get_paginated_response([_summary(t) for t in page])
+
+    @extend_schema(request=InputSerializer, responses={201: TournamentOutputSerializer})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_create(organiser=request.user, **data.validated_data)
+        return Response(_summary(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(JsonApiView):
+    """One tournament's public facts."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: TournamentOutputSerializer})
+    def get(self, request, tournament_id: int):
+        return Response(_summary(selectors.tournament_get(tournament_id)))
+
+
+class TournamentEntrantsApi(JsonApiView):
+    """Everyone entered, with their status, seed and the rating frozen at the start."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: EntrantOutputSerializer(many=True)})
+    def get(self, request, tournament_id: int):
+        tournament = selectors.tournament_get(tournament_id)
+        return Response(EntrantOutputSerializer(selectors.entrant_list(tournament), many=True).data)
+
+
+class TournamentRegisterApi(JsonApiView):
+    """The caller enters the tournament (409 `already_registered`, `registration_closed`)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: EntrantOutputSerializer})
+    def post(self, request, tournament_id: int):
+        entrant = services.entrant_register(tournament_id=tournament_id, user=request.user)
+        return Response(_entrant(entrant), status=status.HTTP_201_CREATED)
+
+
+class TournamentWithdrawApi(JsonApiView):
+    """The caller withdraws; the organiser may withdraw any entrant (`entrant`)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        entrant = serializers.IntegerField(required=False, allow_null=True)
+
+    @extend_schema(request=InputSerializer, responses={200: EntrantOutputSerializer})
+    def post(self, request, tournament_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entrant = services.entrant_withdraw(
+            tournament_id=tournament_id, user=request.user, entrant_id=data.validated_data.get("entrant")
+        )
+        return Response(_entrant(entrant))
+
+
+class TournamentBotAddApi(JsonApiView):
+    """The organiser enters a bot by name (several of the same bot get numbered names)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        bot = serializers.CharField(max_length=40)
+        name = serializers.CharField(max_length=80, required=False, allow_blank=True)
+
+    @extend_schema(request=InputSerializer, responses={201: EntrantOutputSerializer})
+    def post(self, request, tournament_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entrant = services.entrant_bot_add(
+            tournament_id=tournament_id,
+            user=request.user,
+            bot=data.validated_data["bot"],
+            name=data.validated_data.get("name") or None,
+        )
+        return Response(_entrant(entrant), status=status.HTTP_201_CREATED)
+
+
+def _entrant(entrant) -> dict:
+    rows = {row["id"]: row for row in selectors.entrant_list(entrant.tournament)}
+    return EntrantOutputSerializer(rows[entrant.pk]).data
+
+
+class TournamentStartApi(JsonApiView):
+    """The organiser starts the tournament now: registration closes and round 1 is paired and started."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: TournamentOutputSerializer})
+    def post(self, request, tournament_id: int):
+        tournament = services.tournament_start(tournament_id=tournament_id, user=request.user)
+        return Response(_summary(selectors.tournament_get(tournament.pk)))
+
+
+class TournamentStandingsApi(JsonApiView):
+    """The standings with tie-breaks (points, Buchholz, Sonneborn–Berger, rating), best first."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: StandingOutputSerializer(many=True)})
+    def get(self, request, tournament_id: int):
+        tournament = selectors.tournament_get(tournament_id)
+        return Response(StandingOutputSerializer(selectors.standings(tournament), many=True).data)
+
+
+class TournamentRoundsApi(JsonApiView):
+    """The pairings of every round, each table with its seats, its match and its result."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: RoundOutputSerializer(many=True)})
+    def get(self, request, tournament_id: int):
+        tournament = selectors.tournament_get(tournament_id)
+        return Response(RoundOutputSerializer(selectors.rounds(tournament), many=True).data)
+
+
+class TournamentBracketApi(JsonApiView):
+    """The bracket of an elimination tournament, each match with its table's match (404 `no_bracket`)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: BracketOutputSerializer})
+    def get(self, request, tournament_id: int):
+        return Response(
+            BracketOutputSerializer(selectors.bracket(selectors.tournament_get(tournament_id))).data
+        )
+
+
+class MatchdayOutputSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    date = serializers.DateField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    status = serializers.ChoiceField(choices=["scheduled", "paired", "playing", "complete"])
+
+
+class TournamentCalendarApi(JsonApiView):
+    """A league's matchdays and their dates (404 `not_a_league`)."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        inner_format = serializers.CharField()
+        matchdays = MatchdayOutputSerializer(many=True)
+
+    @extend_schema(responses={200: OutputSerializer})
+    def get(self, request, tournament_id: int):
+        return Response(
+            self.OutputSerializer(selectors.calendar(selectors.tournament_get(tournament_id))).data
+        )
+
+
+class TournamentEventsApi(JsonApiView):
+    """The tournament's events in order, after position `after`: follow a tournament by asking
+    again with `after` = the `next` of the last answer."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        events = EventOutputSerializer(many=True)
+        next = serializers.IntegerField(help_text="Ask again with after=next.")
+        head = serializers.IntegerField(help_text="The position of the latest event.")
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "after",
+                {"type": "integer", "minimum": 0},
+                description="Only events after this position (default 0).",
+            ),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": selectors.FEED_LIMIT},
+                description="At most this many (default 100).",
+            ),
+        ],
+        responses={200: OutputSerializer},
+    )
+    def get(self, request, tournament_id: int):
+        after = serializers.IntegerField(min_value=0).run_validation(request.query_params.get("after", 0))
+        limit = serializers.IntegerField(min_value=1, max_value=selectors.FEED_LIMIT).run_validation(
+            request.query_params.get("limit", 100)
+        )
+        feed = selectors.event_feed(selectors.tournament_get(tournament_id), after=after, limit=limit)
+        return Response(self.OutputSerializer(feed).data)
+
+
+class TableCorrectApi(JsonApiView):
+    """The organiser corrects a table's result, with a reason; standings and pairings not yet played follow."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        ranks = serializers.ListField(
+            child=serializers.IntegerField(min_value=1),
+            required=False,
+            allow_null=True,
+            help_text="One rank per seat in seat order (1 is best).",
+        )
+        team_score = serializers.FloatField(required=False, allow_null=True, help_text="Cooperative games.")
+        forfeited = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+        reason = serializers.CharField(max_length=500)
+
+    @extend_schema(request=InputSerializer, responses={200: TableStateOutputSerializer})
+    def post(self, request, tournament_id: int, round_number: int, table_number: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.result_correct(
+            tournament_id=tournament_id,
+            user=request.user,
+            round_number=round_number,
+            table_number=table_number,
+            **data.validated_data,
+        )
+        return Response(TableStateOutputSerializer(table).data)
+
+
+class TableForfeitApi(JsonApiView):
+    """The organiser awards a table by forfeit: the entrants named lose it."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        forfeited = serializers.ListField(child=serializers.IntegerField(), min_length=1)
+        reason = serializers.CharField(max_length=500)
+
+    @extend_schema(request=InputSerializer, responses={200: TableStateOutputSerializer})
+    def post(self, request, tournament_id: int, round_number: int, table_number: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.forfeit_award(
+            tournament_id=tournament_id,
+            user=request.user,
+            round_number=round_number,
+            table_number=table_number,
+            **data.validated_data,
+        )
+        return Response(TableStateOutputSerializer(table).data)
+
+
+class EntrantDisqualifyApi(JsonApiView):
+    """The organiser disqualifies an entrant, with a reason."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        reason = serializers.CharField(max_length=500)
+
+    @extend_schema(request=InputSerializer, responses={200: EntrantOutputSerializer})
+    def post(self, request, tournament_id: int, entrant_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entrant = services.entrant_disqualify(
+            tournament_id=tournament_id,
+            user=request.user,
+            entrant_id=entrant_id,
+            reason=data.validated_data["reason"],
+        )
+        return Response(_entrant(entrant))
+
+
+class WebhookListCreateApi(JsonApiView):
+    """The organiser's webhooks for a tournament; creating one answers with its signing secret."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        url = serializers.URLField(max_length=500)
+        kinds = serializers.ListField(
+            child=serializers.ChoiceField(choices=webhooks.ALL_KINDS), required=False
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        url = serializers.CharField()
+        kinds = serializers.ListField(child=serializers.CharField())
+        secret = serializers.CharField(
+            help_text="Signs every body: HMAC-SHA256, hex, in X-Cardleague-Signature."
+        )
+        created_at = serializers.DateTimeField()
+
+    @extend_schema(responses={200: OutputSerializer(many=True)})
+    def get(self, request, tournament_id: int):
+        tournament = selectors.tournament_get(tournament_id)
+        if request.user.pk != tournament.organiser_id:
+            raise forbidden("not_organiser", "Only the tournament's organiser may do that.")
+        return Response(self.OutputSerializer(selectors.webhook_list(tournament), many=True).data)
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request, tournament_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        hook = webhooks.webhook_create(tournament_id=tournament_id, user=request.user, **data.validated_data)
+        return Response(self.OutputSerializer(hook).data, status=status.HTTP_201_CREATED)
+
+
+class WebhookDeleteApi(JsonApiView):
+    """The organiser removes a webhook."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, tournament_id: int, webhook_id: int):
+        webhooks.webhook_delete(tournament_id=tournament_id, webhook_id=webhook_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

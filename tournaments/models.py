@@ -1,0 +1,269 @@
+"""Tournaments and leagues: the event store, and the read models rebuilt from it.
+
+A tournament's truth is its event stream (`TournamentEvent`, append-only, gapless per
+tournament). `Tournament` holds the settings and the head of the stream; `Entrant` is a
+player's identity in it (a person or a bot by name). `Round`, `RoundTable`,
+`TournamentProjection` and `StandingRow` are projections of the stream: `projections.py`
+keeps them current as each event is appended and can rebuild them from the log.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Tournament(models.Model):
+    """One tournament or league: its settings, and the head of its event stream."""
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", "open for registration"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+        CANCELLED = "cancelled", "cancelled"
+
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=32, db_index=True)
+    format = models.CharField(max_length=32, help_text="A slug of tournaments.formats.FORMATS.")
+    # The format's options as the organiser gave them; the game's range, `cooperative` and
+    # `seed` are added when the format is called (services.format_options).
+    options = models.JSONField(default=dict, blank=True)
+    # Engine options for every table (e.g. Sequence Stacks' turn_limit); never a deck.
+    match_options = models.JSONField(default=dict, blank=True)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.REGISTRATION, db_index=True
+    )
+    starts_at = models.DateTimeField(null=True, blank=True, help_text="When round 1 starts by itself.")
+    round_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="A round's deadline, counted from its start (null: no deadline)."
+    )
+    clock_seconds = models.PositiveIntegerField(help_text="Turn clock of every table.")
+    rated = models.BooleanField(default=True)
+    max_entrants = models.PositiveIntegerField(null=True, blank=True)
+    # Duplicate deals come from this seed: hidden until the tournament ends, its SHA-256 public.
+    seed = models.BigIntegerField()
+    seed_sha256 = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Head of the event stream; moved only while the row is locked (select_for_update).
+    last_seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.format} of {self.game})"
+
+
+class Entrant(models.Model):
+    """A player in a tournament: a person or a bot (by name), never both.
+
+    The row is the entrant's identity (its id is the player id the formats see); `status`
+    is kept by the projection from the events.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "active"
+        WITHDRAWN = "withdrawn", "withdrawn"
+        DISQUALIFIED = "disqualified", "disqualified"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entrants")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    bot = models.CharField(max_length=40, blank=True)
+    name = models.CharField(max_length=80)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                condition=models.Q(user__isnull=False),
+                name="entrant_user_once",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "name"], condition=~models.Q(bot=""), name="entrant_bot_name_once"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(user__isnull=False, bot="") | models.Q(user__isnull=True) & ~models.Q(bot="")
+                ),
+                name="entrant_is_user_xor_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} in tournament {self.tournament_id}"
+
+
+class TournamentEvent(models.Model):
+    """One immutable fact of a tournament. `(tournament, seq)` is unique and gapless from 1.
+
+    `key` names facts that may happen once only (a match's result, a round's start), so a
+    task run twice cannot record them twice. The database refuses UPDATE and DELETE.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    data = models.JSONField()
+    actor = models.CharField(max_length=64, help_text="user:<id>, server or clock")
+    key = models.CharField(max_length=80, null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "seq"], name="tournament_event_seq_unique"),
+            models.UniqueConstraint(
+                fields=["tournament", "key"],
+                condition=models.Q(key__isnull=False),
+                name="tournament_event_key_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"tournament {self.tournament_id} #{self.seq} {self.type}"
+
+
+class Round(models.Model):
+    """A paired round (projection). `(tournament, number)` is unique: a round is paired once."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    date = models.DateField(null=True, blank=True, help_text="A league matchday's date.")
+    starts_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    deadline_passed_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    byes = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_per_tournament")
+        ]
+        indexes = [
+            models.Index(fields=["started_at", "starts_at"]),
+            models.Index(fields=["completed_at", "deadline"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"tournament {self.tournament_id} round {self.number}"
+
+
+class RoundTable(models.Model):
+    """A table of a round (projection): its seats, its match, and its result once recorded."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField()
+    seats = models.JSONField(help_text="Entrant ids in seat order.")
+    bracket = models.CharField(max_length=16, blank=True, help_text="The bracket match id (elimination).")
+    deal = models.BigIntegerField(null=True, blank=True, help_text="The shared deal seed (duplicate).")
+    match = models.OneToOneField(
+        "games.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_table"
+    )
+    absent = models.JSONField(default=list, blank=True, help_text="Entrants absent at the round's deadline.")
+    result = models.JSONField(null=True, blank=True)
+    result_seq = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The event that set the result."
+    )
+
+    class Meta:
+        ordering = ["round_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_unique_per_round")]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"
+
+
+class TournamentProjection(models.Model):
+    """The folded state of a tournament's stream, tracking the last event applied."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="projection"
+    )
+    last_seq = models.PositiveIntegerField(default=0)
+    state = models.JSONField(default=dict)
+
+    def __str__(self) -> str:
+        return f"tournament {self.tournament_id} at #{self.last_seq}"
+
+
+class StandingRow(models.Model):
+    """One row of the standings table (projection). Points are exact fractions as "n/d" strings."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(help_text="Row order, 1 first.")
+    rank = models.PositiveIntegerField()
+    place = models.PositiveIntegerField(null=True, blank=True, help_text="Bracket placement (elimination).")
+    points = models.CharField(max_length=32)
+    played = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    draws = models.PositiveIntegerField()
+    losses = models.PositiveIntegerField()
+    byes = models.PositiveIntegerField()
+    forfeits = models.PositiveIntegerField()
+    buchholz = models.CharField(max_length=32)
+    sonneborn_berger = models.CharField(max_length=32)
+    rating = models.FloatField(null=True, blank=True)
+    mean_team_score = models.FloatField(null=True, blank=True)
+    withdrawn = models.BooleanField(default=False)
+    disqualified = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["tournament_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "entrant"], name="standing_unique_per_entrant")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant_id}: rank {self.rank}"
+
+
+class Webhook(models.Model):
+    """An organiser's endpoint for a tournament's events; bodies are signed with `secret`."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=64)
+    kinds = models.JSONField(default=list, help_text="The kinds of event delivered.")
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"webhook {self.pk} -> {self.url}"
+
+
+class WebhookDelivery(models.Model):
+    """One event sent to one webhook (an outbox row, written with the event)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        DELIVERED = "delivered", "delivered"
+        FAILED = "failed", "failed"
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.ForeignKey(TournamentEvent, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=32)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_status = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The last HTTP status received."
+    )
+    last_error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["webhook", "event"], name="delivery_once_per_event")]
+
+    def __str__(self) -> str:
+        return f"delivery {self.pk} of event {self.event_id} ({self.status})"

@@ -1,0 +1,311 @@
+"""Reads of tournaments: summaries, standings, rounds with their matches, brackets, the calendar,
+and the feed of events. Anyone may read a tournament; secrets (the seed, the deal of a round still
+being played) stay hidden."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import reverse
+
+from server.errors import bad_request, not_found
+from tournaments import projections
+from tournaments.formats import FORMATS
+from tournaments.formats._common import seeded
+from tournaments.models import Entrant, Round, StandingRow, Tournament, TournamentEvent, Webhook
+
+FEED_LIMIT = 500
+
+
+def tournament_get(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise not_found("tournament_not_found", f"There is no tournament {tournament_id}.")
+    return tournament
+
+
+def tournament_list(
+    *, game: str | None = None, status: str | None = None, organiser: int | None = None
+) -> QuerySet[Tournament]:
+    rows = Tournament.objects.all().order_by("-id")
+    if game:
+        rows = rows.filter(game=game)
+    if status:
+        rows = rows.filter(status=status)
+    if organiser:
+        rows = rows.filter(organiser_id=organiser)
+    return rows
+
+
+def tournament_summary(tournament: Tournament) -> dict[str, Any]:
+    """A tournament's public facts; the seed is shown once it has ended."""
+    over = tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+    state = projections.state_of(tournament)
+    latest = projections.latest_round(state)
+    options = {
+        k: v for k, v in tournament.options.items() if k not in ("min_players", "max_players", "cooperative")
+    }
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "game": tournament.game,
+        "format": tournament.format,
+        "options": options,
+        "match_options": tournament.match_options,
+        "organiser": tournament.organiser_id,
+        "status": tournament.status,
+        "starts_at": tournament.starts_at,
+        "round_seconds": tournament.round_seconds,
+        "clock_seconds": tournament.clock_seconds,
+        "rated": tournament.rated,
+        "max_entrants": tournament.max_entrants,
+        "entrants": Entrant.objects.filter(tournament=tournament, status=Entrant.Status.ACTIVE).count(),
+        "total_rounds": total_rounds(tournament, state),
+        "current_round": latest["number"] if latest else None,
+        "champion": state.get("champion"),
+        "seq": tournament.last_seq,
+        "seed_sha256": tournament.seed_sha256,
+        "seed": tournament.seed if over else None,
+        "created_at": tournament.created_at,
+    }
+
+
+def total_rounds(tournament: Tournament, state: projections.State | None = None) -> int | None:
+    state = state or projections.state_of(tournament)
+    count = len(state["field"]) if state["field"] else len(state["order"])
+    if count < 2:
+        return None
+    try:
+        return FORMATS[tournament.format].total_rounds(count, tournament.options)
+    except ValueError:
+        return None
+
+
+def entrant_list(tournament: Tournament) -> list[dict[str, Any]]:
+    state = projections.state_of(tournament)
+    seeds: dict[int, int] = {}
+    if state["field"]:  # the format's seed order: the organiser's, or by rating (unrated last)
+        ordered = seeded(projections.entrants(state), state["options"].get("seeding", "order"))
+        seeds = {entrant.id: index for index, entrant in enumerate(ordered, start=1)}
+    return [
+        {
+            "id": e.pk,
+            "name": e.name,
+            "user": e.user_id,
+            "bot": e.bot,
+            "status": e.status,
+            "seed": seeds.get(e.pk),
+            "rating": state["ratings"].get(str(e.pk)),
+        }
+        for e in Entrant.objects.filter(tournament=tournament).order_by("pk")
+    ]
+
+
+def _names(tournament: Tournament) -> dict[int, dict[str, Any]]:
+    return {
+        e.pk: {"id": e.pk, "name": e.name, "user": e.user_id, "bot": e.bot}
+        for e in Entrant.objects.filter(tournament=tournament)
+    }
+
+
+def standings(tournament: Tournament) -> list[dict[str, Any]]:
+    """The standings projection's rows with the entrants' names; points and tie-breaks as numbers
+    and as exact fractions."""
+    names = _names(tournament)
+    rows = []
+    for row in StandingRow.objects.filter(tournament=tournament).order_by("position"):
+        rows.append(
+            {
+                "position": row.position,
+                "rank": row.rank,
+                "place": row.place,
+                "entrant": names[row.entrant_id],
+                "points": float(projections.as_fraction(row.points)),
+                "points_exact": row.points,
+                "played": row.played,
+                "wins": row.wins,
+                "draws": row.draws,
+                "losses": row.losses,
+                "byes": row.byes,
+                "forfeits": row.forfeits,
+                "buchholz": float(projections.as_fraction(row.buchholz)),
+                "sonneborn_berger": float(projections.as_fraction(row.sonneborn_berger)),
+                "rating": row.rating,
+                "mean_team_score": row.mean_team_score,
+                "withdrawn": row.withdrawn,
+                "disqualified": row.disqualified,
+            }
+        )
+    return rows
+
+
+def standings_snapshot(tournament: Tournament) -> list[tuple]:
+    """The stored standings rows as plain tuples (for comparing with a rebuild)."""
+    return list(
+        StandingRow.objects.filter(tournament=tournament)
+        .order_by("position")
+        .values_list(
+            "position",
+            "entrant_id",
+            "rank",
+            "place",
+            "points",
+            "played",
+            "wins",
+            "draws",
+            "losses",
+            "byes",
+            "forfeits",
+            "buchholz",
+            "sonneborn_berger",
+            "rating",
+            "mean_team_score",
+            "withdrawn",
+            "disqualified",
+        )
+    )
+
+
+def match_url(match_id: int | None) -> str | None:
+    return reverse("match-detail", kwargs={"match_id": match_id}) if match_id else None
+
+
+def rounds(tournament: Tournament) -> list[dict[str, Any]]:
+    """Every round's pairings: tables with seats, links to their matches and their results."""
+    names = _names(tournament)
+    shown = []
+    for rnd in (
+        Round.objects.filter(tournament=tournament).order_by("number").prefetch_related("tables__match")
+    ):
+        complete = rnd.completed_at is not None
+        tables = []
+        for table in rnd.tables.all():
+            tables.append(
+                {
+                    "table": table.number,
+                    "seats": [{"seat": seat, **names[entrant]} for seat, entrant in enumerate(table.seats)],
+                    "bracket": table.bracket or None,
+                    "deal": table.deal if complete else None,
+                    "match": table.match_id,
+                    "match_url": match_url(table.match_id),
+                    "match_status": table.match.status if table.match_id else None,
+                    "absent": table.absent,
+                    "result": table.result,
+                }
+            )
+        shown.append(
+            {
+                "round": rnd.number,
+                "status": round_status(rnd),
+                "date": rnd.date,
+                "starts_at": rnd.starts_at,
+                "started_at": rnd.started_at,
+                "deadline": rnd.deadline,
+                "completed_at": rnd.completed_at,
+                "byes": [names[entrant] for entrant in rnd.byes],
+                "tables": tables,
+            }
+        )
+    return shown
+
+
+def round_status(rnd: Round) -> str:
+    if rnd.completed_at is not None:
+        return "complete"
+    if rnd.started_at is not None:
+        return "playing"
+    return "paired"
+
+
+def bracket(tournament: Tournament) -> dict[str, Any]:
+    """The bracket of an elimination format, each match with its players' names and its table."""
+    state = projections.state_of(tournament)
+    options = projections.format_options(state)
+    fmt = projections.bracket_format(state, options)
+    if not hasattr(fmt, "bracket"):
+        raise not_found("no_bracket", f"A {tournament.format} tournament has no bracket; see its rounds.")
+    field = projections.entrants(state)
+    if len(field) < 2:
+        raise not_found("no_bracket", "The bracket is drawn when the tournament starts.")
+    drawn = fmt.bracket(field, options, projections.history(state)).as_dict()  # type: ignore[attr-defined]
+    tables = {
+        t["bracket"]: t for rnd in projections.rounds_in_order(state) for t in rnd["tables"] if t["bracket"]
+    }
+    names = _names(tournament)
+    for match in drawn["matches"]:
+        table = tables.get(match["id"])
+        match["match"] = table["match"] if table else None
+        match["match_url"] = match_url(match["match"])
+        match["names"] = [names[p]["name"] if isinstance(p, int) else None for p in match["players"]]
+    drawn["entrants"] = list(names.values())
+    return drawn
+
+
+def calendar(tournament: Tournament) -> dict[str, Any]:
+    """A league's matchdays: each date with its round once paired."""
+    if tournament.format != "league":
+        raise not_found("not_a_league", "Only a league has a calendar of matchdays.")
+    state = projections.state_of(tournament)
+    count = len(state["field"]) if state["field"] else len(state["order"])
+    fmt = FORMATS["league"]
+    dates = fmt.calendar(max(count, 2), tournament.options)  # type: ignore[attr-defined]
+    played = {r.number: r for r in Round.objects.filter(tournament=tournament)}
+    matchdays = []
+    for number, day in enumerate(dates, start=1):
+        rnd = played.get(number)
+        matchdays.append(
+            {
+                "round": number,
+                "date": day,
+                "starts_at": rnd.starts_at if rnd else None,
+                "status": round_status(rnd) if rnd else "scheduled",
+            }
+        )
+    return {"inner_format": tournament.options.get("format", "round-robin"), "matchdays": matchdays}
+
+
+def event_public(event: TournamentEvent, *, reveal_deals: bool | Collection[int] = False) -> dict[str, Any]:
+    """An event as served: deal seeds of a round shown only once the round is complete."""
+    data = event.data
+    if event.type == "RoundPaired":
+        show = reveal_deals is True or (not isinstance(reveal_deals, bool) and data["round"] in reveal_deals)
+        if not show:
+            data = {**data, "tables": [{**table, "deal": None} for table in data["tables"]]}
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "data": data,
+        "actor": event.actor,
+        "created": event.created,
+    }
+
+
+def event_feed(tournament: Tournament, *, after: int = 0, limit: int = 100) -> dict[str, Any]:
+    """The tournament's events after position `after`, oldest first; resume from `next`."""
+    if after < 0 or not 1 <= limit <= FEED_LIMIT:
+        raise bad_request("bad_position", f"after ≥ 0 and 1 ≤ limit ≤ {FEED_LIMIT}.")
+    complete = set(
+        Round.objects.filter(tournament=tournament, completed_at__isnull=False).values_list(
+            "number", flat=True
+        )
+    )
+    rows = list(TournamentEvent.objects.filter(tournament=tournament, seq__gt=after).order_by("seq")[:limit])
+    events = [event_public(row, reveal_deals=complete) for row in rows]
+    return {"events": events, "next": rows[-1].seq if rows else after, "head": tournament.last_seq}
+
+
+def webhook_list(tournament: Tournament) -> QuerySet[Webhook]:
+    return Webhook.objects.filter(tournament=tournament, active=True).order_by("pk")
+
+
+def match_tournament_result(match_id: int) -> dict[str, Any] | None:
+    """The result a tournament gave a match's table when it is not the match's own: a correction
+    or a forfeit by the organiser (for ratings to follow), else None."""
+    from tournaments.models import RoundTable
+
+    table = RoundTable.objects.filter(match_id=match_id).values_list("result", flat=True).first()
+    if not table or table.get("source") == "TableResult":
+        return None
+    return table

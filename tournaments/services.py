@@ -1,0 +1,913 @@
+"""Operations on tournaments: create, register, start, advance, correct.
+
+Every write appends events to the tournament's stream (`_append`) inside one transaction that
+holds the tournament's row lock (`select_for_update`): one writer at a time per tournament, so
+`seq` stays gapless and a decision (pair round 3, record match 42's result) is taken on the
+head it saw. Tournament writes are rare next to moves, so a lock beats an optimistic retry
+loop here; moves never take it. `UNIQUE(tournament, seq)`, `UNIQUE(tournament, key)` and the
+rounds' and tables' unique constraints back the lock up: a second pairing of a round, or a
+second result for a match, fails instead of being written.
+
+`tournament_advance` is the scheduler's one entry point: it does whatever is due now (start
+the tournament, start a round, record finished tables, finish a round at its deadline, pair
+the next round, finish) and is safe to run at any time, twice, or late.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import DatabaseError, IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import services as game_services
+from games import turns
+from games.bots import BOTS
+from games.engines import ENGINES
+from games.engines._common import seeded_shuffle
+from games.models import Event, Match, Seat
+from games.selectors import rating_ranks
+from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
+from tournaments import projections, webhooks
+from tournaments.formats import FORMATS, Pairing, forfeit_result
+from tournaments.models import Entrant, RoundTable, Tournament, TournamentEvent
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CLOCK_SECONDS = 120
+DEFAULT_ROUND_SECONDS = 2 * 3600
+# Option keys the server sets itself (from the game and the tournament's seed).
+_SERVER_OPTIONS = frozenset({"min_players", "max_players", "cooperative", "seed"})
+# The Game is played by the team against the deck (its outcome says `cooperative`).
+_COOPERATIVE_GAMES = frozenset({"the-game"})
+# Tasks further ahead than this are left to the periodic sweep (a broker holds ETA tasks in memory).
+_ETA_HORIZON = dt.timedelta(hours=1)
+_MAX_STEPS = 500
+
+
+def actor_of(user: User | None) -> str:
+    return f"user:{user.pk}" if user is not None else "server"
+
+
+# --- the event store ---------------------------------------------------------------------------
+
+
+def _locked(tournament_id: int) -> Tournament:
+    """The tournament's row, locked until the transaction ends (the stream's single writer)."""
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise not_found("tournament_not_found", f"There is no tournament {tournament_id}.")
+    return tournament
+
+
+def _append(
+    tournament: Tournament, kind: str, data: dict[str, Any], *, actor: str, key: str | None = None
+) -> TournamentEvent | None:
+    """Appends one event at the head and folds it into the projections. Lock: the caller holds
+    the tournament's row. With `key`, an event already recorded under it is not appended again
+    (returns None)."""
+    if key is not None and TournamentEvent.objects.filter(tournament=tournament, key=key).exists():
+        return None
+    seq = tournament.last_seq + 1
+    row = TournamentEvent.objects.create(
+        tournament=tournament, seq=seq, type=kind, data=data, actor=actor, key=key
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(last_seq=seq)
+    tournament.last_seq = seq
+    projections.apply(tournament, row)
+    webhooks.deliveries_create(tournament, row)
+    return row
+
+
+def _state(tournament: Tournament) -> projections.State:
+    return projections.state_of(tournament)
+
+
+# --- creating and registering ------------------------------------------------------------------
+
+
+def format_options_raw(*, game: str, fmt: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The organiser's format options with the game's range and kind added."""
+    engine = ENGINES[game]
+    return {
+        **options,
+        "min_players": engine.min_players,
+        "max_players": engine.max_players,
+        "cooperative": game in _COOPERATIVE_GAMES,
+    }
+
+
+def tournament_create(
+    *,
+    organiser: User,
+    name: str,
+    game: str,
+    format: str,
+    options: dict[str, Any] | None = None,
+    match_options: dict[str, Any] | None = None,
+    starts_at: dt.datetime | None = None,
+    round_seconds: int | None = DEFAULT_ROUND_SECONDS,
+    clock_seconds: int = DEFAULT_CLOCK_SECONDS,
+    rated: bool = True,
+    max_entrants: int | None = None,
+) -> Tournament:
+    """Creates a tournament open for registration; with `starts_at` it starts by itself then."""
+    if game not in ENGINES:
+        raise bad_request("unknown_game", f"No game is called {game!r}.", games=sorted(ENGINES))
+    if format not in FORMATS:
+        raise bad_request("unknown_format", f"No format is called {format!r}.", formats=sorted(FORMATS))
+    options = dict(options or {})
+    reserved = sorted(_SERVER_OPTIONS & set(options))
+    if reserved:
+        raise bad_request("bad_options", f"The server sets {', '.join(reserved)} itself.")
+    full = format_options_raw(game=game, fmt=format, options=options)
+    try:
+        FORMATS[format].options(full)
+    except ValueError as exc:
+        raise bad_request("bad_options", str(exc)) from None
+    match_options = dict(match_options or {})
+    _check_match_options(game, match_options)
+    seed = secrets.randbits(62)
+    seed_sha256 = hashlib.sha256(str(seed).encode()).hexdigest()
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name,
+            game=game,
+            format=format,
+            options=full,
+            match_options=match_options,
+            organiser=organiser,
+            starts_at=starts_at,
+            round_seconds=round_seconds,
+            clock_seconds=clock_seconds,
+            rated=rated,
+            max_entrants=max_entrants,
+            seed=seed,
+            seed_sha256=seed_sha256,
+        )
+        _append(
+            tournament,
+            "TournamentCreated",
+            {
+                "name": name,
+                "game": game,
+                "format": format,
+                "options": full,
+                "match_options": match_options,
+                "starts_at": starts_at.isoformat() if starts_at else None,
+                "round_seconds": round_seconds,
+                "clock_seconds": clock_seconds,
+                "rated": rated,
+                "organiser": organiser.pk,
+                "seed_sha256": seed_sha256,
+            },
+            actor=actor_of(organiser),
+            key="created",
+        )
+        if starts_at is not None:
+            _schedule(tournament.pk, starts_at)
+    return tournament
+
+
+def _check_match_options(game: str, match_options: dict[str, Any]) -> None:
+    if "deck" in match_options:
+        raise bad_request("bad_options", "A tournament's tables are dealt by the server: no deck.")
+    engine = ENGINES[game]
+    try:
+        engine.start(max(2, engine.min_players), 0, match_options)
+    except ValueError as exc:
+        raise bad_request("bad_options", f"match_options: {exc}") from None
+
+
+def entrant_register(*, tournament_id: int, user: User) -> Entrant:
+    """A person enters a tournament open for registration."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _require_registration(tournament)
+        entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
+        if entrant is not None and entrant.status == Entrant.Status.ACTIVE:
+            raise conflict("already_registered", "You are already registered for this tournament.")
+        _require_room(tournament)
+        if entrant is None:
+            entrant = Entrant.objects.create(tournament=tournament, user=user, name=user.shown_name)
+        _append(
+            tournament,
+            "PlayerRegistered",
+            {"entrant": entrant.pk, "name": entrant.name, "user": user.pk, "bot": ""},
+            actor=actor_of(user),
+        )
+        entrant.refresh_from_db()
+    return entrant
+
+
+def entrant_bot_add(*, tournament_id: int, user: User, bot: str, name: str | None = None) -> Entrant:
+    """The organiser enters a bot (by name) while registration is open."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _require_organiser(tournament, user)
+        _require_registration(tournament)
+        if bot not in BOTS.get(tournament.game, {}):
+            raise bad_request(
+                "unknown_bot",
+                f"{tournament.game} has no bot {bot!r}.",
+                bots=sorted(BOTS.get(tournament.game, {})),
+            )
+        _require_room(tournament)
+        taken = set(
+            Entrant.objects.filter(tournament=tournament).exclude(bot="").values_list("name", flat=True)
+        )
+        if name:
+            if name in taken:
+                raise conflict("name_taken", f"A bot called {name!r} is already entered.")
+        else:
+            number = 1
+            while f"{bot} {number}" in taken:
+                number += 1
+            name = f"{bot} {number}"
+        try:
+            with transaction.atomic():
+                entrant = Entrant.objects.create(tournament=tournament, bot=bot, name=name)
+        except IntegrityError:
+            raise conflict("name_taken", f"A bot called {name!r} is already entered.") from None
+        _append(
+            tournament,
+            "PlayerRegistered",
+            {"entrant": entrant.pk, "name": name, "user": None, "bot": bot},
+            actor=actor_of(user),
+        )
+    return entrant
+
+
+def entrant_withdraw(*, tournament_id: int, user: User, entrant_id: int | None = None) -> Entrant:
+    """A player withdraws (the organiser may withdraw anyone): before the start they leave the
+    field; after it they are not paired again, and results so far stand."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if entrant_id is None:
+            entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
+            if entrant is None:
+                raise not_found("not_registered", "You are not registered for this tournament.")
+        else:
+            entrant = _entrant(tournament, entrant_id)
+            if entrant.user_id != user.pk:
+                _require_organiser(tournament, user)
+        _require_not_over(tournament)
+        if entrant.status != Entrant.Status.ACTIVE:
+            raise conflict("already_withdrawn", f"{entrant.name} has already left the tournament.")
+        state = _state(tournament)
+        from_round = None if tournament.status == Tournament.Status.REGISTRATION else _first_unstarted(state)
+        _append(
+            tournament,
+            "PlayerWithdrawn",
+            {"entrant": entrant.pk, "from_round": from_round},
+            actor=actor_of(user),
+        )
+        if from_round is not None:
+            _repair_unstarted(tournament, actor=actor_of(user), reason=f"{entrant.name} withdrew")
+            _schedule(tournament.pk, timezone.now())
+        entrant.refresh_from_db()
+    return entrant
+
+
+def _entrant(tournament: Tournament, entrant_id: int) -> Entrant:
+    entrant = Entrant.objects.filter(tournament=tournament, pk=entrant_id).first()
+    if entrant is None:
+        raise not_found("entrant_not_found", f"Tournament {tournament.pk} has no entrant {entrant_id}.")
+    return entrant
+
+
+def _require_organiser(tournament: Tournament, user: User | None) -> None:
+    if user is None or user.pk != tournament.organiser_id:
+        raise forbidden("not_organiser", "Only the tournament's organiser may do that.")
+
+
+def _require_registration(tournament: Tournament) -> None:
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise conflict("registration_closed", "Registration is closed: the tournament has started or ended.")
+
+
+def _require_running(tournament: Tournament) -> None:
+    if tournament.status != Tournament.Status.RUNNING:
+        raise conflict("tournament_not_running", "The tournament is not running.")
+
+
+def _require_not_over(tournament: Tournament) -> None:
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        raise conflict("tournament_over", "The tournament has ended.")
+
+
+def _require_room(tournament: Tournament) -> None:
+    if tournament.max_entrants is None:
+        return
+    active = Entrant.objects.filter(tournament=tournament, status=Entrant.Status.ACTIVE).count()
+    if active >= tournament.max_entrants:
+        raise conflict("tournament_full", f"The tournament takes {tournament.max_entrants} players.")
+
+
+# --- starting, pairing, rounds ------------------------------------------------------------------
+
+
+def tournament_start(*, tournament_id: int, user: User | None, now: dt.datetime | None = None) -> Tournament:
+    """Closes registration, freezes the field and its ratings, pairs round 1 and starts it when due.
+
+    `user` must be the organiser; None is the server at the tournament's start time.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if user is not None:
+            _require_organiser(tournament, user)
+        if tournament.status != Tournament.Status.REGISTRATION:
+            raise conflict("already_started", "The tournament has already started.")
+        _start(tournament, actor=actor_of(user), now=now)
+    return tournament
+
+
+def _start(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
+    state = _state(tournament)
+    field = list(state["order"])
+    if len(field) < 2:
+        raise conflict(
+            "too_few_entrants", f"A tournament needs at least two entrants; {len(field)} registered."
+        )
+    ratings = entrant_ratings(tournament, field)
+    try:
+        with transaction.atomic():  # a field the format cannot pair leaves nothing behind
+            _append(
+                tournament,
+                "TournamentStarted",
+                {"field": field, "ratings": ratings},
+                actor=actor,
+                key="started",
+            )
+            _pair_next(tournament, actor=actor, now=now)
+    except ValueError as exc:
+        tournament.refresh_from_db(fields=["last_seq", "status"])  # the savepoint took back its events
+        raise conflict("cannot_pair", f"The format cannot pair this field: {exc}") from None
+
+
+def entrant_ratings(tournament: Tournament, field: Sequence[int]) -> dict[str, float | None]:
+    """Each entrant's conservative rating (μ − 3σ) in the game, frozen at the start for seeding
+    and tie-breaks; None where the ratings app has no entry (seeded by registration order then).
+
+    People are looked up in the people's ladder, bots in the bots' (ratings.selectors.current_pairs).
+    """
+    try:
+        from ratings import math as rmath
+        from ratings.models import Pool
+        from ratings.selectors import current_pairs
+    except ImportError:  # ratings not installed: the organiser's order
+        return {str(entrant): None for entrant in field}
+    rows = {e.pk: e for e in Entrant.objects.filter(pk__in=field)}
+    wanted = {
+        entrant_id: (rmath.user_competitor(rows[entrant_id].user_id), Pool.PEOPLE)
+        if rows[entrant_id].user_id is not None
+        else (rmath.bot_competitor(rows[entrant_id].bot), Pool.BOTS)
+        for entrant_id in field
+    }
+    found: dict[tuple[str, str], float] = {}
+    for pool in {pool for _, pool in wanted.values()}:
+        competitors = sorted({competitor for competitor, p in wanted.values() if p == pool})
+        try:
+            with transaction.atomic():  # a savepoint: ratings' tables missing must not spoil the start
+                pairs = current_pairs(tournament.game, pool, competitors)
+        except DatabaseError:
+            log.warning("ratings unavailable for seeding tournament %s", tournament.pk, exc_info=True)
+            continue
+        for competitor, ((mu, sigma), _games) in pairs.items():
+            found[(competitor, pool)] = float(mu - 3 * sigma)
+    return {str(entrant_id): found.get(wanted[entrant_id]) for entrant_id in field}
+
+
+def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> str:
+    """Pairs the next round (and starts it when due) or finishes the tournament. Lock held."""
+    state = _state(tournament)
+    fmt = projections.format_of(state)
+    options = projections.format_options(state, seed=tournament.seed)
+    pairing = fmt.next_round(projections.entrants(state), options, projections.history(state))
+    if pairing is None:
+        _finish(tournament, actor=actor)
+        return "finished"
+    starts_at = _round_starts_at(tournament, pairing, now)
+    attempt = state["unpaired"].get(str(pairing.round), 0)
+    _append(
+        tournament,
+        "RoundPaired",
+        {
+            "round": pairing.round,
+            "tables": [
+                {"table": index, "seats": list(table.seats), "bracket": table.match, "deal": table.deal}
+                for index, table in enumerate(pairing.tables, start=1)
+            ],
+            "byes": list(pairing.byes),
+            "starts_at": starts_at.isoformat(),
+            "date": pairing.date.isoformat() if pairing.date else None,
+        },
+        actor=actor,
+        key=f"paired:{pairing.round}:{attempt}",
+    )
+    if starts_at <= now:
+        _round_start(tournament, pairing.round, actor=actor, now=now)
+        return "round-started"
+    _schedule(tournament.pk, starts_at)
+    return "paired"
+
+
+def _round_starts_at(tournament: Tournament, pairing: Pairing, now: dt.datetime) -> dt.datetime:
+    """A league matchday starts on its date at the tournament's time of day; other rounds at once."""
+    if pairing.date is None:
+        return now
+    clock = (
+        tournament.starts_at.astimezone(dt.UTC).timetz()
+        if tournament.starts_at
+        else dt.time(tzinfo=dt.UTC)
+    )
+    return max(now, dt.datetime.combine(pairing.date, clock))
+
+
+def _round_start(tournament: Tournament, number: int, *, actor: str, now: dt.datetime) -> None:
+    """Opens and starts every table of the round (people and bots seated, turn clock on). Lock held."""
+    state = _state(tournament)
+    rnd = state["rounds"][str(number)]
+    entrants = {e.pk: e for e in Entrant.objects.filter(tournament=tournament).select_related("user")}
+    tables = []
+    for table in rnd["tables"]:
+        seats: list[User | str] = [
+            entrants[e].user if entrants[e].user_id else entrants[e].bot for e in table["seats"]
+        ]
+        options = dict(tournament.match_options)
+        if table["deal"] is not None:
+            options["deck"] = duplicate_deck(tournament.game, len(seats), table["deal"])
+        match = game_services.match_start_seated(
+            game=tournament.game,
+            seats=seats,
+            created_by=tournament.organiser,
+            options=options,
+            rated=tournament.rated,
+            clock_seconds=tournament.clock_seconds,
+            sealed=table["deal"] is not None,  # other tables play the same deck until the round ends
+        )
+        tables.append({"table": table["table"], "match": match.pk})
+    deadline = now + dt.timedelta(seconds=tournament.round_seconds) if tournament.round_seconds else None
+    _append(
+        tournament,
+        "RoundStarted",
+        {"round": number, "tables": tables, "deadline": deadline.isoformat() if deadline else None},
+        actor=actor,
+        key=f"started:{number}",
+    )
+    if deadline is not None:
+        _schedule(tournament.pk, deadline)
+    if not tables:  # a round of byes only is complete at once
+        _schedule(tournament.pk, now)
+
+
+def duplicate_deck(game: str, players: int, deal: int) -> list[str]:
+    """The shared deck of a duplicate deal: the game's seeded shuffle of its canonical deck."""
+    return seeded_shuffle(canonical_deck(game, players), deal, 0)
+
+
+def canonical_deck(game: str, players: int) -> list[str]:
+    """The game's deck for a player count in canonical order (the engine's own, where it has one)."""
+    from games.engines import sequence_stacks, split, ten, the_game
+
+    if game == "ten":
+        return ten.canonical_deck(players)
+    if game == "sequence-stacks":
+        return sequence_stacks.canonical_deck(players)
+    if game == "split":
+        return list(split._CANONICAL)  # the whole 104-card deck at every player count
+    if game == "the-game":
+        return list(the_game._CANONICAL_DECK)
+    opening = ENGINES[game].start(players, 0)[0]  # a new game: its dealt deck, sorted as dealt cards
+    return sorted(opening["deck"])
+
+
+def _first_unstarted(state: projections.State) -> int:
+    """The first round nobody has sat down for yet (a player leaving misses it)."""
+    latest = projections.latest_round(state)
+    if latest is None:
+        return 1
+    return latest["number"] if latest["started_at"] is None else latest["number"] + 1
+
+
+def _repair_unstarted(tournament: Tournament, *, actor: str, reason: str) -> bool:
+    """A paired round not started yet is paired again, so it follows a change (a correction, a
+    withdrawal, a disqualification). Rounds already started stand. Lock held."""
+    state = _state(tournament)
+    latest = projections.latest_round(state)
+    if latest is None or latest["started_at"] is not None or tournament.status != Tournament.Status.RUNNING:
+        return False
+    _append(tournament, "RoundUnpaired", {"round": latest["number"], "reason": reason}, actor=actor)
+    _pair_next(tournament, actor=actor, now=timezone.now())
+    return True
+
+
+def _finish(tournament: Tournament, *, actor: str) -> None:
+    state = _state(tournament)
+    rows = projections.standings(state)
+    champion = None
+    options = projections.format_options(state)
+    placing = projections.bracket_format(state, options)
+    if hasattr(placing, "champion") and len(projections.entrants(state)) >= 2:
+        champion = placing.champion(projections.entrants(state), options, projections.history(state))
+    if champion is None and rows:
+        champion = rows[0]["entrant"]
+    _append(
+        tournament,
+        "TournamentFinished",
+        {
+            "standings": [
+                {
+                    "entrant": row["entrant"],
+                    "rank": row["rank"],
+                    "place": row["place"],
+                    "points": row["points"],
+                }
+                for row in rows
+            ],
+            "champion": champion,
+        },
+        actor=actor,
+        key="finished",
+    )
+
+
+def _cancel(tournament: Tournament, *, reason: str) -> None:
+    _append(tournament, "TournamentCancelled", {"reason": reason}, actor="server", key="cancelled")
+
+
+# --- the scheduler's entry point ----------------------------------------------------------------
+
+
+def tournament_advance(*, tournament_id: int, now: dt.datetime | None = None) -> list[str]:
+    """Does everything that is due: returns the steps taken (empty when nothing was due).
+
+    Each step is its own transaction under the tournament's lock; finishing unfinished tables
+    at a deadline happens between steps, without the lock (it plays many moves).
+    """
+    done: list[str] = []
+    for _ in range(_MAX_STEPS):
+        step, play_out = _advance_step(tournament_id, now or timezone.now())
+        ended = [turns.match_play_out(match_id=match_id) for match_id in play_out]
+        if step is None:
+            if not play_out or not all(ended):
+                break
+            step = "played-out"  # tables left running past the deadline: record them next
+        done.append(step)
+    return done
+
+
+def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[str | None, list[int]]:
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is None:
+            return None, []
+        if tournament.status == Tournament.Status.REGISTRATION:
+            if tournament.starts_at is None or tournament.starts_at > now:
+                return None, []
+            try:
+                with transaction.atomic():
+                    _start(tournament, actor="server", now=now)
+            except ApplicationError as exc:
+                tournament.refresh_from_db(fields=["last_seq", "status"])
+                _cancel(tournament, reason=exc.message)
+                return "cancelled", []
+            return "started", []
+        if tournament.status != Tournament.Status.RUNNING:
+            return None, []
+        state = _state(tournament)
+        rnd = projections.latest_round(state)
+        if rnd is None:
+            return _pair_next(tournament, actor="server", now=now), []
+        if rnd["started_at"] is None:
+            if projections.when(rnd["starts_at"]) > now:
+                return None, []
+            _round_start(tournament, rnd["number"], actor="server", now=now)
+            return "round-started", []
+        if _record_finished_tables(tournament, rnd):
+            return "results", []
+        if projections.round_complete(rnd):
+            if rnd["completed_at"] is None:
+                _append(
+                    tournament,
+                    "RoundCompleted",
+                    {"round": rnd["number"]},
+                    actor="server",
+                    key=f"completed:{rnd['number']}",
+                )
+                # Nobody plays this round's deals any more: its matches may show their decks.
+                game_services.matches_unseal(match_ids=[t["match"] for t in rnd["tables"] if t.get("match")])
+                return "round-completed", []
+            return _pair_next(tournament, actor="server", now=now), []
+        deadline = projections.when(rnd["deadline"])
+        if deadline is not None and deadline <= now:
+            running = _running_matches(rnd)
+            if rnd["deadline_passed_at"] is None:
+                _append(
+                    tournament,
+                    "RoundDeadlinePassed",
+                    {"round": rnd["number"], "tables": _absent_at_deadline(rnd)},
+                    actor="clock",
+                    key=f"deadline:{rnd['number']}",
+                )
+                return "deadline", running
+            return (None, running) if running else (None, [])
+    return None, []
+
+
+def _running_matches(rnd: dict[str, Any]) -> list[int]:
+    ids = [table["match"] for table in rnd["tables"] if table["match"]]
+    return list(
+        Match.objects.filter(pk__in=ids, status=Match.Status.RUNNING)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def _absent_at_deadline(rnd: dict[str, Any]) -> list[dict[str, Any]]:
+    """For each table still playing: the people seated who never made a move of their own."""
+    found = []
+    for table in rnd["tables"]:
+        if table["result"] is not None or not table["match"]:
+            continue
+        seats = Seat.objects.filter(match_id=table["match"], user__isnull=False)
+        movers = set(
+            Event.objects.filter(
+                match_id=table["match"], type="MovePlayed", actor__startswith="user:"
+            ).values_list("actor", flat=True)
+        )
+        gone = [table["seats"][seat.seat] for seat in seats if f"user:{seat.user_id}" not in movers]
+        if gone:
+            found.append({"table": table["table"], "absent": sorted(gone)})
+    return found
+
+
+def _record_finished_tables(tournament: Tournament, rnd: dict[str, Any]) -> int:
+    """Records the result of every table whose match has ended and that has no result yet."""
+    waiting = {table["match"]: table for table in rnd["tables"] if table["match"] and table["result"] is None}
+    if not waiting:
+        return 0
+    recorded = 0
+    for match in Match.objects.filter(pk__in=list(waiting), status=Match.Status.FINISHED).order_by("pk"):
+        table = waiting[match.pk]
+        result = _result_from_match(tournament, table, match)
+        event = _append(
+            tournament,
+            "TableResult",
+            {"round": rnd["number"], "table": table["table"], "match": match.pk, **result},
+            actor="server",
+            key=f"match:{match.pk}",
+        )
+        recorded += event is not None
+    return recorded
+
+
+def _result_from_match(tournament: Tournament, table: dict[str, Any], match: Match) -> dict[str, Any]:
+    """The table's result: the match's ranks, with seats abandoned on the clock and people absent
+    at the deadline ranked last (the absent forfeit); a cooperative game's team score."""
+    outcome = match.outcome or {}
+    seats = table["seats"]
+    absent = set(table["absent"])
+    absent_seats = {index for index, entrant in enumerate(seats) if entrant in absent}
+    forfeited = sorted(absent)
+    if outcome.get("cooperative"):
+        return {"ranks": None, "team_score": outcome["scores"][0], "forfeited": forfeited}
+    abandoned = set(Seat.objects.filter(match=match, abandoned=True).values_list("seat", flat=True))
+    return {
+        "ranks": rating_ranks(list(outcome["ranks"]), abandoned | absent_seats),
+        "team_score": None,
+        "forfeited": forfeited,
+    }
+
+
+def tournament_match_finished(*, match_id: int) -> list[str]:
+    """A match ended: if it is a tournament table, record its result and advance the tournament."""
+    tournament_id = (
+        RoundTable.objects.filter(match_id=match_id).values_list("round__tournament_id", flat=True).first()
+    )
+    if tournament_id is None:
+        return []
+    return tournament_advance(tournament_id=tournament_id)
+
+
+def tournaments_due(*, now: dt.datetime | None = None) -> list[int]:
+    """Tournaments with something due that a lost task may have left: for the periodic sweep."""
+    from django.db.models import Exists, OuterRef
+
+    from tournaments.models import Round
+
+    now = now or timezone.now()
+    due: set[int] = set(
+        Tournament.objects.filter(status=Tournament.Status.REGISTRATION, starts_at__lte=now).values_list(
+            "pk", flat=True
+        )
+    )
+    running = Round.objects.filter(tournament__status=Tournament.Status.RUNNING)
+    due |= set(
+        running.filter(started_at__isnull=True, starts_at__lte=now).values_list("tournament_id", flat=True)
+    )
+    late = running.filter(started_at__isnull=False, completed_at__isnull=True, deadline__lte=now)
+    due |= set(late.values_list("tournament_id", flat=True))
+    open_tables = RoundTable.objects.filter(round=OuterRef("pk"), result__isnull=True)
+    done = running.filter(started_at__isnull=False, completed_at__isnull=True).exclude(Exists(open_tables))
+    due |= set(done.values_list("tournament_id", flat=True))
+    unrecorded = RoundTable.objects.filter(
+        round__tournament__status=Tournament.Status.RUNNING,
+        result__isnull=True,
+        match__status=Match.Status.FINISHED,
+    )
+    due |= set(unrecorded.values_list("round__tournament_id", flat=True))
+    for tournament_id in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list(
+        "pk", flat=True
+    ):
+        latest = Round.objects.filter(tournament_id=tournament_id).order_by("-number").first()
+        if latest is None or latest.completed_at is not None:
+            due.add(tournament_id)  # a complete round not followed by the next (or the end)
+    return sorted(due)
+
+
+# --- corrections ---------------------------------------------------------------------------------
+
+
+def result_correct(
+    *,
+    tournament_id: int,
+    user: User,
+    round_number: int,
+    table_number: int,
+    reason: str,
+    ranks: list[int] | None = None,
+    team_score: float | None = None,
+    forfeited: list[int] | None = None,
+) -> dict[str, Any]:
+    """The organiser sets a table's result (with a reason). Standings follow; a round paired
+    but not started is paired again; a bracket refuses a change that later rounds contradict."""
+    if not reason.strip():
+        raise bad_request("reason_required", "A correction needs a reason.")
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _require_organiser(tournament, user)
+        if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+            raise conflict("tournament_not_running", "The tournament has not started.")
+        state = _state(tournament)
+        table = _started_table(state, round_number, table_number)
+        forfeited = sorted(set(forfeited or []))
+        result = _checked_result(tournament, table, ranks, team_score, forfeited)
+        data = {"round": round_number, "table": table_number, **result, "reason": reason.strip()}
+        _check_consistent(state, "ResultCorrected", data)
+        _append(tournament, "ResultCorrected", data, actor=actor_of(user))
+        _repair_unstarted(
+            tournament, actor=actor_of(user), reason=f"result of round {round_number} corrected"
+        )
+        _schedule(tournament.pk, timezone.now())
+        return projections.table_of(_state(tournament), round_number, table_number)
+
+
+def forfeit_award(
+    *, tournament_id: int, user: User, round_number: int, table_number: int, forfeited: list[int], reason: str
+) -> dict[str, Any]:
+    """The organiser awards a table by forfeit: the players named lose it (ranked last); the
+    rest share first place. A cooperative table scores the whole deck left."""
+    if not reason.strip():
+        raise bad_request("reason_required", "A forfeit needs a reason.")
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _require_organiser(tournament, user)
+        _require_running(tournament)
+        state = _state(tournament)
+        table = _started_table(state, round_number, table_number)
+        gone = sorted(set(forfeited))
+        if not gone or not set(gone) <= set(table["seats"]):
+            raise bad_request("bad_forfeit", "Name one or more players seated at the table.")
+        if tournament.game in _COOPERATIVE_GAMES:
+            result = {
+                "ranks": None,
+                "team_score": len(canonical_deck(tournament.game, len(table["seats"]))),
+                "forfeited": gone,
+            }
+        else:
+            ranks = forfeit_result(round_number, table["seats"], gone).ranks
+            result = {"ranks": list(ranks or ()), "team_score": None, "forfeited": gone}
+        data = {"round": round_number, "table": table_number, **result, "reason": reason.strip()}
+        _check_consistent(state, "ForfeitAwarded", data)
+        _append(tournament, "ForfeitAwarded", data, actor=actor_of(user))
+        _repair_unstarted(tournament, actor=actor_of(user), reason=f"forfeit in round {round_number}")
+        _schedule(tournament.pk, timezone.now())
+        return projections.table_of(_state(tournament), round_number, table_number)
+
+
+def entrant_disqualify(*, tournament_id: int, user: User, entrant_id: int, reason: str) -> Entrant:
+    """The organiser disqualifies a player: not paired from the next round not started, listed
+    last in the standings. Results already played stand (award forfeits for those that should not)."""
+    if not reason.strip():
+        raise bad_request("reason_required", "A disqualification needs a reason.")
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _require_organiser(tournament, user)
+        _require_running(tournament)
+        entrant = _entrant(tournament, entrant_id)
+        if entrant.status == Entrant.Status.DISQUALIFIED:
+            raise conflict("already_disqualified", f"{entrant.name} is already disqualified.")
+        state = _state(tournament)
+        _append(
+            tournament,
+            "PlayerDisqualified",
+            {"entrant": entrant.pk, "from_round": _first_unstarted(state), "reason": reason.strip()},
+            actor=actor_of(user),
+        )
+        _repair_unstarted(tournament, actor=actor_of(user), reason=f"{entrant.name} disqualified")
+        _schedule(tournament.pk, timezone.now())
+        entrant.refresh_from_db()
+    return entrant
+
+
+def _started_table(state: projections.State, round_number: int, table_number: int) -> dict[str, Any]:
+    rnd = state["rounds"].get(str(round_number))
+    if rnd is None:
+        raise not_found("round_not_found", f"There is no round {round_number}.")
+    try:
+        table = projections.table_of(state, round_number, table_number)
+    except KeyError:
+        raise not_found("table_not_found", f"Round {round_number} has no table {table_number}.") from None
+    if rnd["started_at"] is None:
+        raise conflict("round_not_started", f"Round {round_number} has not started.")
+    return table
+
+
+def _checked_result(
+    tournament: Tournament,
+    table: dict[str, Any],
+    ranks: list[int] | None,
+    team_score: float | None,
+    forfeited: list[int],
+) -> dict[str, Any]:
+    if not set(forfeited) <= set(table["seats"]):
+        raise bad_request("bad_result", "Forfeited players must be seated at the table.")
+    if tournament.game in _COOPERATIVE_GAMES:
+        if team_score is None or ranks is not None:
+            raise bad_request("bad_result", "A cooperative table's result is its team score (cards left).")
+        return {"ranks": None, "team_score": team_score, "forfeited": forfeited}
+    if team_score is not None or ranks is None:
+        raise bad_request("bad_result", "A table's result is one rank per seat (1 is best).")
+    if len(ranks) != len(table["seats"]) or not all(
+        isinstance(r, int) and 1 <= r <= len(ranks) for r in ranks
+    ):
+        raise bad_request(
+            "bad_result", f"Give one rank from 1 to {len(table['seats'])} per seat, in seat order."
+        )
+    return {"ranks": list(ranks), "team_score": None, "forfeited": forfeited}
+
+
+def _check_consistent(state: projections.State, kind: str, data: dict[str, Any]) -> None:
+    """Refuses a change the format cannot make sense of (a bracket whose later rounds contradict it)."""
+    after = projections.evolve(
+        state,
+        {"seq": state["last_seq"] + 1, "type": kind, "data": data, "created": timezone.now().isoformat()},
+    )
+    try:
+        projections.standings(after)
+        options = projections.format_options(after)
+        placing = projections.bracket_format(after, options)
+        if hasattr(placing, "bracket"):
+            drawn = placing.bracket(projections.entrants(after), options, projections.history(after))
+            _check_seated_as_drawn(after, drawn)
+    except ValueError as exc:
+        raise conflict("correction_conflicts", f"Later rounds contradict that result: {exc}") from None
+
+
+def _check_seated_as_drawn(state: projections.State, drawn: Any) -> None:
+    """Every bracket table already started still seats the players the bracket now puts there."""
+    for rnd in projections.rounds_in_order(state):
+        if rnd["started_at"] is None:
+            continue
+        for table in rnd["tables"]:
+            if table["bracket"] and set(drawn.match(table["bracket"]).players) != set(table["seats"]):
+                raise ValueError(f"match {table['bracket']} of round {rnd['number']} is already being played")
+
+
+# --- scheduling ------------------------------------------------------------------------------------
+
+
+def _schedule(tournament_id: int, when: dt.datetime) -> None:
+    """After commit, asks a worker to advance the tournament at `when` (the sweep catches the rest)."""
+    if when - timezone.now() > _ETA_HORIZON:
+        return
+
+    def send() -> None:
+        from tournaments.tasks import tournament_advance_task
+
+        try:
+            tournament_advance_task.apply_async((tournament_id,), eta=max(when, timezone.now()))
+        except Exception:  # noqa: BLE001 - committed already; the sweep sends it again
+            log.warning(
+                "could not queue advancing tournament %s; the sweep will", tournament_id, exc_info=True
+            )
+
+    transaction.on_commit(send)

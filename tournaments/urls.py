@@ -1,0 +1,32 @@
+from django.urls import path
+
+from tournaments import api
+
+_ONE = "tournaments/<int:tournament_id>"
+_TABLE = f"{_ONE}/rounds/<int:round_number>/tables/<int:table_number>"
+
+urlpatterns = [
+    path("tournaments", api.TournamentListCreateApi.as_view(), name="tournament-list"),
+    path(_ONE, api.TournamentDetailApi.as_view(), name="tournament-detail"),
+    path(f"{_ONE}/entrants", api.TournamentEntrantsApi.as_view(), name="tournament-entrants"),
+    path(f"{_ONE}/register", api.TournamentRegisterApi.as_view(), name="tournament-register"),
+    path(f"{_ONE}/withdraw", api.TournamentWithdrawApi.as_view(), name="tournament-withdraw"),
+    path(f"{_ONE}/bots", api.TournamentBotAddApi.as_view(), name="tournament-bot-add"),
+    path(f"{_ONE}/start", api.TournamentStartApi.as_view(), name="tournament-start"),
+    path(f"{_ONE}/standings", api.TournamentStandingsApi.as_view(), name="tournament-standings"),
+    path(f"{_ONE}/rounds", api.TournamentRoundsApi.as_view(), name="tournament-rounds"),
+    path(f"{_ONE}/bracket", api.TournamentBracketApi.as_view(), name="tournament-bracket"),
+    path(f"{_ONE}/calendar", api.TournamentCalendarApi.as_view(), name="tournament-calendar"),
+    path(f"{_ONE}/events", api.TournamentEventsApi.as_view(), name="tournament-events"),
+    path(f"{_TABLE}/correction", api.TableCorrectApi.as_view(), name="tournament-table-correct"),
+    path(f"{_TABLE}/forfeit", api.TableForfeitApi.as_view(), name="tournament-table-forfeit"),
+    path(
+        f"{_ONE}/entrants/<int:entrant_id>/disqualify",
+        api.EntrantDisqualifyApi.as_view(),
+        name="tournament-entrant-disqualify",
+    ),
+    path(f"{_ONE}/webhooks", api.WebhookListCreateApi.as_view(), name="tournament-webhooks"),
+    path(
+        f"{_ONE}/webhooks/<int:webhook_id>", api.WebhookDeleteApi.as_view(), name="tournament-webhook-delete"
+    ),
+]
