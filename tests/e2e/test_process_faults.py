@@ -1,8 +1,8 @@
 """Crashes of a web server and of the worker mid-play lose nothing and stall nothing.
 
 Two uvicorn servers, a Celery worker and beat share the test database and Redis. Twenty bot
-tables play while spectator sockets follow them on both servers; then one web server and
-the worker are killed. Sockets reconnect to the other server with `?since`, a new worker
+tables and a small Swiss tournament play while spectator sockets follow the tables on both
+servers; then one web server and the worker are killed. Sockets reconnect to the other server with `?since`, a new worker
 starts, and beat's sweep re-sends what the dead worker had taken.
 """
 from __future__ import annotations
@@ -25,6 +25,9 @@ from games.verification import verify_match
 from tests.conftest import make_user
 from tests.e2e.processes import kill, start_beat, start_web, start_worker, stop
 from tests.games.worker import wait_for
+from tests.tournaments.builders import assert_rebuild_equals_incremental
+from tournaments import services as services_tournaments
+from tournaments.models import Tournament
 
 pytestmark = [
     pytest.mark.postgres,
@@ -70,6 +73,12 @@ def test_killing_a_web_server_and_the_worker_mid_play_loses_and_stalls_nothing(t
         services.match_start_seated(game=game, seats=[STRONG_BOT[game], "random"], created_by=owner, rated=False)
         for game in games
     ]
+    swiss = services_tournaments.tournament_create(
+        organiser=owner, name="a small Swiss", game="split", format="swiss", options={"rounds": 2}, rated=False
+    )
+    for _ in range(4):
+        services_tournaments.entrant_bot_add(tournament_id=swiss.pk, user=owner, bot=STRONG_BOT["split"])
+    services_tournaments.tournament_start(tournament_id=swiss.pk, user=owner)
     fast = {"SWEEP_SECONDS": "2", "SWEEP_STALE_AFTER": "3"}
     (web_a, base_a), (web_b, base_b) = start_web(), start_web()
     beat = start_beat(tmp_path / "beat-schedule", **fast)
@@ -86,6 +95,8 @@ def test_killing_a_web_server_and_the_worker_mid_play_loses_and_stalls_nothing(t
         worker = start_worker(**fast)
         wait_for(lambda: not Match.objects.filter(pk__in=[m.pk for m in matches]).exclude(status="finished").exists(),
                  timeout=600, what="every match to finish")
+        wait_for(lambda: Tournament.objects.get(pk=swiss.pk).status == Tournament.Status.FINISHED,
+                 timeout=600, what="the Swiss to finish")
         runner.join(timeout=60)
     finally:
         for process in (web_a, web_b, worker, beat):
@@ -96,6 +107,9 @@ def test_killing_a_web_server_and_the_worker_mid_play_loses_and_stalls_nothing(t
         assert follower.finished, f"match {match.pk}'s follower did not see the end"
         assert follower.seqs == [e["seq"] for e in match_log_for_seat(finished, None)]  # nothing missed or doubled
     assert any(f.reconnects for f in followers[::2])  # the followers of the killed server moved over
+    for table in Match.objects.filter(tournament_table__round__tournament=swiss):
+        assert table.status == Match.Status.FINISHED and verify_match(table).ok
+    assert_rebuild_equals_incremental(Tournament.objects.get(pk=swiss.pk))
 
 
 async def _follow_all(followers: list[Follower], stop_at: float) -> None:
