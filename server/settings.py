@@ -197,7 +197,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["server.limits.ScopedThrottle"],
     # Per address for sign-up and login, per user for moves; backed by the cache (Redis in production).
     "DEFAULT_THROTTLE_RATES": {
         "signup": os.environ.get("THROTTLE_SIGNUP", "20/hour"),

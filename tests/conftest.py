@@ -40,7 +40,13 @@ def _task_queue():
     from server.celery import app
 
     if settings.REDIS_URL:
+        import redis
+
         app.control.purge()
+        # Throttle counts of an earlier run name users of a database that is gone, too.
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        for key in client.scan_iter(match="*throttle_*"):
+            client.delete(key)
     else:
         app.conf.broker_url = "memory://"
         app.conf.broker_transport_options = {}
