@@ -1,21 +1,308 @@
-"""Web pages; thin: they read through selectors and render templates."""
+"""Web pages; thin: they read through selectors, write through services, and render templates.
+
+The pages are server-rendered shells; each one's ES module (static/frontend/js/) fetches the
+JSON API and the table's WebSocket for everything that changes while the page is open.
+"""
 from __future__ import annotations
 
-from django.shortcuts import render
+from typing import Any
 
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_POST
+from rest_framework.throttling import ScopedRateThrottle
+
+from accounts import services as account_services
+from accounts.models import User
+from frontend.forms import LoginForm, SignupForm
 from games import selectors
-from games.models import Match
+from games.bots import BOTS, STRONG_BOT
+from games.models import Seat
+from server.errors import ApplicationError
+
+GAME_TITLES = {"the-game": "The Game", "ten": "Ten", "sequence-stacks": "Sequence Stacks", "split": "Split"}
+# The game-specific options the lobby's form offers (each engine's rules page lists them).
+GAME_OPTIONS = {"sequence-stacks": [{"key": "turn_limit", "label": "Turn limit", "min": 1, "max": 1000}]}
 
 
-def home(request):
-    running = selectors.match_list(status=Match.Status.RUNNING).prefetch_related("seat_set__user")[:20]
-    finished = selectors.match_list(status=Match.Status.FINISHED).prefetch_related("seat_set__user")[:20]
-    return render(
-        request,
-        "frontend/home.html",
-        {
-            "games": selectors.game_list(),
-            "running": [selectors.match_summary(m) for m in running],
-            "finished": [selectors.match_summary(m) for m in finished],
+def _games() -> list[dict[str, Any]]:
+    games = []
+    for game in selectors.game_list():
+        slug = game["slug"]
+        games.append({**game, "title": GAME_TITLES.get(slug, slug), "options": GAME_OPTIONS.get(slug, [])})
+    return games
+
+
+def _page_user(request: HttpRequest) -> dict[str, Any] | None:
+    user = request.user
+    if not user.is_authenticated:
+        return None
+    return {"id": user.pk, "username": user.username, "name": user.shown_name}
+
+
+def _next_url(request: HttpRequest, default: str = "/") -> str:
+    target = request.POST.get("next") or request.GET.get("next") or default
+    hosts = {request.get_host()}
+    if url_has_allowed_host_and_scheme(target, allowed_hosts=hosts, require_https=request.is_secure()):
+        return target
+    return default
+
+
+def _page(
+    request: HttpRequest, template: str, context: dict[str, Any] | None = None, **kwargs: Any
+) -> HttpResponse:
+    base = {"page_user": _page_user(request), "games": _games()}
+    return render(request, template, {**base, **(context or {})}, **kwargs)
+
+
+class _Scoped:
+    """What DRF's ScopedRateThrottle reads from a view: its scope."""
+
+    def __init__(self, scope: str):
+        self.throttle_scope = scope
+
+
+def _throttle_wait(request: HttpRequest, scope: str) -> int | None:
+    """Seconds to wait when `request` is over the API's rate for `scope` (the pages and the API
+    count together, under the same cache keys), else None."""
+    throttle = ScopedRateThrottle()
+    if throttle.allow_request(request, _Scoped(scope)):
+        return None
+    return int(throttle.wait() or 1)
+
+
+# --- lobby and accounts -----------------------------------------------------------------------
+
+
+@ensure_csrf_cookie
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The lobby: open and running tables per game, and a form to open a table."""
+    clocks = [
+        (None, "No clock"), (30, "30 seconds a move"), (60, "1 minute a move"), (300, "5 minutes a move"),
+        (86400, "1 day a move"),
+    ]
+    return _page(request, "frontend/home.html", {"clocks": clocks})
+
+
+@ensure_csrf_cookie
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignupForm(request.POST or None)
+    wait = _throttle_wait(request, "signup") if request.method == "POST" else None
+    if wait is not None:
+        form.is_valid()
+        form.add_error(None, f"Too many sign-ups from here: try again in {wait} seconds.")
+    elif request.method == "POST" and form.is_valid():
+        try:
+            user = account_services.user_register(**form.cleaned_data)
+        except ApplicationError as exc:
+            form.add_error("username" if exc.code == "username_taken" else "password", exc.message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.shown_name}! Open a table below or join one.")
+            return redirect(_next_url(request))
+    return _page(request, "frontend/signup.html", {"form": form, "next": _next_url(request, "")},
+                 status=429 if wait is not None else 200)
+
+
+@ensure_csrf_cookie
+def login_page(request: HttpRequest) -> HttpResponse:
+    form = LoginForm(request.POST or None)
+    wait = _throttle_wait(request, "login") if request.method == "POST" else None
+    if wait is not None:
+        form.is_valid()
+        form.add_error(None, f"Too many attempts: try again in {wait} seconds.")
+    elif request.method == "POST" and form.is_valid():
+        try:
+            user = account_services.user_authenticate(request=request, **form.cleaned_data)
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            login(request, user)
+            messages.success(request, f"Logged in as {user.shown_name}.")
+            return redirect(_next_url(request))
+    return _page(request, "frontend/login.html", {"form": form, "next": _next_url(request, "")},
+                 status=429 if wait is not None else 200)
+
+
+@require_POST
+def logout_page(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        account_services.user_token_revoke(user=request.user)
+    logout(request)
+    messages.info(request, "You are logged out.")
+    return redirect("/")
+
+
+@ensure_csrf_cookie
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's ratings per game (both pools), rating history, and recent matches."""
+    player = User.objects.filter(username=username).first()
+    if player is None:
+        raise Http404("No such player.")
+    recent = selectors.match_list(player=player.username).prefetch_related("seat_set__user")[:20]
+    return _page(request, "frontend/profile.html", {
+        "player": player,
+        "player_data": {"username": player.username, "name": player.shown_name, "id": player.pk},
+        "recent": [_match_row(selectors.match_summary(m), player.pk) for m in recent],
+    })
+
+
+@require_GET
+def profile_by_id(request: HttpRequest, user_id: int) -> HttpResponse:
+    """Pages that only know a seat's user id (the API's seats) link here."""
+    player = User.objects.filter(pk=user_id).first()
+    if player is None:
+        raise Http404("No such player.")
+    return redirect("profile", username=player.username)
+
+
+def _match_row(summary: dict[str, Any], user_id: int) -> dict[str, Any]:
+    seat = next((s["seat"] for s in summary["seats"] if s["user"] == user_id), None)
+    outcome = summary["outcome"]
+    result = ""
+    if outcome and seat is not None:
+        if outcome.get("cooperative"):
+            result = ("won" if outcome.get("won") else "lost") + f", {outcome['scores'][seat]} cards left"
+        else:
+            result = f"rank {outcome['ranks'][seat]} of {summary['players']}, score {outcome['scores'][seat]}"
+    title = GAME_TITLES.get(summary["game"], summary["game"])
+    return {**summary, "title": title, "seat": seat, "result": result}
+
+
+@require_GET
+def player_search(request: HttpRequest) -> JsonResponse:
+    """Usernames starting with `q` (at most 10), for the leaderboards' search box."""
+    query = request.GET.get("q", "").strip()
+    if not query:
+        return JsonResponse({"results": []})
+    users = User.objects.filter(username__istartswith=query).order_by("username")[:10]
+    return JsonResponse({"results": [{"username": u.username, "name": u.shown_name} for u in users]})
+
+
+# --- tables -----------------------------------------------------------------------------------
+
+
+def _match_or_404(match_id: int):
+    try:
+        return selectors.match_get(match_id)
+    except ApplicationError:
+        raise Http404("No such table.") from None
+
+
+@ensure_csrf_cookie
+@require_GET
+def table(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A live table of any of the four games; its module draws the game from the view JSON."""
+    match = _match_or_404(match_id)
+    seat = selectors.seat_of(match, request.user)
+    auto_pass = False
+    if seat is not None:
+        row = Seat.objects.filter(match=match, seat=seat).values_list("auto_pass", flat=True)
+        auto_pass = bool(row.first())
+    return _page(request, "frontend/table.html", {
+        "match": match,
+        "title": GAME_TITLES.get(match.game, match.game),
+        "table_data": {
+            "match": _json_ready(selectors.match_summary(match)),
+            "user": _page_user(request),
+            "seat": seat,
+            "auto_pass": auto_pass,
+            "bots": sorted(BOTS.get(match.game, {})),
+            "strong_bot": STRONG_BOT.get(match.game),
         },
-    )
+    })
+
+
+@ensure_csrf_cookie
+@require_GET
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The replay viewer of a finished match."""
+    match = _match_or_404(match_id)
+    return _page(request, "frontend/replay.html", {
+        "match": match,
+        "title": GAME_TITLES.get(match.game, match.game),
+        "replay_data": {"match": _json_ready(selectors.match_summary(match))},
+    })
+
+
+def _json_ready(summary: dict[str, Any]) -> dict[str, Any]:
+    """Dates as ISO strings, for json_script."""
+    return {key: _iso(value) for key, value in summary.items()}
+
+
+def _iso(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+# --- boards -----------------------------------------------------------------------------------
+
+
+@ensure_csrf_cookie
+@require_GET
+def leaderboard(request: HttpRequest, game: str | None = None, pool: str = "people") -> HttpResponse:
+    """A game's leaderboard (people's or bots' board): the module pages, searches and finds you."""
+    slugs = [g["slug"] for g in selectors.game_list()]
+    if game is None:
+        return redirect(reverse("bots" if pool == "bots" else "leaderboard", kwargs={"game": slugs[0]}))
+    if game not in slugs:
+        raise Http404("No such game.")
+    return _page(request, "frontend/leaderboard.html", {
+        "game": game,
+        "title": GAME_TITLES.get(game, game),
+        "pool": pool,
+        "board_data": {"game": game, "pool": pool, "user": _page_user(request)},
+    })
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+# The formats the organiser's form offers, with the options each one takes (tournaments/formats).
+FORMAT_INFO: dict[str, dict[str, Any]] = {
+    "swiss": {"title": "Swiss", "fields": ["rounds"]},
+    "round-robin": {"title": "Round robin", "fields": ["double"]},
+    "single-elimination": {"title": "Single elimination", "fields": ["third_place"], "bracket": True},
+    "double-elimination": {"title": "Double elimination", "fields": ["grand_final_reset"], "bracket": True},
+    "swiss-tables": {"title": "Swiss at tables of 3 or more", "fields": ["rounds", "table_size"]},
+    "table-elimination": {"title": "Table elimination", "fields": ["table_size", "advance"]},
+    "league": {"title": "League (dated matchdays)", "fields": ["format", "start", "every_days"]},
+}
+
+
+def _formats() -> list[dict[str, Any]]:
+    from tournaments.formats import FORMATS
+
+    return [{"slug": slug, **info} for slug, info in FORMAT_INFO.items() if slug in FORMATS]
+
+
+@ensure_csrf_cookie
+@require_GET
+def tournaments(request: HttpRequest) -> HttpResponse:
+    """Tournaments and leagues: the list, and the organiser's form."""
+    return _page(request, "frontend/tournaments.html", {
+        "formats": _formats(),
+        "tournaments_data": {"formats": _formats(), "user": _page_user(request)},
+    })
+
+
+@ensure_csrf_cookie
+@require_GET
+def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """One tournament: registration, the bracket or the pairings, standings, the calendar; live."""
+    from tournaments import selectors as tournament_selectors
+
+    try:
+        found = tournament_selectors.tournament_get(tournament_id)
+    except ApplicationError:
+        raise Http404("No such tournament.") from None
+    return _page(request, "frontend/tournament.html", {
+        "tournament": found,
+        "title": GAME_TITLES.get(found.game, found.game),
+        "tournament_data": {"id": found.pk, "user": _page_user(request), "formats": _formats()},
+    })

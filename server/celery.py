@@ -14,6 +14,14 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
+@app.on_configure.connect
+def _safe_filesystem_broker(sender, **kwargs) -> None:
+    if str(sender.conf.broker_url).startswith("filesystem"):
+        from server.filesystem_broker import install
+
+        install()
+
+
 def _transient_errors() -> tuple[type[Exception], ...]:
     """Errors after which a task should simply run again a little later."""
     import redis

@@ -72,6 +72,9 @@ def test_login_is_throttled_per_address(low_rates, alice):
 
 
 def test_moves_are_throttled_per_user(low_rates, alice, bob):
+    from django.core.cache import cache
+
+    cache.delete(f"throttle_moves_{alice.pk}")  # ids are reused between tests on SQLite
     match_id = started_match("the-game", [alice, bob])
     codes = [client_for(alice).post(f"/api/matches/{match_id}/moves", {"move": {"action": "end_turn"}},
                                     format="json").status_code for _ in range(6)]

@@ -1,0 +1,139 @@
+// An elimination bracket as SVG, from the format's `bracket(...).as_dict()` (as the tournament
+// API serves it: every match with its side, round, position, sources, players and names).
+// Winners' bracket on top, losers' bracket below it, the finals to the right; lines join each
+// match to the one its winner goes to. A played or running match links to its table.
+import { s } from "./dom.js";
+
+const BOX_W = 180;
+const SLOT_H = 24;
+const BOX_H = SLOT_H * 2;
+const COL_W = 230;
+const ROW_GAP = 22;
+const TOP = 34;
+const LEFT = 12;
+const BAND_GAP = 56;
+
+function sourceLabel(source) {
+  if (source.kind === "seed") return `seed ${source.ref}`;
+  return `${source.kind} of ${source.ref}`;
+}
+
+function truncate(text, length = 22) {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}
+
+function columnTitle(match, hasLosers) {
+  if (match.side === "losers") return `Losers round ${match.round}`;
+  if (match.side === "third-place") return "Third place";
+  if (match.side === "final") return hasLosers ? (match.round === 1 ? "Grand final" : "Reset") : "Final";
+  return `Round ${match.round}`;
+}
+
+/** Lays out the matches: each gets {x, y, col}. */
+function layout(matches) {
+  const hasLosers = matches.some((m) => m.side === "losers");
+  const maxWinnersRound = Math.max(0, ...matches.filter((m) => m.side === "winners").map((m) => m.round));
+  const maxLosersRound = Math.max(0, ...matches.filter((m) => m.side === "losers").map((m) => m.round));
+  const lastCol = Math.max(maxWinnersRound, maxLosersRound);
+  const col = (m) => {
+    if (m.side === "winners" || m.side === "losers") return m.round - 1;
+    if (m.side === "final") return hasLosers ? lastCol + m.round - 1 : m.round - 1;
+    return null; // third place: beside the final
+  };
+  const spacing = BOX_H + ROW_GAP;
+  const place = new Map();
+  const bandTop = { winners: TOP, losers: TOP };
+  const firstRound = (side) => matches.filter((m) => m.side === side && m.round === 1).length;
+  const bandHeight = (side) => Math.max(1, ...[...new Set(matches.filter((m) => m.side === side).map((m) => m.round))]
+    .map((r) => matches.filter((m) => m.side === side && m.round === r).length)) * spacing;
+  bandTop.losers = TOP + bandHeight("winners") + BAND_GAP;
+  const order = [...matches].sort((a, b) => (col(a) ?? 99) - (col(b) ?? 99) || a.position - b.position);
+  for (const m of order) {
+    if (m.side === "third-place") continue;
+    const feeders = m.sources.filter((src) => src.kind === "winner" && place.has(src.ref)).map((src) => place.get(src.ref));
+    const band = m.side === "losers" ? "losers" : "winners";
+    let y;
+    if (feeders.length && m.round > 1 || (m.side === "final" && feeders.length)) {
+      y = feeders.reduce((sum, f) => sum + f.y, 0) / feeders.length;
+    } else {
+      const inRound = matches.filter((o) => o.side === m.side && o.round === m.round).length || 1;
+      const scale = Math.max(1, firstRound(band) / inRound);
+      y = bandTop[band] + (m.position * scale + (scale - 1) / 2) * spacing;
+    }
+    place.set(m.id, { x: LEFT + col(m) * COL_W, y, col: col(m) });
+  }
+  for (const m of matches.filter((x) => x.side === "third-place")) {
+    const final = matches.find((x) => x.side === "final");
+    const at = final ? place.get(final.id) : { x: LEFT, y: TOP, col: 0 };
+    place.set(m.id, { x: at.x, y: at.y + BOX_H + ROW_GAP * 2, col: at.col });
+  }
+  return { place, hasLosers, bandTop };
+}
+
+export function drawBracket(bracket, { tableHref = (id) => `/tables/${id}` } = {}) {
+  const matches = bracket.matches;
+  const { place, hasLosers, bandTop } = layout(matches);
+  const width = LEFT + (Math.max(...[...place.values()].map((p) => p.col)) + 1) * COL_W;
+  const height = Math.max(...[...place.values()].map((p) => p.y)) + BOX_H + 20;
+  const names = new Map((bracket.entrants || []).map((e) => [e.id, e.name]));
+
+  const titles = new Map();
+  for (const m of matches) {
+    const p = place.get(m.id);
+    const band = m.side === "losers" ? "losers" : "winners";
+    const key = `${band}:${p.col}:${m.side === "third-place" ? "3" : ""}`;
+    if (!titles.has(key) && m.side !== "third-place") {
+      titles.set(key, s("text", { class: "side-title", x: p.x, y: (m.side === "losers" ? bandTop.losers : TOP) - 12,
+        text: columnTitle(m, hasLosers) }));
+    }
+  }
+
+  const wires = [];
+  for (const m of matches) {
+    const to = place.get(m.id);
+    m.sources.forEach((src, slot) => {
+      if (src.kind !== "winner" || !place.has(src.ref)) return;
+      const from = place.get(src.ref);
+      const x1 = from.x + BOX_W;
+      const y1 = from.y + BOX_H / 2;
+      const x2 = to.x;
+      const y2 = to.y + slot * SLOT_H + SLOT_H / 2;
+      const mid = x1 + (x2 - x1) / 2;
+      wires.push(s("path", { class: "wire", d: `M${x1},${y1} H${mid} V${y2} H${x2}` }));
+    });
+  }
+
+  const boxes = matches.map((m) => {
+    const p = place.get(m.id);
+    const slots = m.players.map((player, slot) => {
+      const bye = player && typeof player === "object" && player.bye;
+      const known = typeof player === "number";
+      const label = bye ? "bye" : known ? (m.names && m.names[slot]) || names.get(player) || `#${player}`
+        : sourceLabel(m.sources[slot]);
+      const won = known && m.winner === player;
+      return s("g", {},
+        s("rect", { class: ["slot", won ? "slot-winner" : "", bye ? "slot-bye" : ""].join(" "), x: p.x, y: p.y + slot * SLOT_H,
+          width: BOX_W, height: SLOT_H, rx: 4 }),
+        s("text", { x: p.x + 8, y: p.y + slot * SLOT_H + 16, "font-weight": won ? "700" : "400",
+          "font-style": known ? "normal" : "italic", fill: known ? "#1d2421" : "#6b7570", text: truncate(label) }));
+    });
+    const status = m.status === "played" ? (m.winner !== null && typeof m.winner === "number"
+      ? `${names.get(m.winner) || (m.names || [])[m.players.indexOf(m.winner)] || "?"} won` : "played")
+      : m.status === "ready" ? (m.match ? "playing" : "ready") : m.status;
+    const vs = m.players.map((player, slot) => (typeof player === "number" ? (m.names && m.names[slot]) || names.get(player)
+      : player && player.bye ? "a bye" : sourceLabel(m.sources[slot]))).join(" against ");
+    const group = s("g", { class: "bracket-match", "data-bracket-match": m.id, "data-status": m.status },
+      s("title", { text: `${m.id}: ${vs}; ${status}` }), ...slots,
+      s("text", { x: p.x + BOX_W - 6, y: p.y - 4, "text-anchor": "end", "font-size": "10", fill: "#6b7570", text: m.id }),
+      m.side === "third-place" ? s("text", { class: "side-title", x: p.x, y: p.y - 6, text: "Third place" }) : null);
+    if (m.match) {
+      return s("a", { href: tableHref(m.match, m), "aria-label": `${m.id}: ${vs}; ${status}. Open the table.` }, group);
+    }
+    return group;
+  });
+
+  return s("svg", { class: "bracket", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
+    "aria-label": `Bracket of ${matches.length} matches` },
+  ...titles.values(), hasLosers ? s("text", { class: "side-title", x: LEFT, y: bandTop.losers - 30, text: "Losers' bracket" }) : null,
+  ...wires, ...boxes);
+}

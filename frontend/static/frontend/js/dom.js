@@ -1,0 +1,82 @@
+// A tiny element builder, so renderers read like the markup they make.
+
+export function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
+    else if (key === "text") node.textContent = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, value);
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children) {
+    if (child === undefined || child === null || child === false) continue;
+    if (Array.isArray(child)) append(node, child);
+    else node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+export const svgNS = "http://www.w3.org/2000/svg";
+
+export function s(tag, attrs, ...children) {
+  const node = document.createElementNS(svgNS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child !== undefined && child !== null && child !== false) node.append(child);
+  }
+  return node;
+}
+
+/** Re-renders `root` with `build()` and puts the keyboard focus back on the same control. */
+export function rerender(root, build) {
+  const active = document.activeElement;
+  const key = active && root.contains(active) ? active.dataset.key : null;
+  root.replaceChildren(...[build()].flat().filter(Boolean));
+  if (key) {
+    const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
+}
+
+export function plural(count, one, many) {
+  return `${count} ${count === 1 ? one : many || one + "s"}`;
+}
+
+export function timeAgo(iso) {
+  if (!iso) return "";
+  const seconds = Math.round((Date.now() - Date.parse(iso)) / 1000);
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  return new Date(iso).toLocaleDateString();
+}
+
+export function flash(message, kind = "info") {
+  const region = document.getElementById("flash");
+  if (!region) return;
+  const item = h("p", { class: `flash flash-${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  region.replaceChildren(item);
+  setTimeout(() => { if (item.isConnected) item.remove(); }, 8000);
+}
+
+/** "30 s", "2 min", "1 h", "1 day": a clock's time per move. */
+export function clockText(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 86400) return `${Math.round(seconds / 3600)} h`;
+  return plural(Math.round(seconds / 86400), "day");
+}

@@ -1,0 +1,70 @@
+// Pieces every game renderer shares: seat names, buttons that send one legal move,
+// selectable cards, and small lists.
+import { h } from "../dom.js";
+
+/** A button that plays exactly `move` (one of legal_moves). */
+export function moveButton(ctx, move, label, { key, className = "", ariaLabel, title } = {}) {
+  return h("button", {
+    type: "button",
+    class: ["btn", className],
+    "data-move": JSON.stringify(move),
+    "data-key": key || `move:${JSON.stringify(move)}`,
+    "aria-label": ariaLabel,
+    title,
+    disabled: ctx.busy || !ctx.interactive,
+    onclick: () => ctx.send(move),
+  }, label);
+}
+
+/** A card that can be picked (aria-pressed), or a plain face when `onPick` is not given. */
+export function cardFace(label, { className = "", key, onPick, selected = false, ariaLabel, disabled = false,
+  dataset = {}, title } = {}) {
+  if (!onPick) {
+    return h("span", { class: ["card", className], "aria-label": ariaLabel, title, dataset }, label);
+  }
+  return h("button", {
+    type: "button",
+    class: ["card", "card-pick", className, selected && "selected"],
+    "aria-pressed": selected ? "true" : "false",
+    "aria-label": ariaLabel,
+    "data-key": key,
+    title,
+    dataset,
+    disabled,
+    onclick: onPick,
+  }, label);
+}
+
+export function section(title, className, ...children) {
+  return h("section", { class: ["panel", className], "aria-label": title },
+    h("h3", { class: "panel-title" }, title), ...children);
+}
+
+export function seatLabel(ctx, seat) {
+  const name = ctx.name(seat);
+  if (seat !== ctx.seat) return name;
+  return ctx.replay ? `${name} (this view)` : `${name} (you)`;
+}
+
+export function sameMove(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Keeps a selection only while some legal move still uses it. */
+export function keepSelection(ui, key, stillValid) {
+  if (ui[key] !== undefined && ui[key] !== null && !stillValid(ui[key])) ui[key] = null;
+  return ui[key];
+}
+
+export function actionBar(...buttons) {
+  const items = buttons.flat().filter(Boolean);
+  return items.length ? h("div", { class: "action-bar", role: "group", "aria-label": "Your moves" }, ...items) : null;
+}
+
+export function hint(text) {
+  return text ? h("p", { class: "hint" }, text) : null;
+}
+
+export function countBadge(label, value, title) {
+  return h("span", { class: "badge", title }, `${label} `, h("strong", {}, String(value)));
+}

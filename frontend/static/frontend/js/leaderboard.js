@@ -1,0 +1,162 @@
+// A leaderboard (people's or bots'): pages, a search that jumps to a player's page, and the
+// viewer's own place.
+import { get, pageData } from "./api.js";
+import { flash, h, plural, rerender, timeAgo } from "./dom.js";
+
+const data = pageData("board-data");
+const games = pageData("games-data");
+const game = games.find((g) => g.slug === data.game);
+const bots = data.pool === "bots";
+const PAGE = 25;
+const params = new URLSearchParams(location.search);
+
+const el = {
+  table: document.getElementById("board-table"),
+  body: document.querySelector("#board-table tbody"),
+  me: document.getElementById("me"),
+  info: document.getElementById("page-info"),
+  prev: document.getElementById("prev-page"),
+  next: document.getElementById("next-page"),
+  search: document.getElementById("search"),
+  suggestions: document.getElementById("search-suggestions"),
+  minGames: document.getElementById("min-games"),
+  form: document.getElementById("search-form"),
+};
+
+const state = {
+  offset: Number(params.get("offset")) || 0,
+  minGames: params.has("min_games") ? params.get("min_games") : "5",
+  highlight: params.get("highlight") || null, // competitor to mark
+  count: 0,
+};
+
+function rowNode(row) {
+  const href = row.user ? `/players/by-id/${row.user}` : null;
+  const mine = data.user && row.user === data.user.id;
+  return h("tr", { class: [(mine || row.competitor === state.highlight) && "is-me"], "data-competitor": row.competitor },
+    h("td", { class: "num" }, row.position ? String(row.position) : "–"),
+    h("th", { scope: "row" }, href ? h("a", { href }, row.name) : row.name, mine ? " (you)" : ""),
+    h("td", { class: "num" }, row.rating.toFixed(1)),
+    h("td", { class: "num" }, row.mu.toFixed(1)),
+    h("td", { class: "num" }, row.sigma.toFixed(2)),
+    h("td", { class: "num" }, String(row.games)),
+    h("td", { class: "num" }, String(row.wins)),
+    h("td", {}, row.last_played_at ? timeAgo(row.last_played_at) : "—"));
+}
+
+async function load() {
+  el.table.setAttribute("aria-busy", "true");
+  const query = { pool: data.pool, limit: PAGE, offset: state.offset, min_games: state.minGames };
+  let page;
+  try {
+    page = await get(`ratings/${data.game}/leaderboard`, query);
+  } catch (err) {
+    flash(`The board could not be loaded: ${err.message}`, "error");
+    return;
+  }
+  state.count = page.count;
+  rerender(el.body, () => (page.results.length ? page.results.map(rowNode)
+    : h("tr", {}, h("td", { colspan: 8, class: "muted" }, state.offset ? "No more rows." :
+      `Nobody on this board yet${Number(state.minGames) ? ` with at least ${plural(Number(state.minGames), "game")}` : ""}.`))));
+  el.table.setAttribute("aria-busy", "false");
+  const pages = Math.max(1, Math.ceil(page.count / PAGE));
+  const current = Math.floor(state.offset / PAGE) + 1;
+  el.info.textContent = `Page ${current} of ${pages} · ${plural(page.count, bots ? "bot" : "player")}`;
+  el.prev.disabled = state.offset === 0;
+  el.next.disabled = state.offset + PAGE >= page.count;
+  if (!bots) renderMe(page.player);
+  const url = new URL(location.href);
+  url.searchParams.set("offset", state.offset);
+  url.searchParams.set("min_games", state.minGames);
+  if (state.highlight) url.searchParams.set("highlight", state.highlight); else url.searchParams.delete("highlight");
+  history.replaceState(null, "", url);
+}
+
+function renderMe(row) {
+  if (!data.user) {
+    rerender(el.me, () => h("p", { class: "muted" }, h("a", { href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Log in"),
+      " to see your own place."));
+    return;
+  }
+  rerender(el.me, () => {
+    if (!row) return h("p", { class: "muted" }, "You have no rating in this game yet: play a rated table against people.");
+    if (!row.position) return h("p", {}, `Your rating is ${row.rating.toFixed(1)} after ${plural(row.games, "game")}; `,
+      `the board lists players with at least ${plural(Number(state.minGames), "game")}.`);
+    return h("p", { class: "banner" }, `You are #${row.position} with a rating of ${row.rating.toFixed(1)}. `,
+      h("button", { type: "button", class: "btn btn-small", onclick: () => jumpTo(row) }, "Show my place"));
+  });
+}
+
+function jumpTo(row) {
+  state.highlight = row.competitor;
+  state.offset = Math.floor((row.position - 1) / PAGE) * PAGE;
+  load();
+}
+
+async function find(event) {
+  event.preventDefault();
+  const text = el.search.value.trim();
+  if (!text) return;
+  let ref = null;
+  if (bots) {
+    const bot = game.bots.find((b) => b.toLowerCase() === text.toLowerCase());
+    if (bot) ref = `bot:${bot}`;
+  } else {
+    const found = await get("/players/search", { q: text });
+    const exact = found.results.find((r) => r.username.toLowerCase() === text.toLowerCase()) || (found.results.length === 1 ? found.results[0] : null);
+    if (exact) ref = exact.username;
+  }
+  if (!ref) {
+    flash(`No ${bots ? "bot" : "player"} called “${text}”.`, "error");
+    return;
+  }
+  const board = await get(`ratings/${data.game}/leaderboard`, { pool: data.pool, limit: 1, player: ref, min_games: state.minGames });
+  const row = board.player;
+  if (!row) {
+    flash(`${text} has no rating on this board yet.`);
+    return;
+  }
+  if (!row.position) {
+    flash(`${row.name} has ${plural(row.games, "game")}: fewer than this board's minimum. Lower "At least" to list them.`);
+    return;
+  }
+  flash(`${row.name} is #${row.position}.`);
+  jumpTo(row);
+}
+
+let suggestTimer = null;
+async function suggest() {
+  const text = el.search.value.trim();
+  if (bots) {
+    el.suggestions.replaceChildren(...game.bots.map((b) => h("option", { value: b })));
+    return;
+  }
+  if (text.length < 1) return;
+  const found = await get("/players/search", { q: text });
+  el.suggestions.replaceChildren(...found.results.map((r) => h("option", { value: r.username }, r.name)));
+}
+
+el.search.addEventListener("input", () => {
+  clearTimeout(suggestTimer);
+  suggestTimer = setTimeout(() => suggest().catch(() => {}), 200);
+});
+el.form.addEventListener("submit", (event) => find(event).catch((err) => flash(err.message, "error")));
+el.minGames.value = state.minGames;
+el.minGames.addEventListener("change", () => { state.minGames = el.minGames.value; state.offset = 0; load(); });
+el.prev.addEventListener("click", () => { state.offset = Math.max(0, state.offset - PAGE); load(); });
+el.next.addEventListener("click", () => { state.offset += PAGE; load(); });
+if (bots) suggest();
+load();
+
+const best = document.getElementById("best-results");
+if (best) {
+  get(`ratings/${data.game}/best-results`, { pool: "people", limit: 10 }).then((page) => {
+    rerender(best, () => (page.results.length ? h("table", { class: "data" },
+      h("thead", {}, h("tr", {}, ["Cards left", "Players", "Team", "Table"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, page.results.map((r) => h("tr", {},
+        h("td", {}, r.won ? "0 (won)" : String(r.cards_left)), h("td", {}, String(r.players)),
+        h("td", {}, r.team.map((m) => m.name).join(", ")),
+        h("td", {}, h("a", { href: `/tables/${r.match}/replay` }, `#${r.match}`))))))
+      : h("p", { class: "muted" }, "No rated results yet.")));
+  }).catch((err) => flash(err.message, "error"));
+}

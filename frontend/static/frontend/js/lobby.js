@@ -1,0 +1,149 @@
+// The lobby: open and running tables per game (refreshed every few seconds), and the form
+// that opens a table, seats bots in the other seats and starts it.
+import { ApiError, get, pageData, post } from "./api.js";
+import { clockText, flash, h, plural, rerender, timeAgo } from "./dom.js";
+
+const games = pageData("games-data");
+const user = pageData("user-data");
+const tablesRoot = document.getElementById("lobby-tables");
+const REFRESH_MS = 5000;
+
+// --- the create form ----------------------------------------------------------------------------
+
+const form = document.getElementById("create-form");
+
+function gameOf(slug) {
+  return games.find((g) => g.slug === slug);
+}
+
+function syncForm() {
+  const game = gameOf(form.game.value);
+  const seats = form.players;
+  const previous = Number(seats.value) || 2;
+  seats.replaceChildren(...Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => {
+    const count = game.min_players + i;
+    return h("option", { value: count, selected: count === Math.min(Math.max(previous, game.min_players), game.max_players) },
+      count === 1 ? "1 (solo)" : `${count} players`);
+  }));
+  form.bot.replaceChildren(...game.bots.map((bot) => h("option", { value: bot, selected: bot === game.strong_bot },
+    bot === game.strong_bot ? `${bot} (strongest)` : bot)));
+  const options = document.getElementById("create-options");
+  options.replaceChildren(...game.options.map((option) => h("div", { class: "field" },
+    h("label", { for: `option-${option.key}` }, option.label, " ", h("span", { class: "muted" }, "(optional)")),
+    h("input", { type: "number", id: `option-${option.key}`, name: `option-${option.key}`, min: option.min, max: option.max,
+      inputmode: "numeric" }))));
+}
+
+async function create(event) {
+  event.preventDefault();
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  const game = gameOf(form.game.value);
+  const options = {};
+  for (const option of game.options) {
+    const value = form[`option-${option.key}`].value;
+    if (value !== "") options[option.key] = Number(value);
+  }
+  const body = {
+    game: game.slug,
+    players: Number(form.players.value),
+    rated: form.rated.value === "1",
+    clock_seconds: form.clock.value ? Number(form.clock.value) : null,
+    options,
+  };
+  try {
+    const match = await post("matches", body);
+    if (form.others.value === "bots") {
+      for (let seat = 1; seat < match.players; seat += 1) {
+        await post(`matches/${match.id}/bots`, { seat, bot: form.bot.value });
+      }
+      await post(`matches/${match.id}/start`);
+    }
+    location.assign(`/tables/${match.id}`);
+  } catch (err) {
+    button.disabled = false;
+    const fields = err instanceof ApiError && err.extra && err.extra.fields ? ` ${JSON.stringify(err.extra.fields)}` : "";
+    flash(`The table could not be opened: ${err.message}${fields}`, "error");
+  }
+}
+
+if (form) {
+  form.game.addEventListener("change", syncForm);
+  form.addEventListener("submit", create);
+  syncForm();
+}
+
+// --- the tables -------------------------------------------------------------------------------------
+
+function seatsText(match) {
+  return match.seats.map((s) => (s.name ? (s.bot ? `${s.name} (bot)` : s.name) : "empty")).join(", ");
+}
+
+function mine(match) {
+  return user !== null && match.seats.some((s) => s.user === user.id);
+}
+
+function tableRow(match) {
+  const free = match.seats.filter((s) => !s.name).length;
+  let action;
+  if (match.status === "open") {
+    action = mine(match) ? h("a", { class: "btn btn-small btn-primary", href: `/tables/${match.id}` }, "Your table")
+      : h("a", { class: "btn btn-small btn-primary", href: `/tables/${match.id}` }, user ? "Join" : "Look");
+  } else if (match.status === "running") {
+    action = h("a", { class: ["btn", "btn-small", mine(match) && "btn-primary"], href: `/tables/${match.id}` },
+      mine(match) ? "Play" : "Watch");
+  } else {
+    action = h("a", { class: "btn btn-small", href: `/tables/${match.id}/replay` }, "Replay");
+  }
+  return h("li", { class: "table-row", "data-match": String(match.id) },
+    h("span", { class: "table-id" }, `#${match.id}`),
+    h("span", { class: "table-seats" }, seatsText(match)),
+    h("span", { class: "table-meta muted" }, [
+      match.status === "open" ? `${plural(free, "free seat")}` : null,
+      match.rated ? "rated" : "casual",
+      match.clock_seconds ? `${clockText(match.clock_seconds)} a move` : null,
+      match.status === "finished" ? timeAgo(match.finished_at) : null,
+    ].filter(Boolean).join(" · ")),
+    action);
+}
+
+function list(title, matches, empty) {
+  return h("div", { class: "table-list" }, h("h3", {}, title),
+    matches.length ? h("ul", {}, matches.map(tableRow)) : h("p", { class: "muted small" }, empty));
+}
+
+function renderTables(open, running, finished) {
+  rerender(tablesRoot, () => games.map((game) => {
+    const of = (matches) => matches.filter((m) => m.game === game.slug);
+    return h("section", { class: "panel game-tables", "aria-labelledby": `tables-${game.slug}`, "data-game": game.slug },
+      h("h2", { id: `tables-${game.slug}` }, game.title,
+        h("span", { class: "muted small" }, ` · ${game.min_players === game.max_players ? game.min_players
+          : `${game.min_players}–${game.max_players}`} players`)),
+      list("Open tables", of(open), "No table is waiting for players."),
+      list("Playing now", of(running).slice(0, 8), "Nobody is playing right now."),
+      list("Just finished", of(finished).slice(0, 3), "No finished tables yet."));
+  }));
+  tablesRoot.setAttribute("aria-busy", "false");
+}
+
+async function refresh() {
+  try {
+    const [open, running, finished] = await Promise.all([
+      get("matches", { status: "open", limit: 100 }),
+      get("matches", { status: "running", limit: 100 }),
+      get("matches", { status: "finished", limit: 30 }),
+    ]);
+    renderTables(open.results, running.results, finished.results);
+  } catch (err) {
+    flash(`The tables could not be loaded: ${err.message}`, "error");
+  }
+}
+
+function loop() {
+  if (document.visibilityState === "visible") refresh();
+  setTimeout(loop, REFRESH_MS);
+}
+
+refresh();
+setTimeout(loop, REFRESH_MS);
+document.title = user ? `Play · ${user.name} · Card League` : document.title;

@@ -1,0 +1,265 @@
+// The replay viewer: a finished match at any position (after each move), with everyone's cards
+// or as one seat (or a spectator) saw it, stepped, sought, played, and linked to.
+import { get, pageData } from "./api.js";
+import { flash, h, rerender } from "./dom.js";
+import { rendererFor } from "./games/index.js";
+
+const data = pageData("replay-data");
+const match = data.match;
+const renderer = rendererFor(match.game);
+const root = document.getElementById("replay");
+const params = new URLSearchParams(location.search);
+const PLAY_STEP_MS = 900;
+
+const el = {
+  status: document.getElementById("replay-status"),
+  controls: document.getElementById("controls"),
+  board: document.getElementById("board"),
+  result: document.getElementById("result"),
+  decisions: document.getElementById("decisions"),
+  log: document.getElementById("log-list"),
+  seek: document.getElementById("seek"),
+  position: document.getElementById("position"),
+  seat: document.getElementById("seat"),
+  play: document.getElementById("play"),
+  copied: document.getElementById("copied"),
+};
+
+const state = {
+  seat: params.get("seat") || "all",
+  positions: [], // the seqs one can step to: the start, then the position after each move
+  decisions: [],
+  index: 0,
+  shown: null,
+  cache: new Map(),
+  playing: false,
+  playTimer: null,
+  token: 0,
+};
+
+function name(seat) {
+  const info = match.seats[seat];
+  if (!info || !info.name) return `Seat ${seat + 1}`;
+  return info.bot ? `${info.name} (bot)` : info.name;
+}
+
+function seatParam(seat) {
+  return seat === "all" || seat === "spectator" ? seat : String(Number(seat));
+}
+
+async function fetchPosition(seq, seat) {
+  const key = `${seq}|${seat}`;
+  if (!state.cache.has(key)) {
+    const request = get(`matches/${match.id}/replay`, { seq, seat: seatParam(seat) });
+    state.cache.set(key, request);
+    request.catch(() => state.cache.delete(key));
+  }
+  return state.cache.get(key);
+}
+
+function buildPositions(position) {
+  state.decisions = position.decisions;
+  const seqs = new Set(position.decisions.map((d) => d.after));
+  if (position.decisions.length) seqs.add(position.decisions[0].seq);
+  seqs.add(position.last_seq);
+  state.positions = [...seqs].filter((seq) => seq >= 1).sort((a, b) => a - b);
+}
+
+function indexFor(seq) {
+  let best = 0;
+  state.positions.forEach((candidate, index) => { if (candidate <= seq) best = index; });
+  return best;
+}
+
+// --- drawing ------------------------------------------------------------------------------------
+
+function context(seat) {
+  const viewer = seat === "all" || seat === "spectator" ? null : Number(seat);
+  return {
+    seat: viewer,
+    name,
+    send: () => {},
+    busy: false,
+    interactive: false,
+    replay: true,
+    ui: {},
+    refresh: () => {},
+    handTitle: viewer === null ? null : `${name(viewer)}'s hand`,
+  };
+}
+
+function show(position) {
+  state.shown = position;
+  const seq = position.seq;
+  const ctx = context(state.seat);
+  if (state.seat === "all" && position.views) ctx.hands = position.views.map((view) => view.hand);
+  const view = position.view;
+  rerender(el.board, () => (view ? renderer.render(view, [], ctx)
+    : h("p", { class: "placeholder" }, "The table is set; the cards are not dealt yet.")));
+  root.dataset.seq = String(seq);
+  root.dataset.index = String(state.index);
+  el.seek.max = String(Math.max(0, state.positions.length - 1));
+  el.seek.value = String(state.index);
+  const total = state.positions.length - 1;
+  const decision = state.decisions.find((d) => d.after === seq);
+  el.position.textContent = state.index === 0 ? `Start · event ${seq}`
+    : `Move ${state.index} of ${total}${decision ? ` (${name(decision.seat)})` : ""} · event ${seq}`;
+  el.seek.setAttribute("aria-valuetext", el.position.textContent);
+  renderLog(position, ctx);
+  markDecision(seq);
+  renderResult(view, ctx);
+  history.replaceState(null, "", `?seq=${seq}&seat=${seatParam(state.seat)}`);
+  el.status.textContent = `${state.seat === "all" ? "Everyone's cards" : state.seat === "spectator" ? "As a spectator saw it"
+    : `As ${name(Number(state.seat))} saw it`} · ${match.rated ? "rated" : "casual"} · finished ${new Date(match.finished_at).toLocaleString()}`;
+}
+
+function renderLog(position, ctx) {
+  const entries = position.log.slice(-300);
+  el.log.replaceChildren(...entries.map((entry) => h("li", { "data-seq": String(entry.seq) },
+    renderer.describe(entry.event, ctx))));
+  el.log.scrollTop = el.log.scrollHeight;
+}
+
+function renderDecisions() {
+  const ctx = context("all");
+  el.decisions.replaceChildren(...state.decisions.map((decision) => h("li", { "data-after": String(decision.after) },
+    h("button", { type: "button", class: "linkish", onclick: () => goTo(indexFor(decision.after)) },
+      `${name(decision.seat)}: ${renderer.describeMove(decision.move, ctx)}${decision.actor === "clock" ? " (timed out)" : ""}`))));
+}
+
+function markDecision(seq) {
+  let current = null;
+  for (const item of el.decisions.children) {
+    const here = Number(item.dataset.after) === seq;
+    item.classList.toggle("is-here", here);
+    if (here) current = item;
+  }
+  if (current) {
+    const list = el.decisions;
+    const top = current.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 30) list.scrollTop = top - list.clientHeight / 2;
+  }
+}
+
+function renderResult(view, ctx) {
+  const outcome = view && view.finished ? view.outcome : null;
+  el.result.hidden = !outcome;
+  if (!outcome) return;
+  const headline = outcome.cooperative ? (outcome.won ? "The team won." : "The team lost.")
+    : outcome.winners.length ? `${outcome.winners.map(name).join(" and ")} won.` : "Nobody won.";
+  rerender(el.result, () => [h("h2", {}, "Result"), h("p", { class: "result-headline" }, headline),
+    h("p", {}, renderer.resultText(outcome, ctx))]);
+}
+
+// --- moving through the match ---------------------------------------------------------------------
+
+async function goTo(index, { keepPlaying = false } = {}) {
+  if (!keepPlaying) stop();
+  const bounded = Math.max(0, Math.min(index, state.positions.length - 1));
+  const token = ++state.token;
+  state.index = bounded;
+  el.seek.value = String(bounded);
+  try {
+    const position = await fetchPosition(state.positions[bounded], state.seat);
+    if (token !== state.token) return;
+    show(position);
+    const next = state.positions[bounded + 1];
+    if (next !== undefined) fetchPosition(next, state.seat).catch(() => {});
+  } catch (err) {
+    flash(`That position could not be loaded: ${err.message}`, "error");
+  }
+}
+
+function play() {
+  if (state.index >= state.positions.length - 1) goTo(0, { keepPlaying: true });
+  state.playing = true;
+  el.play.textContent = "Pause";
+  el.play.setAttribute("aria-pressed", "true");
+  const step = async () => {
+    if (!state.playing) return;
+    if (state.index >= state.positions.length - 1) {
+      stop();
+      return;
+    }
+    await goTo(state.index + 1, { keepPlaying: true });
+    if (state.playing) state.playTimer = setTimeout(step, PLAY_STEP_MS);
+  };
+  state.playTimer = setTimeout(step, PLAY_STEP_MS / 2);
+}
+
+function stop() {
+  state.playing = false;
+  clearTimeout(state.playTimer);
+  el.play.textContent = "Play";
+  el.play.setAttribute("aria-pressed", "false");
+}
+
+async function copyLink() {
+  const url = location.href;
+  try {
+    await navigator.clipboard.writeText(url);
+    el.copied.textContent = "Link copied.";
+  } catch (err) {
+    el.copied.replaceChildren("Copy this link: ", h("input", { type: "text", value: url, readonly: true, size: 40,
+      "aria-label": "Link to this position", onfocus: (event) => event.target.select() }));
+  }
+  root.dataset.link = url;
+}
+
+function setUpSeatChoice() {
+  const options = [["all", "Everyone's cards"], ["spectator", "A spectator's view"],
+    ...match.seats.map((info) => [String(info.seat), `${name(info.seat)}'s view`])];
+  el.seat.replaceChildren(...options.map(([value, label]) => h("option", { value, selected: value === seatParam(state.seat) }, label)));
+  el.seat.addEventListener("change", () => {
+    state.seat = el.seat.value;
+    goTo(state.index);
+  });
+}
+
+async function start() {
+  if (match.status !== "finished") {
+    el.status.textContent = "";
+    el.board.replaceChildren(h("p", { class: "placeholder" }, "The replay opens when the match has ended. ",
+      h("a", { href: `/tables/${match.id}` }, "Watch it live")));
+    return;
+  }
+  setUpSeatChoice();
+  const wanted = params.get("seq") ? Number(params.get("seq")) : null;
+  let first;
+  try {
+    first = await fetchPosition(wanted || match.seq, state.seat);
+  } catch (err) {
+    flash(`The replay could not be loaded: ${err.message}`, "error");
+    return;
+  }
+  buildPositions(first);
+  if (wanted && !state.positions.includes(first.seq)) {
+    state.positions.push(first.seq);
+    state.positions.sort((a, b) => a - b);
+  }
+  renderDecisions();
+  el.controls.hidden = false;
+  state.index = state.positions.indexOf(first.seq);
+  show(first);
+
+  document.getElementById("first").addEventListener("click", () => goTo(0));
+  document.getElementById("prev").addEventListener("click", () => goTo(state.index - 1));
+  document.getElementById("next").addEventListener("click", () => goTo(state.index + 1));
+  document.getElementById("last").addEventListener("click", () => goTo(state.positions.length - 1));
+  el.play.addEventListener("click", () => (state.playing ? stop() : play()));
+  document.getElementById("copy").addEventListener("click", copyLink);
+  let seekTimer = null;
+  el.seek.addEventListener("input", () => {
+    clearTimeout(seekTimer);
+    seekTimer = setTimeout(() => goTo(Number(el.seek.value)), 120);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowRight") goTo(state.index + 1);
+    else if (event.key === "ArrowLeft") goTo(state.index - 1);
+    else return;
+    event.preventDefault();
+  });
+}
+
+start();

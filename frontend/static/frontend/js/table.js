@@ -1,0 +1,457 @@
+// The table page: seats before the start, then the live game drawn from the seat's view,
+// moves offered only from legal_moves, the turn, the clock, presence, the log and the result.
+import { api, ApiError, get, pageData, post } from "./api.js";
+import { clockText, flash, h, plural, rerender } from "./dom.js";
+import { rendererFor } from "./games/index.js";
+import { MatchSocket } from "./socket.js";
+
+const data = pageData("table-data");
+const root = document.getElementById("table");
+const renderer = rendererFor(data.match.game);
+const matchId = data.match.id;
+const user = data.user;
+
+const state = {
+  match: data.match,
+  seat: data.seat,
+  status: data.match.status,
+  seq: 0,
+  view: null,
+  legal: [],
+  deadline: data.match.deadline,
+  log: [],
+  presence: null,
+  busy: null, // the seq a sent move was made at, until the table moves on or the move is refused
+  ui: {},
+  autoPass: data.auto_pass,
+  connection: "connecting",
+  botHintsArrive: false, // set once a bot's move was pushed to this page without being asked for
+};
+
+const el = {
+  status: document.getElementById("table-status"),
+  connection: document.getElementById("connection"),
+  setup: document.getElementById("setup"),
+  board: document.getElementById("board"),
+  turn: document.getElementById("turn"),
+  clock: document.getElementById("clock"),
+  players: document.getElementById("players"),
+  autoPass: document.getElementById("auto-pass"),
+  result: document.getElementById("result"),
+  log: document.getElementById("log-list"),
+  allMoves: document.getElementById("all-moves"),
+};
+
+// --- names and helpers ------------------------------------------------------------------------
+
+function seatInfo(seat) {
+  return state.match.seats[seat] || { seat, name: null, bot: "" };
+}
+
+function name(seat) {
+  if (seat === null || seat === undefined) return "nobody";
+  const info = seatInfo(seat);
+  if (!info.name) return `Seat ${seat + 1}`;
+  return info.bot ? `${info.name} (bot)` : info.name;
+}
+
+function isCreator() {
+  return user !== null && state.match.created_by === user.id;
+}
+
+function errorText(err) {
+  if (err instanceof ApiError || err.code) return err.message || String(err.code);
+  return String(err);
+}
+
+function newKey() {
+  return window.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+}
+
+// --- the socket -------------------------------------------------------------------------------
+
+const socket = new MatchSocket(matchId, {
+  since: 0,
+  onFrame: receive,
+  onStatus: (status) => {
+    state.connection = status;
+    renderConnection();
+  },
+});
+
+function receive(frame) {
+  switch (frame.type) {
+    case "snapshot":
+    case "update":
+      applyView(frame);
+      break;
+    case "presence":
+      state.presence = frame;
+      renderPlayers();
+      // Someone sat down since this page last read the table: fetch the names.
+      if ((frame.seats || []).some((entry) => !seatInfo(entry.seat).name)) refreshMatch();
+      break;
+    case "auto_pass":
+      state.autoPass = frame.enabled;
+      renderAutoPass();
+      flash(frame.enabled ? "You now pass automatically in Block windows." : "You answer Block windows yourself again.");
+      break;
+    case "error":
+      flash(frame.message || frame.code, "error");
+      break;
+    default:
+      break;
+  }
+}
+
+function waitingOnBots() {
+  return Boolean(state.status === "running" && state.view && state.view.to_act.length
+    && state.view.to_act.every((seat) => seatInfo(seat).bot));
+}
+
+function applyView(frame) {
+  const before = state.status;
+  if (frame.pushed && waitingOnBots()) state.botHintsArrive = true; // the worker's hints reach us
+  if (typeof frame.seq === "number") state.seq = Math.max(state.seq, frame.seq);
+  if (frame.status) state.status = frame.status;
+  if ("deadline" in frame) state.deadline = frame.deadline;
+  if (frame.view !== undefined) state.view = frame.view;
+  if (frame.legal_moves !== undefined) state.legal = frame.legal_moves || [];
+  if (state.view && state.view.finished) state.status = "finished";
+  const lastLogged = state.log.length ? state.log[state.log.length - 1].seq : 0;
+  const fresh = (frame.events || []).filter((entry) => entry.seq > lastLogged);
+  state.log.push(...fresh);
+  if (state.busy !== null && state.seq > state.busy) state.busy = null;
+  if (before !== state.status) refreshMatch();
+  render();
+  appendLog(fresh);
+}
+
+async function refreshMatch() {
+  try {
+    state.match = await get(`matches/${matchId}`);
+    if (state.match.status === "finished" && state.status !== "finished") state.status = "finished";
+    render();
+  } catch (err) {
+    flash(errorText(err), "error");
+  }
+}
+
+// --- moves ------------------------------------------------------------------------------------
+
+async function send(move) {
+  if (state.busy !== null) return;
+  const from = state.seq;
+  state.busy = from;
+  renderBoard();
+  try {
+    if (socket.open) {
+      await socket.move(move, from);
+    } else {
+      const result = await api(`matches/${matchId}/moves`, {
+        method: "POST", body: { move, expected_seq: from }, headers: { "Idempotency-Key": newKey() },
+      });
+      applyView({ type: "update", seq: result.seq, view: result.view, legal_moves: result.legal_moves, events: result.events });
+    }
+  } catch (err) {
+    state.busy = null;
+    flash(`That move was refused: ${errorText(err)}`, "error");
+    socket.resync();
+    render();
+  }
+}
+
+function setAutoPass(enabled) {
+  state.autoPass = enabled;
+  if (!socket.setAutoPass(enabled)) {
+    post(`matches/${matchId}/auto-pass`, { enabled })
+      .then((answer) => { state.autoPass = answer.enabled; renderAutoPass(); })
+      .catch((err) => flash(errorText(err), "error"));
+  }
+}
+
+// --- rendering --------------------------------------------------------------------------------
+
+function context() {
+  return {
+    seat: state.seat,
+    name,
+    send,
+    busy: state.busy !== null,
+    interactive: state.status === "running" && state.seat !== null && state.seat !== undefined,
+    ui: state.ui,
+    refresh: (focusKey) => {
+      renderBoard();
+      renderAllMoves();
+      if (focusKey) {
+        const target = el.board.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+        if (target && !target.disabled) target.focus();
+      }
+    },
+  };
+}
+
+function myTurn() {
+  return Boolean(state.view && state.seat !== null && state.view.to_act.includes(state.seat) && state.legal.length);
+}
+
+function render() {
+  root.dataset.seq = String(state.seq);
+  root.dataset.status = state.status;
+  root.dataset.myTurn = myTurn() ? "true" : "false";
+  socket.setWaiting(waitingOnBots() && !state.botHintsArrive);
+  renderStatus();
+  renderSetup();
+  renderBoard();
+  renderTurn();
+  renderPlayers();
+  renderAutoPass();
+  renderResult();
+  renderAllMoves();
+  const title = `${renderer.title} · table ${matchId} · Card League`;
+  document.title = myTurn() ? `● Your turn · ${title}` : title;
+}
+
+function renderStatus() {
+  const texts = { open: "Waiting for players", running: "Playing", finished: "Finished" };
+  const bits = [texts[state.status] || state.status, state.match.rated ? "rated" : "casual"];
+  if (state.match.clock_seconds) bits.push(`${clockText(state.match.clock_seconds)} a move`);
+  if (state.seat === null || state.seat === undefined) bits.push(state.status === "finished" ? "" : "you are watching");
+  el.status.textContent = bits.filter(Boolean).join(" · ");
+}
+
+function renderConnection() {
+  const texts = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Disconnected" };
+  el.connection.textContent = texts[state.connection] || state.connection;
+  el.connection.className = `connection connection-${state.connection}`;
+}
+
+function renderBoard() {
+  const wasInside = el.board.contains(document.activeElement);
+  if (!state.view) {
+    el.board.replaceChildren(h("p", { class: "placeholder" },
+      state.status === "open" ? "The game starts when every seat is taken and the table's creator starts it."
+        : "Loading the table…"));
+    return;
+  }
+  rerender(el.board, () => renderer.render(state.view, state.legal, context()));
+  if (wasInside && !el.board.contains(document.activeElement)) {
+    const next = el.board.querySelector("button:not([disabled]), select:not([disabled])");
+    if (next) next.focus({ preventScroll: true });
+  }
+}
+
+function formatClock(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+function renderTurn() {
+  const view = state.view;
+  let text = "";
+  if (state.status === "open") text = "Waiting for the table to fill.";
+  else if (!view) text = "";
+  else if (view.finished) text = "The game is over.";
+  else if (myTurn()) {
+    const detail = renderer.turnText ? renderer.turnText(view) : null;
+    text = view.to_act.length > 1 ? `Your answer: ${detail || "decide"}.` : `Your turn: ${detail || "make a move"}.`;
+  } else {
+    const detail = renderer.turnText ? renderer.turnText(view) : null;
+    text = `Waiting for ${view.to_act.map(name).join(", ")}${detail ? ` (${detail})` : ""}.`;
+  }
+  if (el.turn.textContent !== text) el.turn.textContent = text;
+  el.turn.classList.toggle("is-mine", myTurn());
+  tickClock();
+}
+
+function tickClock() {
+  if (!state.deadline || state.status !== "running") {
+    el.clock.hidden = true;
+    return;
+  }
+  const left = Date.parse(state.deadline) - Date.now();
+  el.clock.hidden = false;
+  el.clock.textContent = `${formatClock(left)} left to move`;
+  el.clock.classList.toggle("clock-low", left < 10000);
+  if (left < -2000 && state.connection === "live") socket.resync(); // the clock's move should have come
+}
+
+function renderPlayers() {
+  const online = new Set((state.presence ? state.presence.seats : []).map((entry) => entry.seat));
+  const toAct = state.view ? state.view.to_act : [];
+  const items = state.match.seats.map((info) => {
+    const here = info.bot ? "bot" : online.has(info.seat) ? "online" : info.name ? "away" : "empty";
+    return h("li", { class: ["player", toAct.includes(info.seat) && "is-current"] },
+      h("span", { class: `presence presence-${here}`, title: here, "aria-label": here }),
+      h("span", { class: "player-name" }, name(info.seat), info.seat === state.seat ? " (you)" : ""),
+      toAct.includes(info.seat) ? h("span", { class: "badge badge-turn" }, "to play") : null,
+      !info.bot && info.user ? h("a", { href: `/players/by-id/${info.user}`, class: "small" }, "profile") : null);
+  });
+  const watching = state.presence ? state.presence.spectators : 0;
+  rerender(el.players, () => [h("ul", { class: "players" }, items),
+    h("p", { class: "muted small" }, `${plural(watching, "spectator")} watching`)]);
+}
+
+function renderAutoPass() {
+  const show = renderer.interrupts && state.seat !== null && state.seat !== undefined && state.status !== "finished";
+  el.autoPass.hidden = !show;
+  if (!show) return;
+  const box = el.autoPass.querySelector("input");
+  box.checked = Boolean(state.autoPass);
+}
+
+function renderResult() {
+  const view = state.view;
+  const outcome = (view && view.outcome) || state.match.outcome;
+  if (state.status !== "finished" || !outcome) {
+    el.result.hidden = true;
+    return;
+  }
+  el.result.hidden = false;
+  const rows = state.match.seats.map((info) => h("tr", { class: outcome.winners.includes(info.seat) ? "winner" : "" },
+    h("td", {}, String(outcome.ranks[info.seat])),
+    h("th", { scope: "row" }, name(info.seat)),
+    h("td", {}, String(outcome.scores[info.seat]))));
+  const headline = outcome.cooperative ? (outcome.won ? "The team won!" : "The team lost.")
+    : outcome.winners.length ? `${outcome.winners.map(name).join(" and ")} won.` : "Nobody won.";
+  rerender(el.result, () => [
+    h("h2", {}, "Result"),
+    h("p", { class: "result-headline" }, headline),
+    h("p", {}, renderer.resultText(outcome, context())),
+    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"),
+      h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))), h("tbody", {}, rows)),
+    h("p", {}, h("a", { class: "btn", href: `/tables/${matchId}/replay` }, "Watch the replay"), " ",
+      h("a", { class: "btn", href: "/" }, "Back to the lobby")),
+  ]);
+}
+
+function renderAllMoves() {
+  const show = context().interactive && state.legal.length > 0;
+  el.allMoves.hidden = !show;
+  if (!show) return;
+  const ctx = context();
+  el.allMoves.querySelector("summary").textContent = `Every legal move as a list (${state.legal.length})`;
+  const list = el.allMoves.querySelector("ul");
+  list.replaceChildren(...state.legal.map((move) => h("li", {}, h("button", {
+    type: "button", class: "btn btn-small", disabled: ctx.busy, "data-list-move": JSON.stringify(move),
+    onclick: () => send(move),
+  }, renderer.describeMove(move, ctx)))));
+}
+
+function appendLog(entries) {
+  if (!entries.length) return;
+  const ctx = context();
+  const nearBottom = el.log.scrollHeight - el.log.scrollTop - el.log.clientHeight < 40;
+  for (const entry of entries) {
+    el.log.append(h("li", { "data-seq": String(entry.seq), "data-type": entry.event.type },
+      renderer.describe(entry.event, ctx)));
+  }
+  while (el.log.children.length > 400) el.log.firstElementChild.remove();
+  if (nearBottom || entries.length > 5) el.log.scrollTop = el.log.scrollHeight;
+}
+
+// --- seats before the start -------------------------------------------------------------------
+
+function renderSetup() {
+  if (state.status !== "open") {
+    el.setup.hidden = true;
+    return;
+  }
+  el.setup.hidden = false;
+  const seated = state.seat !== null && state.seat !== undefined;
+  const free = state.match.seats.filter((info) => !info.name).length;
+  const bots = data.bots;
+  const rows = state.match.seats.map((info) => {
+    const seat = info.seat;
+    if (info.name) {
+      return h("li", { class: "setup-seat" }, h("span", { class: "seat-no" }, `Seat ${seat + 1}`),
+        h("span", {}, name(seat), seat === state.seat ? " (you)" : ""),
+        seat === state.seat && !isCreator() ? h("button", { type: "button", class: "btn btn-small", "data-key": "leave",
+          onclick: () => act(`matches/${matchId}/leave`, {}, "You left the table.") }, "Leave") : null);
+    }
+    const botSelect = h("select", { id: `bot-${seat}`, "aria-label": `Bot for seat ${seat + 1}` },
+      bots.map((bot) => h("option", { value: bot, selected: bot === data.strong_bot }, bot)));
+    return h("li", { class: "setup-seat" }, h("span", { class: "seat-no" }, `Seat ${seat + 1}`),
+      h("span", { class: "muted" }, "empty"),
+      user && !seated ? h("button", { type: "button", class: "btn btn-small btn-primary", "data-key": `sit:${seat}`,
+        onclick: () => act(`matches/${matchId}/join`, { seat }, "You sat down.") }, "Sit here") : null,
+      isCreator() ? h("span", { class: "add-bot" }, botSelect, h("button", {
+        type: "button", class: "btn btn-small", "data-key": `bot:${seat}`,
+        onclick: () => act(`matches/${matchId}/bots`, { seat, bot: botSelect.value }, "A bot sat down."),
+      }, "Add bot")) : null);
+  });
+  const footer = [];
+  if (!user) footer.push(h("p", {}, h("a", { href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Log in"),
+    " to sit down."));
+  if (isCreator()) {
+    if (free > 0) {
+      footer.push(h("button", { type: "button", class: "btn", "data-key": "fill-bots", onclick: fillWithBots },
+        free === 1 ? `Fill the empty seat with a ${data.strong_bot} bot` : `Fill ${free} empty seats with ${data.strong_bot} bots`));
+    }
+    footer.push(h("button", { type: "button", class: "btn btn-primary", "data-key": "start", disabled: free > 0,
+      onclick: () => act(`matches/${matchId}/start`, undefined, "The game starts.") }, "Start the game"));
+  } else if (free === 0) {
+    footer.push(h("p", { class: "muted" }, "Every seat is taken: the table's creator starts the game."));
+  }
+  rerender(el.setup, () => [h("h2", {}, "Seats"), h("ol", { class: "setup-seats" }, rows),
+    h("div", { class: "action-bar" }, footer)]);
+}
+
+async function act(path, body, done) {
+  try {
+    const answer = await post(path, body);
+    if (answer && answer.seats) state.match = answer;
+    await afterSeatChange();
+    if (done) flash(done);
+  } catch (err) {
+    flash(errorText(err), "error");
+    await afterSeatChange();
+  }
+}
+
+async function fillWithBots() {
+  try {
+    for (const info of state.match.seats) {
+      if (!info.name) state.match = await post(`matches/${matchId}/bots`, { seat: info.seat, bot: data.strong_bot });
+    }
+  } catch (err) {
+    flash(errorText(err), "error");
+  }
+  await afterSeatChange();
+}
+
+async function afterSeatChange() {
+  try {
+    state.match = await get(`matches/${matchId}`);
+  } catch (err) {
+    flash(errorText(err), "error");
+  }
+  const mine = user ? state.match.seats.find((info) => info.user === user.id) : null;
+  const seat = mine ? mine.seat : null;
+  if (seat !== state.seat) {
+    state.seat = seat;
+    socket.restart(); // the server decides the socket's seat when it connects
+  }
+  if (state.match.status !== "open" && state.status === "open") state.status = state.match.status;
+  render();
+}
+
+function pollWhileOpen() {
+  if (state.status === "open" && document.visibilityState === "visible") afterSeatChange();
+  setTimeout(pollWhileOpen, 2500);
+}
+
+// --- start ------------------------------------------------------------------------------------
+
+el.autoPass.querySelector("input").addEventListener("change", (event) => setAutoPass(event.target.checked));
+document.addEventListener("keydown", (event) => {
+  if (renderer.onKey && el.board.contains(document.activeElement) && renderer.onKey(event, context())) {
+    event.preventDefault();
+  }
+});
+setInterval(tickClock, 1000);
+window.cardLeagueTable = { socket, state };
+render();
+renderConnection();
+socket.connect();
+setTimeout(pollWhileOpen, 2500);

@@ -1,0 +1,312 @@
+// One tournament, live: registration, the bracket (elimination) or the pairings and standings
+// with tie-breaks (Swiss, round robin), a league's calendar, and what happened, as it happens.
+// The page follows the tournament's event feed and reloads what an event changes.
+import { ApiError, get, pageData, post } from "./api.js";
+import { drawBracket } from "./bracket.js";
+import { clockText, flash, h, plural, rerender, timeAgo } from "./dom.js";
+
+const data = pageData("tournament-data");
+const games = pageData("games-data");
+const root = document.getElementById("tournament");
+const id = data.id;
+const user = data.user;
+const formatTitle = Object.fromEntries(data.formats.map((f) => [f.slug, f.title]));
+const BRACKET_FORMATS = new Set(["single-elimination", "double-elimination"]);
+const STATUS = { registration: "Open for registration", running: "Running", finished: "Finished", cancelled: "Cancelled" };
+const POLL_MS = { registration: 3000, running: 1000 };
+
+const el = {
+  summary: document.getElementById("t-summary"),
+  status: document.getElementById("t-status"),
+  champion: document.getElementById("champion"),
+  bracketPanel: document.getElementById("bracket-panel"),
+  bracket: document.getElementById("bracket"),
+  calendarPanel: document.getElementById("calendar-panel"),
+  calendar: document.getElementById("calendar"),
+  standings: document.getElementById("standings"),
+  rounds: document.getElementById("rounds"),
+  entry: document.getElementById("entry"),
+  entrants: document.getElementById("entrants"),
+  activity: document.getElementById("activity"),
+};
+
+const state = { summary: null, entrants: [], rounds: [], standings: [], bracket: null, calendar: null, feed: 0, busy: false };
+
+function gameOf(slug) {
+  return games.find((g) => g.slug === slug) || { title: slug, bots: [] };
+}
+
+function nameOf(entrantId) {
+  const entrant = state.entrants.find((e) => e.id === entrantId);
+  return entrant ? entrant.name : `entrant ${entrantId}`;
+}
+
+function hasBracket(summary) {
+  const format = summary.format === "league" ? summary.options.format : summary.format;
+  return BRACKET_FORMATS.has(format);
+}
+
+function points(row) {
+  const [top, bottom] = String(row.points_exact).split("/").map(Number);
+  if (!bottom || bottom === 1) return String(top);
+  if (bottom === 2) return `${Math.floor(top / 2) || ""}½`;
+  return row.points.toFixed(2);
+}
+
+// --- loading ------------------------------------------------------------------------------------
+
+async function load() {
+  const summary = await get(`tournaments/${id}`);
+  const [entrants, rounds, standings] = await Promise.all([
+    get(`tournaments/${id}/entrants`), get(`tournaments/${id}/rounds`), get(`tournaments/${id}/standings`),
+  ]);
+  Object.assign(state, { summary, entrants, rounds, standings });
+  state.bracket = hasBracket(summary) && summary.status !== "registration" && state.entrants.length >= 2
+    ? await get(`tournaments/${id}/bracket`) : null;
+  state.calendar = summary.format === "league" ? await get(`tournaments/${id}/calendar`) : null;
+  render();
+}
+
+async function follow() {
+  try {
+    let fresh = [];
+    for (;;) {
+      const feed = await get(`tournaments/${id}/events`, { after: state.feed, limit: 500 });
+      fresh = fresh.concat(feed.events);
+      state.feed = feed.next;
+      if (feed.next >= feed.head || !feed.events.length) break;
+    }
+    if (fresh.length || !state.summary) await load();
+    appendActivity(fresh);
+  } catch (err) {
+    flash(`The tournament could not be loaded: ${err.message}`, "error");
+  }
+  const wait = POLL_MS[state.summary ? state.summary.status : "running"];
+  if (wait) setTimeout(follow, document.visibilityState === "visible" ? wait : wait * 5);
+}
+
+// --- drawing --------------------------------------------------------------------------------------
+
+function render() {
+  const t = state.summary;
+  root.dataset.seq = String(t.seq);
+  root.dataset.status = t.status;
+  root.dataset.round = String(t.current_round || 0);
+  el.status.textContent = STATUS[t.status] || t.status;
+  el.status.className = `status-pill status-${t.status}`;
+  const rounds = t.current_round ? `round ${t.current_round}${t.total_rounds ? ` of ${t.total_rounds}` : ""}`
+    : t.total_rounds ? `${plural(t.total_rounds, "round")}` : null;
+  el.summary.textContent = [gameOf(t.game).title, formatTitle[t.format] || t.format, plural(t.entrants, "entrant"), rounds,
+    `${clockText(t.clock_seconds)} a move`, t.rated ? "rated" : "casual",
+    t.starts_at && t.status === "registration" ? `starts ${new Date(t.starts_at).toLocaleString()}` : null]
+    .filter(Boolean).join(" · ");
+  el.champion.hidden = t.champion === null;
+  if (t.champion !== null) el.champion.textContent = `Champion: ${nameOf(t.champion)} won the tournament.`;
+  renderEntry();
+  renderEntrants();
+  renderStandings();
+  renderRounds();
+  renderBracket();
+  renderCalendar();
+}
+
+function renderEntry() {
+  const t = state.summary;
+  const mine = user ? state.entrants.find((e) => e.user === user.id && e.status === "active") : null;
+  const organiser = user && t.organiser === user.id;
+  const open = t.status === "registration";
+  const full = t.max_entrants && t.entrants >= t.max_entrants;
+  rerender(el.entry, () => {
+    const items = [];
+    if (!user) {
+      items.push(h("p", {}, h("a", { href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Log in"),
+        open ? " to register." : " to take part in tournaments."));
+    } else if (mine) {
+      items.push(h("p", {}, open ? "You are registered." : "You are playing in this tournament."));
+      if (open || t.status === "running") {
+        items.push(h("button", { type: "button", class: "btn", "data-key": "withdraw", disabled: state.busy,
+          onclick: () => act(`tournaments/${id}/withdraw`, {}, "You withdrew.") },
+        open ? "Withdraw" : "Withdraw from the next rounds"));
+      }
+    } else if (open) {
+      items.push(h("button", { type: "button", class: "btn btn-primary", "data-key": "register", disabled: state.busy || full,
+        onclick: () => act(`tournaments/${id}/register`, undefined, "You are registered.") }, full ? "Full" : "Register"));
+    } else {
+      items.push(h("p", { class: "muted" }, "Registration is closed."));
+    }
+    if (organiser && open) {
+      const bots = gameOf(t.game).bots;
+      const select = h("select", { id: "bot-choice", "aria-label": "Bot" },
+        bots.map((bot) => h("option", { value: bot, selected: bot === gameOf(t.game).strong_bot }, bot)));
+      items.push(h("h3", {}, "Organiser"),
+        h("div", { class: "action-bar" }, select, h("button", { type: "button", class: "btn", "data-key": "add-bot",
+          disabled: state.busy || full, onclick: () => act(`tournaments/${id}/bots`, { bot: select.value }, "A bot entered.") },
+        "Add a bot")),
+        h("div", { class: "action-bar" }, h("button", { type: "button", class: "btn btn-primary", "data-key": "start",
+          disabled: state.busy || t.entrants < 2, onclick: () => act(`tournaments/${id}/start`, undefined, "The tournament starts.") },
+        "Start now")));
+    }
+    return items;
+  });
+}
+
+async function act(path, body, done) {
+  state.busy = true;
+  renderEntry();
+  try {
+    await post(path, body);
+    flash(done);
+  } catch (err) {
+    flash(err instanceof ApiError ? err.message : String(err), "error");
+  }
+  state.busy = false;
+  await load().catch((err) => flash(err.message, "error"));
+}
+
+function renderEntrants() {
+  rerender(el.entrants, () => (state.entrants.length ? h("ol", { class: "players" }, state.entrants.map((e) =>
+    h("li", { class: "player", "data-entrant": String(e.id) },
+      h("span", { class: "player-name" }, e.user ? h("a", { href: `/players/by-id/${e.user}` }, e.name) : e.name),
+      e.bot ? h("span", { class: "badge" }, "bot") : null,
+      e.seed ? h("span", { class: "muted small" }, `seed ${e.seed}`) : null,
+      e.rating !== null && e.rating !== undefined ? h("span", { class: "muted small" }, `rating ${e.rating.toFixed(1)}`) : null,
+      e.status !== "active" ? h("span", { class: "badge" }, e.status) : null)))
+    : h("p", { class: "muted" }, "Nobody yet.")));
+}
+
+function renderStandings() {
+  const rows = state.standings;
+  if (!rows.length) {
+    rerender(el.standings, () => h("p", { class: "muted" }, "No results yet."));
+    return;
+  }
+  const cooperative = rows.some((r) => r.mean_team_score !== null);
+  const placed = rows.some((r) => r.place !== null);
+  const headers = ["#", "Player", ...(placed ? ["Place"] : []), "Points", "Played", "W", "D", "L", "Byes", "Buchholz",
+    "S-B", ...(cooperative ? ["Mean cards left"] : []), "Rating"];
+  rerender(el.standings, () => h("table", { class: "data", id: "standings-table" },
+    h("caption", { class: "visually-hidden" }, "Standings with tie-breaks"),
+    h("thead", {}, h("tr", {}, headers.map((text) => h("th", { scope: "col", class: text === "Player" ? "" : "num" }, text)))),
+    h("tbody", {}, rows.map((r) => h("tr", {
+      class: [user && r.entrant.user === user.id && "is-me", r.disqualified && "muted"], "data-entrant": String(r.entrant.id),
+    },
+    h("td", { class: "num" }, String(r.rank)),
+    h("th", { scope: "row" }, r.entrant.name, r.withdrawn ? " (withdrew)" : "", r.disqualified ? " (disqualified)" : ""),
+    placed ? h("td", { class: "num" }, r.place ? String(r.place) : "–") : null,
+    h("td", { class: "num", title: r.points_exact, "data-points": r.points_exact }, points(r)),
+    h("td", { class: "num" }, String(r.played)),
+    h("td", { class: "num" }, String(r.wins)),
+    h("td", { class: "num" }, String(r.draws)),
+    h("td", { class: "num" }, String(r.losses)),
+    h("td", { class: "num" }, String(r.byes)),
+    h("td", { class: "num" }, r.buchholz.toFixed(2)),
+    h("td", { class: "num" }, r.sonneborn_berger.toFixed(2)),
+    cooperative ? h("td", { class: "num" }, r.mean_team_score === null ? "–" : r.mean_team_score.toFixed(1)) : null,
+    h("td", { class: "num" }, r.rating === null ? "–" : r.rating.toFixed(1)))))));
+}
+
+function resultText(table) {
+  const result = table.result;
+  if (!result) return null;
+  const gone = result.forfeited && result.forfeited.length
+    ? ` (${result.forfeited.map((entrant) => nameOf(entrant)).join(", ")} forfeited)` : "";
+  if (result.team_score !== null && result.team_score !== undefined) return `${result.team_score} cards left${gone}`;
+  const ranks = result.ranks || [];
+  const seats = table.seats;
+  if (seats.length === 2) {
+    if (ranks[0] === ranks[1]) return `Draw${gone}`;
+    return `${seats[ranks[0] < ranks[1] ? 0 : 1].name} won${gone}`;
+  }
+  return seats.map((seat, i) => ({ seat, rank: ranks[i] })).sort((a, b) => a.rank - b.rank)
+    .map(({ seat, rank }) => `${rank}. ${seat.name}`).join(", ") + gone;
+}
+
+function tableLink(table) {
+  if (!table.match) return null;
+  if (table.match_status === "finished") return h("a", { href: `/tables/${table.match}/replay`, class: "small" }, "Replay");
+  const mine = user && table.seats.some((seat) => seat.user === user.id);
+  return h("a", { href: `/tables/${table.match}`, class: mine ? "btn btn-small btn-primary" : "small" },
+    mine ? "Play your match" : "Watch live");
+}
+
+function renderRounds() {
+  if (!state.rounds.length) return;
+  const labels = { paired: "paired", playing: "playing now", complete: "complete" };
+  rerender(el.rounds, () => [...state.rounds].reverse().map((rnd) => h("section", {
+    class: "round", "data-round": String(rnd.round), "data-status": rnd.status, "aria-label": `Round ${rnd.round}`,
+  },
+  h("h3", {}, `Round ${rnd.round} `, h("span", { class: `status-pill status-${rnd.status}` }, labels[rnd.status] || rnd.status),
+    rnd.date ? h("span", { class: "muted small" }, ` ${new Date(`${rnd.date}T12:00:00`).toLocaleDateString()}`) : null,
+    rnd.deadline && rnd.status !== "complete" ? h("span", { class: "muted small" }, ` · deadline ${new Date(rnd.deadline).toLocaleTimeString()}`) : null),
+  h("div", { class: "table-scroll" }, h("table", { class: "data" }, h("thead", {}, h("tr", {}, ["Table", "Players", "Result", ""].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, rnd.tables.map((table) => h("tr", { "data-table": String(table.table), "data-result": table.result ? "yes" : "no" },
+      h("td", {}, table.bracket ? `${table.table} (${table.bracket})` : String(table.table)),
+      h("td", {}, table.seats.map((seat) => seat.name).join(" – ")),
+      h("td", {}, resultText(table) || (table.match_status === "running" ? "playing…" : "—")),
+      h("td", {}, tableLink(table))))))),
+  rnd.byes.length ? h("p", { class: "small" }, `Bye: ${rnd.byes.map((b) => b.name).join(", ")}`) : null)));
+}
+
+function renderBracket() {
+  el.bracketPanel.hidden = !state.bracket;
+  if (!state.bracket) return;
+  rerender(el.bracket, () => drawBracket(state.bracket));
+}
+
+function renderCalendar() {
+  el.calendarPanel.hidden = !state.calendar;
+  if (!state.calendar) return;
+  const today = new Date().toISOString().slice(0, 10);
+  const labels = { scheduled: "scheduled", paired: "paired", playing: "playing", complete: "played" };
+  rerender(el.calendar, () => state.calendar.matchdays.map((day) => h("li", {
+    class: day.date === today ? "is-today" : "", "data-round": String(day.round),
+  },
+  h("strong", {}, `Matchday ${day.round}`), h("br"),
+  new Date(`${day.date}T12:00:00`).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric" }),
+  " ", h("span", { class: `status-pill status-${day.status}` }, labels[day.status] || day.status))));
+}
+
+// --- what happened -----------------------------------------------------------------------------------
+
+function tableOf(roundNumber, tableNumber) {
+  const rnd = state.rounds.find((r) => r.round === roundNumber);
+  return rnd ? rnd.tables.find((t) => t.table === tableNumber) : null;
+}
+
+function describe(event) {
+  const d = event.data;
+  switch (event.type) {
+    case "TournamentCreated": return `Created: ${formatTitle[d.format] || d.format} of ${gameOf(d.game).title}.`;
+    case "PlayerRegistered": return `${d.name} entered.`;
+    case "PlayerWithdrawn": return `${nameOf(d.entrant)} withdrew.`;
+    case "TournamentStarted": return `The tournament started with ${plural(d.field.length, "entrant")}.`;
+    case "RoundPaired": return `Round ${d.round} is paired: ${plural(d.tables.length, "table")}${d.byes.length ? `, ${plural(d.byes.length, "bye")}` : ""}.`;
+    case "RoundUnpaired": return `Round ${d.round} is paired again (${d.reason}).`;
+    case "RoundStarted": return `Round ${d.round} started.`;
+    case "TableResult":
+    case "ForfeitAwarded":
+    case "ResultCorrected": {
+      const table = tableOf(d.round, d.table);
+      const text = table ? resultText({ ...table, result: d }) : null;
+      const what = event.type === "TableResult" ? "" : event.type === "ForfeitAwarded" ? " (forfeit)" : " (corrected)";
+      return `Round ${d.round}, table ${d.table}${what}: ${text || "result recorded"}.`;
+    }
+    case "PlayerDisqualified": return `${nameOf(d.entrant)} was disqualified${d.reason ? ` (${d.reason})` : ""}.`;
+    case "RoundDeadlinePassed": return `Round ${d.round}'s deadline passed.`;
+    case "RoundCompleted": return `Round ${d.round} is complete.`;
+    case "TournamentFinished": return d.champion !== null && d.champion !== undefined
+      ? `The tournament is over: ${nameOf(d.champion)} won.` : "The tournament is over.";
+    case "TournamentCancelled": return `The tournament was cancelled${d.reason ? ` (${d.reason})` : ""}.`;
+    default: return event.type;
+  }
+}
+
+function appendActivity(events) {
+  for (const event of events) {
+    el.activity.append(h("li", { "data-seq": String(event.seq), "data-type": event.type, title: timeAgo(event.created) },
+      describe(event)));
+  }
+  if (events.length) el.activity.scrollTop = el.activity.scrollHeight;
+}
+
+follow();

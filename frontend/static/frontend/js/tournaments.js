@@ -1,0 +1,126 @@
+// The tournaments list (filtered by status, refreshed) and the organiser's form.
+import { ApiError, get, pageData, post } from "./api.js";
+import { flash, h, plural, rerender } from "./dom.js";
+
+const data = pageData("tournaments-data");
+const games = pageData("games-data");
+const gameTitle = Object.fromEntries(games.map((g) => [g.slug, g.title]));
+const formatTitle = Object.fromEntries(data.formats.map((f) => [f.slug, f.title]));
+const listRoot = document.getElementById("tournament-list");
+const params = new URLSearchParams(location.search);
+const statusFilter = params.get("status") || "";
+const STATUS = { registration: "open for registration", running: "running", finished: "finished", cancelled: "cancelled" };
+
+// --- the list ---------------------------------------------------------------------------------------
+
+for (const link of document.querySelectorAll("#status-tabs a")) {
+  if (link.dataset.status === statusFilter) link.setAttribute("aria-current", "page");
+}
+
+function item(t) {
+  const rounds = t.current_round ? `round ${t.current_round}${t.total_rounds ? ` of ${t.total_rounds}` : ""}` : null;
+  return h("li", { class: "table-row", "data-tournament": String(t.id) },
+    h("span", { class: "table-id" }, `#${t.id}`),
+    h("span", { class: "table-seats" }, h("a", { href: `/tournaments/${t.id}` }, t.name)),
+    h("span", { class: "table-meta muted" }, [gameTitle[t.game] || t.game, formatTitle[t.format] || t.format,
+      plural(t.entrants, "entrant"), rounds, t.rated ? "rated" : "casual"].filter(Boolean).join(" · ")),
+    h("span", { class: `status-pill status-${t.status}` }, STATUS[t.status] || t.status));
+}
+
+async function refresh() {
+  try {
+    const page = await get("tournaments", { status: statusFilter, limit: 50 });
+    rerender(listRoot, () => (page.results.length ? h("ul", { class: "table-list" }, page.results.map(item))
+      : h("p", { class: "muted" }, "No tournaments here yet.")));
+    listRoot.setAttribute("aria-busy", "false");
+  } catch (err) {
+    flash(`Tournaments could not be loaded: ${err.message}`, "error");
+  }
+}
+
+// --- the form -----------------------------------------------------------------------------------------
+
+const form = document.getElementById("tournament-form");
+
+const FIELDS = {
+  rounds: () => numberField("rounds", "Rounds", { min: 1, max: 50, help: "Empty: enough rounds for a clear winner." }),
+  table_size: () => numberField("table_size", "Players a table", { min: 2, max: 6 }),
+  advance: () => numberField("advance", "Go through from each table", { min: 1, max: 5 }),
+  double: () => checkField("double", "Play everyone twice"),
+  third_place: () => checkField("third_place", "Play a match for third place"),
+  grand_final_reset: () => checkField("grand_final_reset", "Replay the grand final if the losers' bracket wins it", true),
+  format: () => h("div", { class: "field" }, h("label", { for: "opt-format" }, "Each matchday is a round of"),
+    h("select", { id: "opt-format", name: "opt-format" },
+      data.formats.filter((f) => ["round-robin", "swiss", "swiss-tables"].includes(f.slug))
+        .map((f) => h("option", { value: f.slug }, f.title)))),
+  start: () => h("div", { class: "field" }, h("label", { for: "opt-start" }, "First matchday"),
+    h("input", { type: "date", id: "opt-start", name: "opt-start", required: true })),
+  every_days: () => numberField("every_days", "Days between matchdays", { min: 1, max: 60, value: 7 }),
+};
+
+function numberField(key, label, { min, max, help, value } = {}) {
+  return h("div", { class: "field" }, h("label", { for: `opt-${key}` }, label),
+    h("input", { type: "number", id: `opt-${key}`, name: `opt-${key}`, min, max, value, inputmode: "numeric" }),
+    help ? h("p", { class: "help" }, help) : null);
+}
+
+function checkField(key, label, checked = false) {
+  return h("label", { class: "check" }, h("input", { type: "checkbox", id: `opt-${key}`, name: `opt-${key}`, checked }), label);
+}
+
+function formatOf() {
+  return data.formats.find((f) => f.slug === form.format.value);
+}
+
+function syncForm() {
+  const format = formatOf();
+  document.getElementById("format-options").replaceChildren(...format.fields.map((key) => FIELDS[key]()));
+  document.getElementById("turn-limit-field").hidden = form.game.value !== "sequence-stacks";
+}
+
+function readOptions() {
+  const options = {};
+  for (const key of formatOf().fields) {
+    const input = form.querySelector(`[name="opt-${key}"]`);
+    if (!input) continue;
+    if (input.type === "checkbox") options[key] = input.checked;
+    else if (input.type === "number") { if (input.value !== "") options[key] = Number(input.value); }
+    else if (input.value !== "") options[key] = input.value;
+  }
+  if (form.seeding.value !== "order") options.seeding = form.seeding.value;
+  return options;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  const body = {
+    name: form.elements["name"].value.trim(),
+    game: form.game.value,
+    format: form.format.value,
+    options: readOptions(),
+    match_options: form.game.value === "sequence-stacks" && form.turn_limit.value ? { turn_limit: Number(form.turn_limit.value) } : {},
+    clock_seconds: Number(form.clock_seconds.value),
+    rated: form.rated.checked,
+    max_entrants: form.max_entrants.value ? Number(form.max_entrants.value) : null,
+    starts_at: form.starts_at.value ? new Date(form.starts_at.value).toISOString() : null,
+  };
+  try {
+    const created = await post("tournaments", body);
+    location.assign(`/tournaments/${created.id}`);
+  } catch (err) {
+    button.disabled = false;
+    const fields = err instanceof ApiError && err.extra && err.extra.fields ? ` ${JSON.stringify(err.extra.fields)}` : "";
+    flash(`The tournament could not be created: ${err.message}${fields}`, "error");
+  }
+}
+
+if (form) {
+  form.format.addEventListener("change", syncForm);
+  form.game.addEventListener("change", syncForm);
+  form.addEventListener("submit", create);
+  syncForm();
+}
+refresh();
+setInterval(() => { if (document.visibilityState === "visible") refresh(); }, 10000);

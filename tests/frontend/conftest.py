@@ -1,0 +1,205 @@
+"""Browser tests: a real server process, Debian's Chromium driven by Playwright, no console errors.
+
+The server is `manage.py serve --no-demo` (uvicorn and a Celery worker), started once for
+these tests (package scope: it stops before any other tests run, so its worker never takes
+their tasks): on the embedded default (a fresh SQLite file, the filesystem broker) unless
+DATABASE_URL is set, and then on a PostgreSQL database of its own and REDIS_URL. Every page a
+test opens through `pages` fails the test on any console error or uncaught exception.
+Screenshots go to `test-artifacts/frontend/` at the repository root.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts" / "frontend"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PASSWORD = "a long enough passphrase"
+# Every browser test module: `pytestmark = [pytest.mark.browser, needs_chromium]`.
+needs_chromium = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="browser tests need Debian's Chromium at /usr/bin/chromium (apt: chromium)"
+)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "browser: drives Chromium against a real server (/usr/bin/chromium)")
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="package")
+def server_env(tmp_path_factory) -> dict[str, str]:
+    """The environment of the server processes: their own SQLite file, or their own PostgreSQL
+    database (named after the test database, made for the session and dropped after it) and
+    the run's Redis."""
+    own = ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")
+    env = {key: value for key, value in os.environ.items() if key not in own}
+    env.update(
+        DJANGO_SETTINGS_MODULE="tests.frontend.settings_browser",
+        VAR_DIR=str(tmp_path_factory.mktemp("browser-server")),
+        BOT_MOVE_DELAY="0",  # a delay makes every bot move an ETA task, which the worker holds back
+        INTERRUPT_WINDOW_SECONDS="3",
+        THROTTLE_SIGNUP="1000/hour",  # every test signs people up, and Redis's cache outlives a run
+        THROTTLE_LOGIN="1000/minute",
+        LOG_LEVEL="WARNING",
+    )
+    if not os.environ.get("DATABASE_URL"):
+        yield env
+        return
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    name = f"test_{database['NAME'].removeprefix('test_')}_browser"
+    _postgres(database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"')
+    env.update(DATABASE_URL=f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{name}",
+               REDIS_URL=settings.REDIS_URL)
+    from server.celery import app
+
+    app.control.purge()  # tasks left by other tests name matches of another database
+    yield env
+    _postgres(database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _postgres(database: dict, *statements: str) -> None:
+    import psycopg
+
+    with psycopg.connect(
+        host=database["HOST"], port=database["PORT"], user=database["USER"],
+        password=database.get("PASSWORD") or None, dbname="postgres", autocommit=True,
+    ) as conn:
+        for statement in statements:
+            conn.execute(statement)
+
+
+@pytest.fixture(scope="package")
+def live_server_url(server_env) -> str:
+    """`manage.py serve` on a free port for these tests; its log is kept as an artifact."""
+    if not CHROMIUM.exists():
+        pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium")
+    port = _free_port()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with open(ARTIFACTS / "server.log", "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--no-demo", "--port", str(port)],
+            cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        try:
+            yield _wait_until_up(f"http://127.0.0.1:{port}", process)
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def _wait_until_up(base: str, process: subprocess.Popen) -> str:
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            if httpx.get(f"{base}/api/games", timeout=2).status_code == 200:
+                return base
+        except httpx.TransportError:
+            pass
+        assert process.poll() is None, (ARTIFACTS / "server.log").read_text()
+        assert time.monotonic() < deadline, "the server did not come up"
+        time.sleep(0.3)
+
+
+@pytest.fixture(scope="package")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        # launch() gives every run a fresh, temporary user-data-dir of its own.
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+class Pages:
+    """Opens browser contexts (one per person) whose pages record every console error."""
+
+    def __init__(self, browser, base_url: str, name: str):
+        self.browser = browser
+        self.base_url = base_url
+        self.name = name
+        self.contexts = []
+        self.errors: list[str] = []
+        self.shots = 0
+
+    def open(self, *, width: int = 1280, height: int = 900, mobile: bool = False, permissions=None):
+        context = self.browser.new_context(
+            base_url=self.base_url, viewport={"width": width, "height": height}, is_mobile=mobile,
+            has_touch=mobile, permissions=permissions or [],
+        )
+        context.set_default_timeout(30_000)
+        self.contexts.append(context)
+        page = context.new_page()
+        label = f"context {len(self.contexts)}"
+        page.on("console", lambda msg: msg.type == "error" and self.errors.append(f"{label}: {msg.text}"))
+        page.on("pageerror", lambda error: self.errors.append(f"{label}: uncaught {error}"))
+        return page
+
+    def screenshot(self, page, what: str) -> Path:
+        self.shots += 1
+        path = ARTIFACTS / f"{self.name}-{self.shots:02d}-{what}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser, live_server_url, request):
+    name = request.node.originalname.removeprefix("test_")[:32].rstrip("_")
+    if hasattr(request.node, "callspec"):
+        name += "-" + request.node.callspec.id
+    pages = Pages(browser, live_server_url, name)
+    yield pages
+    pages.close()
+    assert not pages.errors, "console errors:\n" + "\n".join(pages.errors)
+
+
+def sign_up(page, username: str, *, display_name: str = "") -> None:
+    """Creates an account through the sign-up page; the browser is then logged in."""
+    page.goto("/signup")
+    page.get_by_label("Username").fill(username)
+    if display_name:
+        page.get_by_label("Display name").fill(display_name)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url("**/")
+    page.wait_for_selector(".nav-user .user-link")
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}{time.time_ns() % 10**9:x}"
+
+
+@pytest.fixture(scope="package", autouse=True)
+def _clean_artifacts():
+    if ARTIFACTS.exists():
+        shutil.rmtree(ARTIFACTS, ignore_errors=True)
+    yield

@@ -1,0 +1,59 @@
+"""One whole match of Ten, Sequence Stacks and Split against a bot, played by clicking.
+
+The player opens the table from the lobby's form (the other seat goes to the game's strongest
+bot, and the table starts at once), then makes every move with the page's own controls: only
+the moves in `legal_moves` are offered, and the page follows the bot's moves live.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.frontend.conftest import needs_chromium, sign_up, unique
+from tests.frontend.players import choose, perform, table_state, wait_for_seq_after, wait_for_turn_or_end
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+
+def offered_moves_are_legal(page) -> None:
+    """Every control that sends a move sends one of the seat's legal moves."""
+    offered, legal = page.evaluate(
+        "() => [[...document.querySelectorAll('#board [data-move]')].map(b => b.dataset.move),"
+        " cardLeagueTable.state.legal.map(m => JSON.stringify(m))]")
+    assert set(offered) <= set(legal), set(offered) - set(legal)
+
+
+@pytest.mark.parametrize("game", ["ten", "sequence-stacks", "split"])
+def test_a_whole_match_against_a_bot_by_clicking(pages, game):
+    pages.name = game
+    page = pages.open()
+    sign_up(page, unique("solo"))
+    page.get_by_label("Game", exact=True).select_option(game)
+    if game == "sequence-stacks":
+        page.get_by_label("Turn limit").fill("40")  # a full game, but a short one
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url("**/tables/*")
+    page.wait_for_selector("#table[data-status=running]")
+    if game == "sequence-stacks":
+        auto_pass = page.get_by_label("Pass automatically when an opponent finishes a stack (Block windows)")
+        auto_pass.check()
+        page.wait_for_selector("#flash :text('pass automatically')")
+        auto_pass.uncheck()
+
+    moves = 0
+    started = time.monotonic()
+    while wait_for_turn_or_end(page) != "finished":
+        state = table_state(page)
+        offered_moves_are_legal(page)
+        move = choose(game, state["view"], state["legal"])
+        perform(page, game, move)
+        wait_for_seq_after(page, state["seq"])
+        moves += 1
+        if moves == 3:
+            pages.screenshot(page, "playing")
+        assert time.monotonic() - started < 240, "the match took too long"
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.locator("#result .result-headline").inner_text()
+    assert moves > 3
+    pages.screenshot(page, "finished")
