@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.formats import FORMATS, Bye, History, result, table_sizes
-from tournaments.formats._common import play, seat_records, split_with_byes
+from tournaments.formats._common import seat_records, split_with_byes
 from tournaments.formats.swiss_tables import FORMAT, group_tables, meetings, repeats
 
 
