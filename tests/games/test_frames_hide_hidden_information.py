@@ -34,10 +34,7 @@ def test_every_frame_is_the_engines_view_and_redaction_for_that_seat(game):
     engine = ENGINES[game]
     players = max(2, engine.min_players)
     users = [make_user(f"p{i}") for i in range(players)]
-    match = services.match_create(user=users[0], game=game, players=players)
-    for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
-    services.match_start(match_id=match.pk, user=users[0])
+    match = services.match_start_seated(game=game, seats=users, created_by=users[0])
     viewers = list(range(players)) + [None]
     seen = {viewer: 0 for viewer in viewers}
     rng = random.Random(11)

@@ -26,10 +26,7 @@ def test_every_position_replays_to_the_state_reached_live_and_each_seat_sees_wha
     engine = ENGINES[game]
     players = max(2, engine.min_players)
     users = [make_user(f"p{i}") for i in range(players)]
-    match = services.match_create(user=users[0], game=game, players=players)
-    for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
-    services.match_start(match_id=match.pk, user=users[0])
+    match = services.match_start_seated(game=game, seats=users, created_by=users[0])
     live: dict[int, dict] = {}
     rng = random.Random(2)
     while True:
