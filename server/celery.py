@@ -16,7 +16,10 @@ app.autodiscover_tasks()
 
 @app.on_configure.connect
 def _safe_filesystem_broker(sender, **kwargs) -> None:
-    if str(sender.conf.broker_url).startswith("filesystem"):
+    # `sender.conf` is not loaded yet when this signal fires (reading it would recurse).
+    from django.conf import settings
+
+    if str(getattr(settings, "CELERY_BROKER_URL", "")).startswith("filesystem"):
         from server.filesystem_broker import install
 
         install()
