@@ -9,7 +9,6 @@ import asyncio
 import logging
 import threading
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils.module_loading import import_string
@@ -29,27 +28,27 @@ def match_changed(match_id: int, seq: int) -> None:
 
 
 class _Publisher:
-    """Sends group messages from sync code through one event loop of its own, in a thread.
+    """Sends group messages from sync code without waiting for them.
 
-    `async_to_sync` outside a server makes a new event loop per call, and a channel layer
-    makes a new Redis connection per loop: a worker would open one per move. One loop here
-    means one layer and one connection per process.
+    In a server process the send is handed to the server's own event loop (where an in-memory
+    layer lives); elsewhere to one event loop of this process's own, in a thread, because
+    `async_to_sync` outside a server makes a new event loop per call, and a channel layer a new
+    Redis connection per loop. Either way the writer does not wait: a hint that fails is logged,
+    and sockets catch up on their next frame.
     """
 
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
 
-    def send(self, group: str, message: dict, timeout: float = 5.0) -> None:
+    def send(self, group: str, message: dict) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
-        if _in_event_loop():  # an in-memory layer lives in the server's loop: stay on it
-            async_to_sync(layer.group_send)(group, message)
-            return
-        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), self._running_loop()).result(timeout)
+        loop = _server_loop() or self._own_loop()
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).add_done_callback(_log_failure)
 
-    def _running_loop(self) -> asyncio.AbstractEventLoop:
+    def _own_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
             if self._loop is None:
                 self._loop = asyncio.new_event_loop()
@@ -57,11 +56,26 @@ class _Publisher:
             return self._loop
 
 
-def _in_event_loop() -> bool:
-    """True in a server process, where sync code runs beside the event loop that async_to_sync reaches."""
+def _log_failure(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("could not send a hint to a match's sockets", exc_info=future.exception())
+
+
+_server_loop_of_process: asyncio.AbstractEventLoop | None = None
+
+
+def server_loop_set(loop: asyncio.AbstractEventLoop) -> None:
+    """Called by the ASGI application: the loop this process serves sockets on."""
+    global _server_loop_of_process
+    _server_loop_of_process = loop
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the server this process runs, if it runs one."""
     from asgiref.sync import SyncToAsync
 
-    return getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None
+    loop = _server_loop_of_process or getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
 
 
 _publisher = _Publisher()

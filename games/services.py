@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import notify, turns
+from games import notify, store, turns
 from games.bots import BOTS, STRONG_BOT
 from games.chain import event_hash, seed_sha256
 from games.engines import ENGINES, IllegalMove
@@ -199,12 +199,11 @@ def match_start(*, match_id: int, user: User | None) -> Match:
         match.started_at = timezone.now()
         match.seed = seed
         match.seed_sha256 = started["seed_sha256"]
-        Event.objects.bulk_create(_chain(match, new))
-        head, state = match.last_seq, engine.replay(opening)
-        match.deadline = turns.after_change(match, state, head)
+        rows = Event.objects.bulk_create(_chain(match, new))
+        state = engine.replay(opening)
+        match.deadline = turns.after_change(match, state, match.last_seq)
         match.save(update_fields=["status", "started_at", "seed", "seed_sha256", "last_seq", "head_hash", "deadline"])
-        transaction.on_commit(lambda: state_cache.put(match.pk, head, state))
-        transaction.on_commit(lambda: notify.match_changed(match.pk, head))
+        _after_commit(match.pk, 0, rows, state)
     return match
 
 
@@ -314,11 +313,10 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
         started["practice_of"] = {"match": source.pk, "seq": seq, "hash": rows[-1].hash}
         new = [NewEvent(Event.Kind.TABLE, started, user_actor(user))]
         new += [NewEvent(Event.Kind.ENGINE, data, "server") for data in prefix]
-        Event.objects.bulk_create(_chain(match, new))
-        head = match.last_seq
-        match.deadline = turns.after_change(match, state, head)
+        rows = Event.objects.bulk_create(_chain(match, new))
+        match.deadline = turns.after_change(match, state, match.last_seq)
         match.save(update_fields=["last_seq", "head_hash", "deadline"])
-        transaction.on_commit(lambda: state_cache.put(match.pk, head, state))
+        _after_commit(match.pk, 0, rows, state)
     return match
 
 
@@ -343,50 +341,38 @@ def move_submit(
     it the move is decided on the latest state, and decided again if it loses a race.
     With `idempotency_key`, a retry returns the first answer instead of playing twice.
     """
-    if idempotency_key and (answer := _receipt(user, idempotency_key)) is not None:
-        return answer
-    seat = Seat.objects.filter(match_id=match_id, user=user).values_list("seat", flat=True).first()
-    if seat is None:
-        if not Match.objects.filter(pk=match_id).exists():
-            raise not_found("match_not_found", f"There is no match {match_id}.")
-        raise forbidden("not_seated", "You do not sit at this table.")
+    receipt = (user.pk, idempotency_key) if idempotency_key else None
     try:
-        return move_play(
-            match_id=match_id,
-            seat=seat,
-            move=move,
-            actor=user_actor(user),
-            expected_seq=expected_seq,
-            receipt=(user, idempotency_key) if idempotency_key else None,
-        )
+        return _move_append(match_id, None, move, user_actor(user), expected_seq, receipt, user_id=user.pk)
     except IntegrityError:
         # The same key won a race in another request: give its answer.
-        if idempotency_key and (answer := _receipt(user, idempotency_key)) is not None:
+        if receipt is not None and (answer := _receipt(*receipt)) is not None:
             return answer
         raise
 
 
-def _receipt(user: User, key: str) -> dict | None:
-    return MoveReceipt.objects.filter(user=user, key=key).values_list("response", flat=True).first()
+def _receipt(user_id: int, key: str) -> dict | None:
+    return MoveReceipt.objects.filter(user_id=user_id, key=key).values_list("response", flat=True).first()
 
 
-def move_play(
-    *,
+def move_play(*, match_id: int, seat: int, move: Any, actor: str, expected_seq: int | None = None) -> dict:
+    """Plays a move for a seat (a bot's, or the clock's for a person) and appends its events."""
+    return _move_append(match_id, seat, move, actor, expected_seq, None)
+
+
+def _move_append(
     match_id: int,
-    seat: int,
+    seat: int | None,
     move: Any,
     actor: str,
-    expected_seq: int | None = None,
-    receipt: tuple[User, str] | None = None,
+    expected_seq: int | None,
+    receipt: tuple[int, str] | None,
+    *,
+    user_id: int | None = None,
 ) -> dict:
-    """Plays a move for a seat (a person's, a bot's or the clock's) and appends its events."""
-    if not isinstance(move, dict):
-        raise bad_request("malformed_move", "A move is a JSON object with an \"action\".")
-    if len(json.dumps(move)) > _MAX_MOVE_BYTES:
-        raise bad_request("move_too_large", f"A move is at most {_MAX_MOVE_BYTES} bytes of JSON.")
     for _ in range(_MAX_APPEND_ATTEMPTS):
         try:
-            return _try_move(match_id, seat, move, actor, expected_seq, receipt)
+            return _try_move(match_id, seat, move, actor, expected_seq, receipt, user_id)
         except _LostRace:
             if expected_seq is not None:
                 raise conflict("stale_seq", "The match has moved on since the state you saw.", seq=None) from None
@@ -394,16 +380,28 @@ def move_play(
 
 
 def _try_move(
-    match_id: int, seat: int, move: dict, actor: str, expected_seq: int | None, receipt: tuple[User, str] | None
+    match_id: int,
+    seat: int | None,
+    move: Any,
+    actor: str,
+    expected_seq: int | None,
+    receipt: tuple[int, str] | None,
+    user_id: int | None,
 ) -> dict:
+    """One attempt: decide on the committed head, then claim it (`_LostRace` if another writer did)."""
     with transaction.atomic():
-        match = Match.objects.filter(pk=match_id).first()
-        if match is None:
+        head = store.head_read(match_id, receipt=receipt)
+        if head is None:
             raise not_found("match_not_found", f"There is no match {match_id}.")
-        # The race may have been lost to this very request's twin. Read after the match row: a
-        # head that already includes the twin's move is committed together with its receipt.
-        if receipt is not None and (answer := _receipt(*receipt)) is not None:
-            return answer
+        if head.receipt_id is not None:
+            return _receipt(*receipt)
+        if seat is None and (seat := head.seat_of(user_id)) is None:
+            raise forbidden("not_seated", "You do not sit at this table.")
+        if not isinstance(move, dict):
+            raise bad_request("malformed_move", "A move is a JSON object with an \"action\".")
+        if len(json.dumps(move)) > _MAX_MOVE_BYTES:
+            raise bad_request("move_too_large", f"A move is at most {_MAX_MOVE_BYTES} bytes of JSON.")
+        match = head.match
         if match.status == Match.Status.OPEN:
             raise conflict("match_not_started", "The match has not started.")
         if expected_seq is not None and expected_seq != match.last_seq:
@@ -429,11 +427,11 @@ def _try_move(
         if outcome is not None:
             changes.update(status=Match.Status.FINISHED, outcome=outcome, finished_at=timezone.now(), deadline=None)
         else:
-            changes["deadline"] = turns.after_change(match, state, match.last_seq, previous_to_act=previous_to_act)
-        # Claim the head first: a concurrent writer blocks here and then finds nothing to update.
-        if not Match.objects.filter(pk=match.pk, last_seq=base_seq).update(**changes):
+            deadline = turns.after_change(match, state, match.last_seq, previous_to_act=previous_to_act, seats=head.seats)
+            if deadline is not turns.KEEP_DEADLINE:
+                changes["deadline"] = deadline
+        if not store.head_claim(match.pk, base_seq, changes, rows):
             raise _LostRace
-        Event.objects.bulk_create(rows)
         response = {
             "match": match.pk,
             "seq": match.last_seq,
@@ -446,13 +444,20 @@ def _try_move(
             "legal_moves": engine.legal_moves(state, seat),
         }
         if receipt is not None:
-            MoveReceipt.objects.create(user=receipt[0], key=receipt[1], match_id=match.pk, response=response)
-        head = match.last_seq
-        transaction.on_commit(lambda: state_cache.put(match_id, head, state))
-        transaction.on_commit(lambda: notify.match_changed(match_id, head))
-        if outcome is not None:
-            transaction.on_commit(lambda: notify.match_finished(match_id))
+            store.receipt_append(*receipt, match.pk, response)
+        _after_commit(match_id, base_seq, rows, state, finished=outcome is not None)
     return response
+
+
+def _after_commit(match_id: int, base_seq: int, rows: list[Event], state: Any, *, finished: bool = False) -> None:
+    """What a committed change to a table (`rows` after `base_seq`) sends on: its state to the
+    cache, a hint to its sockets, and, when it ended, the match to ratings and tournaments."""
+    head = rows[-1].seq
+    engine_rows = [(row.seq, row.data) for row in rows if row.kind == Event.Kind.ENGINE]
+    transaction.on_commit(lambda: state_cache.put(match_id, head, state, after=base_seq, events=engine_rows))
+    transaction.on_commit(lambda: notify.match_changed(match_id, head))
+    if finished:
+        transaction.on_commit(lambda: notify.match_finished(match_id))
 
 
 def table_fact_append(*, match_id: int, fact: dict, actor: str) -> int:
@@ -472,15 +477,11 @@ def _try_fact(match_id: int, fact: dict, actor: str) -> int:
         rows = _chain(match, [NewEvent(Event.Kind.TABLE, fact, actor)])
         state = state_at_head(match.pk, match.game, base_seq)
         deadline = turns.after_change(match, state, match.last_seq) if match.status == Match.Status.RUNNING else None
-        if not Match.objects.filter(pk=match_id, last_seq=base_seq).update(
-            last_seq=match.last_seq, head_hash=match.head_hash, deadline=deadline
-        ):
+        changes = {"last_seq": match.last_seq, "head_hash": match.head_hash, "deadline": deadline}
+        if not store.head_claim(match_id, base_seq, changes, rows):
             raise _LostRace
-        Event.objects.bulk_create(rows)
-        head = match.last_seq
-        transaction.on_commit(lambda: state_cache.put(match_id, head, state))
-        transaction.on_commit(lambda: notify.match_changed(match_id, head))
-    return head
+        _after_commit(match_id, base_seq, rows, state)
+    return match.last_seq
 
 
 def _chain(match: Match, new: list[NewEvent]) -> list[Event]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,15 +29,28 @@ PASS = {"action": "pass"}
 log = logging.getLogger(__name__)
 
 
-def after_change(match: Match, state: Any, head: int, *, previous_to_act: list[int] | None = None) -> datetime | None:
+KEEP_DEADLINE = object()  # `after_change`'s answer when the decision awaited keeps its deadline
+
+
+def after_change(
+    match: Match,
+    state: Any,
+    head: int,
+    *,
+    previous_to_act: list[int] | None = None,
+    seats: Mapping[int, Any] | None = None,
+) -> datetime | None | object:
     """Schedules the follow-ups of the decision now awaited; returns its deadline (or None).
 
-    A window that only shrank (some seats answered) keeps its deadline and its closing task.
+    A window that only shrank (some seats answered) keeps its deadline and its closing task:
+    then the answer is `KEEP_DEADLINE`. `seats` (rows by seat number, as the caller read them
+    with the match) saves reading them again.
     """
     to_act = ENGINES[match.game].to_act(state)
     if not to_act:
         return None
-    seats = {s.seat: s for s in Seat.objects.filter(match_id=match.pk, seat__in=to_act)}
+    if seats is None:
+        seats = {s.seat: s for s in Seat.objects.filter(match_id=match.pk, seat__in=to_act)}
     window = len(to_act) > 1
     continuing = bool(previous_to_act) and len(previous_to_act) > 1 and set(to_act) < set(previous_to_act)
     people = []
@@ -47,7 +61,7 @@ def after_change(match: Match, state: Any, head: int, *, previous_to_act: list[i
         else:
             people.append(row)
     if continuing:
-        return match.deadline
+        return KEEP_DEADLINE
     if window and people:
         for row in people:
             if row.auto_pass:
