@@ -8,6 +8,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import caches
 from django.http import JsonResponse
 from rest_framework.parsers import JSONParser
 from rest_framework.throttling import ScopedRateThrottle
@@ -68,13 +69,53 @@ class BoundedJSONParser(JSONParser):
         return data
 
 
+_throttle_cache = None
+
+
 class ScopedThrottle(ScopedRateThrottle):
-    """DRF's scoped throttle that lets requests through while the cache (Redis) is away:
-    a move must still commit during an outage; rate limits resume when the cache is back."""
+    """DRF's scoped throttle, counted in fixed windows, that lets requests through while the
+    cache (Redis) is away: a move must still commit during an outage.
+
+    DRF's own throttle keeps every request's time in one cache entry, read and rewritten whole
+    on each request (1,200 floats at the moves rate); here each client has one counter per
+    window, incremented in place. A client may spend a window's allowance at the end of one
+    window and again at the start of the next.
+    """
+
+    @property
+    def cache(self):
+        # Django's `cache` is one object per thread and context, and under the HTTP thread pool
+        # every request is a new context: it opened a new Redis connection per request.
+        global _throttle_cache
+        if _throttle_cache is None:
+            _throttle_cache = caches.create_connection("default")
+        return _throttle_cache
 
     def allow_request(self, request, view) -> bool:
+        self.scope = getattr(view, self.scope_attr, None)
+        if not self.scope:
+            return True
+        self.num_requests, self.duration = self.parse_rate(self.get_rate())
+        self.now = self.timer()
+        window = int(self.now // self.duration)
+        self.window_ends = (window + 1) * self.duration
         try:
-            return super().allow_request(request, view)
+            return self._count(self.window_key(self.get_cache_key(request, view), window)) <= self.num_requests
         except Exception:  # noqa: BLE001 - the cache backend's own connection errors
             log.warning("throttle cache unavailable; letting %s through", request.path, exc_info=True)
             return True
+
+    @staticmethod
+    def window_key(key: str, window: int) -> str:
+        return f"{key}_{window}"
+
+    def _count(self, key: str) -> int:
+        try:
+            return self.cache.incr(key)
+        except ValueError:  # the window's first request (or its counter just expired)
+            if self.cache.add(key, 1, self.duration + 1):
+                return 1
+            return self.cache.incr(key)
+
+    def wait(self) -> float:
+        return max(0.0, self.window_ends - self.now)
