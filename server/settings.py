@@ -105,6 +105,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "server.urls"
 ASGI_APPLICATION = "server.asgi.application"
+# Threads per server process running HTTP requests (server/asgi.py); each holds a database
+# connection from the pool while it serves a request.
+HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
 WSGI_APPLICATION = "server.wsgi.application"
 AUTH_USER_MODEL = "accounts.User"
 
