@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from games import notify, selectors, services
+from games import frames, notify, selectors, services
 from games.presence import TTL, presence
 from server.errors import ApplicationError
 
@@ -37,7 +37,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
         try:
-            self.seat, name = await database_sync_to_async(self._seat_and_name)()
+            self.seat, name = await _in_thread(self._seat_and_name)()
         except ApplicationError:
             await self.close(code=4404)
             return
@@ -127,7 +127,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._error(client_id, "malformed_frame", "expected_seq is an integer.")
             return
         try:
-            result = await database_sync_to_async(services.move_submit)(
+            result = await _in_thread(services.move_submit)(
                 match_id=self.match_id,
                 user=self.user,
                 move=message.get("move"),
@@ -148,31 +148,31 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._error(None, "not_authenticated", "Log in to play.")
             return
         try:
-            await database_sync_to_async(services.seat_auto_pass_set)(match_id=self.match_id, user=self.user, enabled=enabled)
+            await _in_thread(services.seat_auto_pass_set)(match_id=self.match_id, user=self.user, enabled=enabled)
         except ApplicationError as exc:
             await self._error(None, exc.code, exc.message)
             return
         await self.send_json({"type": "auto_pass", "enabled": enabled, "seq": self.last_seq})
 
     async def match_changed(self, message: dict) -> None:
-        """A hint from the channel layer; the frame itself is read from the database."""
+        """A hint from the channel layer; the frame itself comes from the database (once per process)."""
         if message["seq"] > self.last_seq:
-            await self._send_frame("update")
+            await self._send_frame("update", hint=message["seq"])
 
     async def presence_changed(self, message: dict) -> None:
         await self.send_json({"type": "presence", **message["presence"]})
 
-    async def _send_frame(self, kind: str) -> None:
-        frame = await database_sync_to_async(selectors.match_frame_for_seat)(self.match_id, self.seat, since=self.last_seq)
-        if kind == "update" and frame["seq"] <= self.last_seq:
+    async def _send_frame(self, kind: str, hint: int | None = None) -> None:
+        seq, text = await _in_thread(frames.frame_text)(self.match_id, self.seat, kind=kind, since=self.last_seq, hint=hint)
+        if text is None:
             return  # another hint already brought this socket here
-        self.last_seq = frame["seq"]
-        await self.send_json({"type": kind, "seat": self.seat, **frame})
+        self.last_seq = seq
+        await self.send(text_data=text)
 
     async def _presence(self, operation: str, *args):
         """Presence is a courtesy: while Redis is away the table plays on without it."""
         try:
-            return await database_sync_to_async(getattr(presence(), operation))(self.match_id, *args)
+            return await _in_thread(getattr(presence(), operation))(self.match_id, *args)
         except Exception:  # noqa: BLE001
             log.warning("presence %s failed for match %s", operation, self.match_id, exc_info=True)
             return None
@@ -196,7 +196,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         another process (the worker's bots and clocks) send no hint here: look for them."""
         while True:
             await asyncio.sleep(settings.LIVE_POLL_SECONDS)
-            head = await database_sync_to_async(selectors.match_head)(self.match_id)
+            head = await _in_thread(selectors.match_head)(self.match_id)
             if head > self.last_seq:
                 await self._send_frame("update")
 
@@ -205,6 +205,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if extra:
             frame["extra"] = extra
         await self.send_json(frame)
+
+
+def _in_thread(func):
+    """Runs blocking work (database, Redis) in the loop's thread pool, database connections
+    cleaned up as Channels does. Not thread-sensitive: that would queue every socket of the
+    process on one thread, each waiting for the database in turn (bench/live.py)."""
+    return database_sync_to_async(func, thread_sensitive=False)
 
 
 def _int(value) -> int:

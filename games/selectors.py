@@ -1,7 +1,7 @@
 """Reads of tables: what each viewer may see, never more."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Q, QuerySet
 
@@ -9,7 +9,7 @@ from accounts.models import User
 from games.bots import BOTS, STRONG_BOT
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
-from games.state import state_at_head
+from games.state import recent_engine_events, state_at_head
 from server.errors import forbidden, not_found
 
 
@@ -77,16 +77,14 @@ def match_log_for_seat(
     match: Match, seat: int | None, *, since: int = 0, upto: int | None = None
 ) -> list[dict[str, Any]]:
     """The engine's events with `since < seq <= upto` as `seat` may see them (`None`: a spectator)."""
-    engine = ENGINES[match.game]
     rows = Event.objects.filter(match=match, kind=Event.Kind.ENGINE, seq__gt=since).order_by("seq")
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
-    log = []
-    for seq, data in rows.values_list("seq", "data"):
-        redacted = engine.redact(data, seat)
-        if redacted is not None:
-            log.append({"seq": seq, "event": redacted})
-    return log
+    return _redacted(ENGINES[match.game], rows.values_list("seq", "data"), seat)
+
+
+def _redacted(engine, rows, seat: int | None) -> list[dict[str, Any]]:
+    return [{"seq": seq, "event": red} for seq, data in rows if (red := engine.redact(data, seat)) is not None]
 
 
 def match_head(match_id: int) -> int:
@@ -94,28 +92,52 @@ def match_head(match_id: int) -> int:
     return Match.objects.filter(pk=match_id).values_list("last_seq", flat=True).first() or 0
 
 
-def match_frame_for_seat(match_id: int, seat: int | None, *, since: int) -> dict[str, Any]:
-    """What a live socket of `seat` is sent: the view at the head and the log it has not had yet.
+class MatchHead(NamedTuple):
+    """What a live frame is built on: a match's committed head and what changes with it."""
 
-    Both come from the same head, so `seq` in the frame names exactly the state it shows.
-    """
-    match = match_get(match_id)
+    match_id: int
+    game: str
+    status: str
+    seq: int
+    deadline: str | None
+
+
+def match_head_read(match_id: int) -> MatchHead:
+    row = Match.objects.filter(pk=match_id).values_list("game", "status", "last_seq", "deadline").first()
+    if row is None:
+        raise not_found("match_not_found", f"There is no match {match_id}.")
+    game, status, seq, deadline = row
+    return MatchHead(match_id, game, status, seq, deadline.isoformat() if deadline else None)
+
+
+def match_frame_for_seat(match_id: int, seat: int | None, *, since: int) -> dict[str, Any]:
+    """What a live socket of `seat` is sent: the view at the head and the log it has not had yet."""
+    return frame_at(match_head_read(match_id), seat, since=since)
+
+
+def frame_at(head: MatchHead, seat: int | None, *, since: int) -> dict[str, Any]:
+    """A live frame at `head`: view, legal moves and log all name exactly the state at `head.seq`."""
     frame: dict[str, Any] = {
-        "seq": match.last_seq,
-        "status": match.status,
-        "deadline": match.deadline.isoformat() if match.deadline else None,
+        "seq": head.seq,
+        "status": head.status,
+        "deadline": head.deadline,
         "view": None,
         "legal_moves": [],
         "events": [],
     }
-    if match.status == Match.Status.OPEN:
+    if head.status == Match.Status.OPEN:
         return frame
-    engine = ENGINES[match.game]
-    state = state_at_head(match.pk, match.game, match.last_seq)
+    engine = ENGINES[head.game]
+    state = state_at_head(head.match_id, head.game, head.seq)
     frame["view"] = engine.view(state, seat)
     if seat is not None:
         frame["legal_moves"] = engine.legal_moves(state, seat)
-    frame["events"] = match_log_for_seat(match, seat, since=since, upto=match.last_seq)
+    rows = recent_engine_events(head.match_id, after=since, upto=head.seq)
+    if rows is None:  # a socket far behind (or new): read the log
+        rows = Event.objects.filter(
+            match_id=head.match_id, kind=Event.Kind.ENGINE, seq__gt=since, seq__lte=head.seq
+        ).order_by("seq").values_list("seq", "data")
+    frame["events"] = _redacted(engine, rows, seat)
     return frame
 
 

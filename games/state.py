@@ -1,41 +1,60 @@
 """Engine states of live matches, cached per process so a move never replays a whole match.
 
-A cached entry is `(seq, state)`: the state after every engine event up to `seq`. Entries
-are only stored after their transaction commits, and a reader always brings an entry up
-to the database's head by folding the events after it, so a stale entry costs a short
-read, never a wrong state.
+A cached entry holds the state after every engine event up to `seq`, and the last engine
+events before it (so a live socket's frame needs no read of the log). Entries are only
+stored after their transaction commits, and a reader always brings an entry up to the
+database's head by folding the events after it, so a stale entry costs a short read, never
+a wrong state.
 """
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 
 from games.engines import ENGINES
 from games.models import Event
 
+RECENT_EVENTS = 128  # engine events kept with each cached state
+
+
+class CachedState(NamedTuple):
+    seq: int
+    state: Any
+    # Every engine event with `complete_after < seq <= self.seq`, as (seq, data), in order.
+    events: tuple[tuple[int, dict], ...]
+    complete_after: int
+
 
 class _StateCache:
     def __init__(self, size: int) -> None:
         self._size = size
-        self._entries: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+        self._entries: OrderedDict[int, CachedState] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, match_id: int) -> tuple[int, Any] | None:
+    def get(self, match_id: int) -> CachedState | None:
         with self._lock:
             entry = self._entries.get(match_id)
             if entry is not None:
                 self._entries.move_to_end(match_id)
             return entry
 
-    def put(self, match_id: int, seq: int, state: Any) -> None:
+    def put(self, match_id: int, seq: int, state: Any, *, after: int, events: list[tuple[int, dict]]) -> None:
+        """Stores the state at `seq`; `events` are every engine event with `after < seq`."""
         with self._lock:
             current = self._entries.get(match_id)
-            if current is not None and current[0] > seq:
+            if current is not None and current.seq > seq:
                 return  # a newer state is already here
-            self._entries[match_id] = (seq, state)
+            if current is not None and current.seq == after:
+                kept, complete_after = current.events + tuple(events), current.complete_after
+            else:
+                kept, complete_after = tuple(events), after
+            if len(kept) > RECENT_EVENTS:
+                complete_after = kept[-RECENT_EVENTS - 1][0]
+                kept = kept[-RECENT_EVENTS:]
+            self._entries[match_id] = CachedState(seq, state, kept, complete_after)
             self._entries.move_to_end(match_id)
             while len(self._entries) > self._size:
                 self._entries.popitem(last=False)
@@ -50,26 +69,40 @@ state_cache = _StateCache(settings.MATCH_STATE_CACHE_SIZE)
 
 def engine_events(match_id: int, *, after: int = 0, upto: int | None = None) -> list[dict]:
     """The engine's events of a match with `after < seq <= upto`, in order."""
+    return [data for _, data in _engine_rows(match_id, after=after, upto=upto)]
+
+
+def _engine_rows(match_id: int, *, after: int = 0, upto: int | None = None) -> list[tuple[int, dict]]:
     rows = Event.objects.filter(match_id=match_id, kind=Event.Kind.ENGINE, seq__gt=after)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
-    return list(rows.order_by("seq").values_list("data", flat=True))
+    return list(rows.order_by("seq").values_list("seq", "data"))
 
 
 def state_at_head(match_id: int, game: str, head_seq: int) -> Any:
     """The engine state after every event up to `head_seq` (the match's committed head)."""
     engine = ENGINES[game]
     cached = state_cache.get(match_id)
-    if cached is not None and cached[0] == head_seq:
-        return cached[1]
-    if cached is not None and cached[0] < head_seq:
-        state = cached[1]
-        for event in engine_events(match_id, after=cached[0], upto=head_seq):
+    if cached is not None and cached.seq == head_seq:
+        return cached.state
+    if cached is not None and cached.seq < head_seq:
+        after, state = cached.seq, cached.state
+        rows = _engine_rows(match_id, after=after, upto=head_seq)
+        for _, event in rows:
             state = engine.evolve(state, event)
     else:
-        state = engine.replay(engine_events(match_id, upto=head_seq))
-    state_cache.put(match_id, head_seq, state)
+        after, rows = 0, _engine_rows(match_id, upto=head_seq)
+        state = engine.replay([data for _, data in rows])
+    state_cache.put(match_id, head_seq, state, after=after, events=rows)
     return state
+
+
+def recent_engine_events(match_id: int, *, after: int, upto: int) -> list[tuple[int, dict]] | None:
+    """The engine events with `after < seq <= upto` from the cache, or None if it lacks some."""
+    cached = state_cache.get(match_id)
+    if cached is None or cached.seq < upto or after < cached.complete_after:
+        return None
+    return [(seq, data) for seq, data in cached.events if after < seq <= upto]
 
 
 def state_at(match_id: int, game: str, seq: int) -> Any:

@@ -54,12 +54,15 @@ def _task_queue():
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
-    """Each test starts with an empty per-process state cache (database ids are reused)."""
+    """Each test starts with empty per-process caches of states and frames (database ids are reused)."""
+    from games.frames import forget_all
     from games.state import state_cache
 
     state_cache.clear()
+    forget_all()
     yield
     state_cache.clear()
+    forget_all()
 
 
 def make_user(username: str, *, staff: bool = False):
