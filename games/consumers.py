@@ -163,7 +163,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "presence", **message["presence"]})
 
     async def _send_frame(self, kind: str, hint: int | None = None) -> None:
-        seq, text = await _in_thread(frames.frame_text)(self.match_id, self.seat, kind=kind, since=self.last_seq, hint=hint)
+        known = None if hint is None else frames.frame_text_known(self.match_id, self.seat, kind=kind, since=self.last_seq, hint=hint)
+        seq, text = known or await _in_thread(frames.frame_text)(self.match_id, self.seat, kind=kind, since=self.last_seq, hint=hint)
         if text is None:
             return  # another hint already brought this socket here
         self.last_seq = seq

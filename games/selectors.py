@@ -1,7 +1,7 @@
 """Reads of tables: what each viewer may see, never more."""
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.db.models import Q, QuerySet
 
@@ -9,7 +9,7 @@ from accounts.models import User
 from games.bots import BOTS, STRONG_BOT
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
-from games.state import recent_engine_events, state_at_head
+from games.state import state_at_head
 from server.errors import forbidden, not_found
 
 
@@ -80,65 +80,17 @@ def match_log_for_seat(
     rows = Event.objects.filter(match=match, kind=Event.Kind.ENGINE, seq__gt=since).order_by("seq")
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
-    return _redacted(ENGINES[match.game], rows.values_list("seq", "data"), seat)
+    return redacted_events(ENGINES[match.game], rows.values_list("seq", "data"), seat)
 
 
-def _redacted(engine, rows, seat: int | None) -> list[dict[str, Any]]:
+def redacted_events(engine, rows, seat: int | None) -> list[dict[str, Any]]:
+    """`(seq, data)` engine events as `seat` may see them, as log entries."""
     return [{"seq": seq, "event": red} for seq, data in rows if (red := engine.redact(data, seat)) is not None]
 
 
 def match_head(match_id: int) -> int:
     """The seq of the match's last event (0 for an unknown match)."""
     return Match.objects.filter(pk=match_id).values_list("last_seq", flat=True).first() or 0
-
-
-class MatchHead(NamedTuple):
-    """What a live frame is built on: a match's committed head and what changes with it."""
-
-    match_id: int
-    game: str
-    status: str
-    seq: int
-    deadline: str | None
-
-
-def match_head_read(match_id: int) -> MatchHead:
-    row = Match.objects.filter(pk=match_id).values_list("game", "status", "last_seq", "deadline").first()
-    if row is None:
-        raise not_found("match_not_found", f"There is no match {match_id}.")
-    game, status, seq, deadline = row
-    return MatchHead(match_id, game, status, seq, deadline.isoformat() if deadline else None)
-
-
-def match_frame_for_seat(match_id: int, seat: int | None, *, since: int) -> dict[str, Any]:
-    """What a live socket of `seat` is sent: the view at the head and the log it has not had yet."""
-    return frame_at(match_head_read(match_id), seat, since=since)
-
-
-def frame_at(head: MatchHead, seat: int | None, *, since: int) -> dict[str, Any]:
-    """A live frame at `head`: view, legal moves and log all name exactly the state at `head.seq`."""
-    frame: dict[str, Any] = {
-        "seq": head.seq,
-        "status": head.status,
-        "deadline": head.deadline,
-        "view": None,
-        "legal_moves": [],
-        "events": [],
-    }
-    if head.status == Match.Status.OPEN:
-        return frame
-    engine = ENGINES[head.game]
-    state = state_at_head(head.match_id, head.game, head.seq)
-    frame["view"] = engine.view(state, seat)
-    if seat is not None:
-        frame["legal_moves"] = engine.legal_moves(state, seat)
-    rows = recent_engine_events(head.match_id, after=since, upto=head.seq)
-    if rows is None:  # a socket far behind (or new): read the log
-        rows = Event.objects.filter(
-            match_id=head.match_id, kind=Event.Kind.ENGINE, seq__gt=since, seq__lte=head.seq
-        ).order_by("seq").values_list("seq", "data")
-    frame["events"] = _redacted(engine, rows, seat)
-    return frame
 
 
 def match_raw_events(match: Match, user: User | None) -> QuerySet[Event]:

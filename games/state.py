@@ -97,6 +97,22 @@ def state_at_head(match_id: int, game: str, head_seq: int) -> Any:
     return state
 
 
+def state_catch_up(match_id: int, game: str, *, head_seq: int, after: int, rows: list[tuple[int, dict]]) -> None:
+    """Brings the cached state up to `head_seq` with engine events read elsewhere (`rows`: every
+    one after `after`); with nothing cached and `after == 0`, builds it from them."""
+    engine = ENGINES[game]
+    cached = state_cache.get(match_id)
+    if cached is not None and cached.seq == after < head_seq:
+        state = cached.state
+        for _, event in rows:
+            state = engine.evolve(state, event)
+    elif cached is None and after == 0:
+        state = engine.replay([data for _, data in rows])
+    else:
+        return
+    state_cache.put(match_id, head_seq, state, after=after, events=rows)
+
+
 def recent_engine_events(match_id: int, *, after: int, upto: int) -> list[tuple[int, dict]] | None:
     """The engine events with `after < seq <= upto` from the cache, or None if it lacks some."""
     cached = state_cache.get(match_id)

@@ -8,10 +8,13 @@ fields' own preparation, so the same code runs on PostgreSQL and SQLite.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from datetime import timezone as dt_timezone
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from games.models import Event, Match, MoveReceipt, Seat
 
@@ -108,3 +111,36 @@ def receipt_append(user_id: int, key: str, match_id: int, response: dict) -> Non
     params = [f.get_db_prep_save(values[f.attname], connection) for f in _RECEIPT_FIELDS]
     with connection.cursor() as cursor:
         cursor.execute(f"INSERT INTO {_RECEIPT} ({columns}) VALUES ({', '.join(['%s'] * len(params))})", params)
+
+
+_HEAD_WITH_EVENTS_SQL = f"""
+    SELECT m.game, m.status, m.last_seq, m.deadline, e.seq, e.data
+    FROM {_MATCH} m LEFT JOIN {_EVENT} e
+        ON e.match_id = m.id AND e.kind = %s AND e.seq > %s AND e.seq <= m.last_seq
+    WHERE m.id = %s
+    ORDER BY e.seq
+"""
+
+
+def head_with_engine_events(match_id: int, *, after: int) -> tuple[tuple[str, str, int, str | None], list[tuple[int, dict]]] | None:
+    """`((game, status, seq, deadline as ISO text), engine events after `after` up to seq)` in one
+    statement (None if there is no such match): what a live frame needs to catch up."""
+    with connection.cursor() as cursor:
+        cursor.execute(_HEAD_WITH_EVENTS_SQL, [Event.Kind.ENGINE, after, match_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    game, status, seq, deadline = rows[0][:4]
+    events = [(row[4], row[5] if isinstance(row[5], dict) else json.loads(row[5])) for row in rows if row[4] is not None]
+    return (game, status, seq, _iso(deadline)), events
+
+
+def _iso(value) -> str | None:
+    """A timestamp column as the ORM would give it, in ISO form (SQLite returns naive UTC text)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, dt_timezone.utc)
+    return value.isoformat()

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games import selectors, services
+from games import frames, services
 from games.engines import ENGINES
 from games.models import Event, Match
 from games.state import engine_events, state_at_head
@@ -43,7 +43,7 @@ def test_every_frame_is_the_engines_view_and_redaction_for_that_seat(game):
         state = state_at_head(match.pk, game, match.last_seq)
         seed = str(match.seed)
         for viewer in viewers:
-            frame = selectors.match_frame_for_seat(match.pk, viewer, since=seen[viewer])
+            frame = frames.frame(match.pk, viewer, since=seen[viewer])
             wire = json.loads(json.dumps(frame, default=str))
             assert wire["view"] == json.loads(json.dumps(engine.view(state, viewer)))
             stored = {e.seq: e.data for e in Event.objects.filter(match=match, seq__gt=seen[viewer], kind="engine")}

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games import selectors, services
+from games import frames, services
 from games.engines import ENGINES
 from games.models import Match
 from games.state import state_at_head
@@ -34,7 +34,7 @@ def test_every_position_replays_to_the_state_reached_live_and_each_seat_sees_wha
         state = state_at_head(m.pk, game, m.last_seq)
         live[m.last_seq] = {
             "views": [engine.view(state, s) for s in range(players)],
-            "frames": [selectors.match_frame_for_seat(m.pk, s, since=0)["view"] for s in list(range(players)) + [None]],
+            "frames": [frames.frame(m.pk, s, since=0)["view"] for s in list(range(players)) + [None]],
         }
         if m.status == Match.Status.FINISHED:
             break
