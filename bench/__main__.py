@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHMARKS = ["engines", "bots", "pairing", "ratings", "moves", "live"]
+BENCHMARKS = ["engines", "bots", "pairing", "ratings", "moves", "live", "memory"]
 
 
 class Tee(io.TextIOBase):

@@ -5,6 +5,10 @@ import statistics
 import time
 from collections.abc import Callable
 
+# How docker/Dockerfile runs the server (per-message deflate off: see there), so the benchmarks
+# measure what production runs. Access lines are off here; the JSON request log stays on.
+UVICORN_OPTIONS = ["--ws-per-message-deflate", "false", "--no-access-log", "--log-level", "warning"]
+
 
 def best_of(repeats: int, run: Callable[[], object]) -> float:
     """The fastest of `repeats` runs, in seconds (the least disturbed by the rest of the machine)."""

@@ -1,12 +1,26 @@
-"""Live tables over WebSockets: N tables played by a separate client process through uvicorn.
+"""Live tables over WebSockets through uvicorn on PostgreSQL + Redis, beside a bare channel-layer echo.
 
-The server: uvicorn on PostgreSQL + Redis (the production shape). This process is the client:
-one socket per seat, each seat playing a random legal move when its frame says it may, each
-table moving at most `--rate` times a second. It prints moves/s and the latency from a move
-sent to the last seat's frame received (p50/p99), then the fan-out from one table's moves to
-100 spectators.
+Two servers run side by side with the same uvicorn worker count and the same Redis pub/sub
+channel layer on the same Redis:
+- the real server (`server.asgi`, production settings): tables of Ten with two people each;
+  a move goes in through the socket, `move_submit` commits it, the commit's hint goes through
+  the channel layer and every socket of the table reads and sends its own frame;
+- the baseline (`bench.echo`): a bare Channels consumer per socket in a group per table; a
+  "move" frame is group_sent to the table and every socket forwards it (no DB, no engine).
 
-Run: `python -m bench.live [--tables 50 200] [--seconds 20] [--rate 1]`.
+This process is the client for both, with the same code: one socket per seat, one move in
+flight per table, the next one sent when every socket has the previous one (and, at a rate,
+no sooner than `1/rate` after the previous send; tables start at random phases). Latency:
+from a move sent to the last socket of its table receiving the frame it caused. Loads run
+in pairs (baseline, then real) so both meet the same machine: tables x 1 move/s, saturation
+(each table moves as soon as every seat has the previous frame), and one table with 100
+spectators. `server CPU` is the uvicorn workers' CPU over the window (200 % = two cores) and
+`ms/move` that CPU time over the moves made; `client CPU` is this process's (near 100 %, the
+client would be the ceiling, not the server); `machine busy` is every core's (PostgreSQL,
+Redis and whatever else runs on the machine too), 100 % = all cores.
+The client offers permessage-deflate, as browsers do.
+
+Run: `python -m bench.live [--tables 50 200 500] [--saturate 50] [--seconds 15] [--rate 1]`.
 """
 from __future__ import annotations
 
@@ -19,15 +33,19 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import median, percentile, print_table  # noqa: E402
-from bench.moves import DEFAULT_URL, ensure_database  # noqa: E402
+from bench._common import UVICORN_OPTIONS, median, percentile, print_table  # noqa: E402
+from bench.moves import DEFAULT_URL as DEFAULT_DATABASE_URL, ensure_database  # noqa: E402
 
 GAME, PLAYERS = "ten", 2
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/2"
+GRACE_SECONDS = 15.0  # how long moves sent before the end of a window may still take to arrive
+CONNECT_CONCURRENCY = 25
 
 
 def setup_django(database_url: str) -> None:
@@ -64,161 +82,436 @@ def make_tables(count: int) -> list[tuple[int, list[str]]]:
     return tables
 
 
-class Table:
-    def __init__(self, match_id: int, interval: float, rng: random.Random) -> None:
-        self.match_id, self.interval, self.rng = match_id, interval, rng
-        self.sent_at: float | None = None
-        self.base_seq = 0
-        self.arrived: set[int] = set()
-        self.last_move = 0.0
-        self.latencies: list[float] = []
-        self.moves = 0
-        self.finished = False
+# --- servers -------------------------------------------------------------------------------------
 
 
-async def seat_loop(ws_base: str, table: Table, seat: int, token: str, stop: float, seats: int) -> None:
-    import websockets
+@dataclass
+class Server:
+    """A uvicorn serving `app`; `echo` says it is the bare baseline (`bench.echo`)."""
 
-    async with websockets.connect(f"{ws_base}/ws/matches/{table.match_id}/?token={token}", max_size=2**22) as ws:
-        while time.perf_counter() < stop and not table.finished:
-            try:
-                frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.perf_counter())))
-            except asyncio.TimeoutError:
-                break
-            if frame["type"] not in ("snapshot", "update"):
-                continue
-            now = time.perf_counter()
-            if table.sent_at is not None and frame["seq"] > table.base_seq:
-                table.arrived.add(seat)
-                if len(table.arrived) == seats:
-                    table.latencies.append(now - table.sent_at)
-                    table.sent_at = None
-            if frame["view"] and frame["view"]["finished"]:
-                table.finished = True
-                break
-            if frame["legal_moves"] and table.sent_at is None:
-                wait = table.last_move + table.interval - time.perf_counter()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                table.base_seq, table.arrived = frame["seq"], set()
-                table.sent_at = table.last_move = time.perf_counter()
-                table.moves += 1
-                await ws.send(json.dumps({"type": "move", "move": table.rng.choice(frame["legal_moves"]),
-                                          "id": f"{seat}-{table.moves}"}))
+    label: str
+    echo: bool
+    process: subprocess.Popen
+    ws_base: str
+
+    def url(self, table: int, token: str | None) -> str:
+        if self.echo:
+            return f"{self.ws_base}/ws/tables/{table}/"
+        return f"{self.ws_base}/ws/matches/{table}/" + (f"?token={token}" if token else "")
+
+    def pids(self) -> list[int]:
+        """The processes that serve: uvicorn's own with one worker, its children with more."""
+        return [self.process.pid, *descendants(self.process.pid)]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
-async def run_tables(ws_base: str, tables: list[tuple[int, list[str]]], seconds: float, rate: float) -> tuple[float, list[float]]:
-    stop = time.perf_counter() + seconds
-    interval = 1.0 / rate if rate > 0 else 0.0
-    state = [Table(match_id, interval, random.Random(match_id)) for match_id, _ in tables]
-    start = time.perf_counter()
-    await asyncio.gather(
-        *(seat_loop(ws_base, table, seat, token, stop, PLAYERS)
-          for table, (_, tokens) in zip(state, tables) for seat, token in enumerate(tokens)),
-        return_exceptions=False,
-    )
-    wall = time.perf_counter() - start
-    return sum(t.moves for t in state) / wall, [x for t in state for x in t.latencies]
-
-
-async def spectator_fanout(ws_base: str, table: tuple[int, list[str]], spectators: int, moves: int) -> list[float]:
-    """Latency from a move sent to the last of `spectators` sockets receiving its frame."""
-    import websockets
-
-    match_id, tokens = table
-    watchers = [await websockets.connect(f"{ws_base}/ws/matches/{match_id}/", max_size=2**22) for _ in range(spectators)]
-    players = [await websockets.connect(f"{ws_base}/ws/matches/{match_id}/?token={t}", max_size=2**22) for t in tokens]
-    rng, latencies = random.Random(1), []
-
-    async def next_frame(ws, kinds=("snapshot", "update")):
-        while True:
-            frame = json.loads(await ws.recv())
-            if frame["type"] in kinds:
-                return frame
-
-    async def drain_to(ws, seq):
-        while True:
-            frame = await next_frame(ws)
-            if frame["seq"] >= seq:
-                return time.perf_counter()
-
-    frames = [await next_frame(p) for p in players]
-    for w in watchers:
-        await next_frame(w)
-    for _ in range(moves):
-        mover = next((i for i, f in enumerate(frames) if f["legal_moves"]), None)
-        if mover is None:
-            break
-        sent = time.perf_counter()
-        await players[mover].send(json.dumps({"type": "move", "move": rng.choice(frames[mover]["legal_moves"]), "id": f"f{_}"}))
-        target = frames[mover]["seq"] + 1
-        arrivals = await asyncio.gather(*(drain_to(w, target) for w in watchers))
-        latencies.append(max(arrivals) - sent)
-        frames = []
-        for p in players:
-            frame = await next_frame(p)
-            while frame["seq"] < target:
-                frame = await next_frame(p)
-            frames.append(frame)
-        if frames[0]["view"]["finished"]:
-            break
-    for ws in watchers + players:
-        await ws.close()
-    return latencies
-
-
-def start_server(database_url: str, redis_url: str, workers: int) -> tuple[subprocess.Popen, str]:
+def start_server(*, echo: bool, database_url: str, redis_url: str, workers: int) -> Server:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url, LOG_LEVEL="WARNING",
-               DEBUG="0", SECRET_KEY="bench", ALLOWED_HOSTS="127.0.0.1")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "server.asgi:application", "--port", str(port), "--workers", str(workers),
-         "--no-access-log", "--log-level", "warning"], cwd=ROOT, env=env,
+    env = dict(os.environ, REDIS_URL=redis_url, LOG_LEVEL="WARNING", DEBUG="0")
+    if echo:
+        env.pop("DJANGO_SETTINGS_MODULE", None)
+        app, probe = "bench.echo:application", "/"
+    else:
+        env.update(DATABASE_URL=database_url, SECRET_KEY="bench", ALLOWED_HOSTS="127.0.0.1")
+        app, probe = "server.asgi:application", "/healthz"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", app, "--port", str(port), "--workers", str(workers), *UVICORN_OPTIONS],
+        cwd=ROOT, env=env,
     )
     import httpx
 
-    for _ in range(150):
+    for _ in range(300):
+        if process.poll() is not None:
+            raise RuntimeError(f"{app} exited with {process.returncode}")
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+            httpx.get(f"http://127.0.0.1:{port}{probe}", timeout=1)
             break
         except httpx.TransportError:
             time.sleep(0.2)
-    return server, f"ws://127.0.0.1:{port}"
+    else:
+        process.kill()
+        raise RuntimeError(f"{app} did not answer on port {port}")
+    server = Server("echo" if echo else "real", echo, process, f"ws://127.0.0.1:{port}")
+    # Every worker answers only once it has imported the app: wait until they all exist.
+    for _ in range(100):
+        if len(server.pids()) >= (workers + 1 if workers > 1 else 1):
+            break
+        time.sleep(0.1)
+    return server
+
+
+def descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except FileNotFoundError:
+            continue
+        for tid in tasks:
+            try:
+                children = Path(f"/proc/{parent}/task/{tid}/children").read_text().split()
+            except FileNotFoundError:
+                continue
+            for child in map(int, children):
+                found.append(child)
+                todo.append(child)
+    return found
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of `pids` so far."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / _TICKS
+    return total
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of every core so far, from /proc/stat."""
+    values = list(map(int, Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]))
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
+
+
+def status_kib(pid: int, key: str) -> int:
+    """A `VmRSS`/`VmHWM`-like line of /proc/<pid>/status, in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    raise KeyError(key)
+
+
+# --- the client ----------------------------------------------------------------------------------
+
+
+@dataclass
+class InFlight:
+    sent_at: float
+    base_seq: int
+    client_id: str
+    arrived: set[int] = field(default_factory=set)
+
+
+class TablePlay:
+    """One table's sockets (its seats, then any spectators) and the moves played through them."""
+
+    def __init__(self, server: Server, table: int, tokens: list[str | None], spectators: int,
+                 rng: random.Random, nonce: str) -> None:
+        self.server, self.table, self.rng, self.nonce = server, table, rng, nonce
+        self.seats = len(tokens)
+        self.urls = [server.url(table, t) for t in tokens] + [server.url(table, None)] * spectators
+        self.sockets: list = []
+        self.frames: list[dict | None] = [None] * len(self.urls)
+        self.in_flight: InFlight | None = None
+        self.latencies: list[float] = []  # of the moves sent inside the window, whenever they arrived
+        self.window: tuple[float, float] = (0.0, 0.0)
+        self.sent = self.completed = self.errors = 0
+        self.update_bytes = self.updates = 0
+        self.finished = False
+        self.retry_at = 0.0
+        self.wake = asyncio.Event()
+        self.readers: list[asyncio.Task] = []
+
+    async def open(self, limit: asyncio.Semaphore) -> None:
+        import websockets
+
+        for index, url in enumerate(self.urls):
+            async with limit:
+                ws = await websockets.connect(url, max_size=2**22, open_timeout=120, ping_interval=None)
+                self.sockets.append(ws)
+                while self.frames[index] is None:  # the snapshot: the socket is in its group by then
+                    self._on_frame(index, await ws.recv())
+            self.readers.append(asyncio.ensure_future(self._read(index, ws)))
+
+    async def close(self) -> None:
+        for task in self.readers:
+            task.cancel()
+        await asyncio.gather(*(ws.close() for ws in self.sockets), return_exceptions=True)
+
+    async def _read(self, index: int, ws) -> None:
+        import websockets
+
+        try:
+            async for raw in ws:
+                self._on_frame(index, raw)
+        except websockets.ConnectionClosed:
+            pass
+
+    def _on_frame(self, index: int, raw: str) -> None:
+        frame = json.loads(raw)
+        kind = frame.get("type")
+        now = time.perf_counter()
+        if kind in ("snapshot", "update"):
+            self.frames[index] = frame
+            if kind == "update":
+                self.updates += 1
+                self.update_bytes += len(raw)
+            flight = self.in_flight
+            if flight is not None and frame["seq"] > flight.base_seq:
+                flight.arrived.add(index)
+                if len(flight.arrived) == len(self.urls):
+                    if self.window[0] <= flight.sent_at < self.window[1]:
+                        self.latencies.append(now - flight.sent_at)
+                    if self.window[0] <= now < self.window[1]:
+                        self.completed += 1
+                    self.in_flight = None
+                    self.wake.set()
+            elif flight is None:
+                self.wake.set()
+        elif kind == "error" and self.in_flight is not None and frame.get("id") == self.in_flight.client_id:
+            # e.g. rate_limited: nothing changed; try again a little later.
+            self.errors += 1
+            self.in_flight = None
+            self.retry_at = now + 0.2
+            self.wake.set()
+
+    def next_move(self) -> tuple[int, dict] | None:
+        """(seat, frame to send) for the next move, or None when the table is over."""
+        seq = self.frames[0]["seq"]
+        client_id = f"{self.nonce}-{self.sent}"
+        if self.server.echo:
+            return seq % self.seats, {"type": "move", "seq": seq + 1, "id": client_id}
+        if self.frames[0]["view"] and self.frames[0]["view"].get("finished"):
+            return None
+        for seat in range(self.seats):
+            legal = self.frames[seat]["legal_moves"]
+            if legal:
+                return seat, {"type": "move", "move": self.rng.choice(legal), "id": client_id}
+        return None
+
+    async def drive(self, start: float, stop: float, interval: float, max_moves: int | None = None) -> None:
+        """Moves until `stop` (or `max_moves`): one in flight, each when every socket has the last."""
+        self.window = (start, stop)
+        next_at = start + (self.rng.uniform(0, interval) if interval else 0.0)
+        self.wake.set()
+        while max_moves is None or self.sent < max_moves:
+            try:
+                await asyncio.wait_for(self.wake.wait(), timeout=max(0.01, stop - time.perf_counter()))
+            except asyncio.TimeoutError:
+                return
+            self.wake.clear()
+            if time.perf_counter() >= stop:
+                return
+            if self.in_flight is not None or len({f["seq"] for f in self.frames}) > 1:
+                continue  # the last move has not reached every socket yet
+            choice = self.next_move()
+            if choice is None:
+                self.finished = True
+                return
+            delay = max(next_at, self.retry_at) - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+                if time.perf_counter() >= stop:
+                    return
+            seat, payload = choice
+            self.in_flight = InFlight(time.perf_counter(), self.frames[0]["seq"], payload["id"])
+            next_at = self.in_flight.sent_at + interval
+            self.sent += 1
+            await self.sockets[seat].send(json.dumps(payload))
+
+    async def settle(self, until: float) -> None:
+        """Waits for the move in flight (if any) to reach every socket, at most until `until`."""
+        while self.in_flight is not None and time.perf_counter() < until:
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), timeout=max(0.01, until - time.perf_counter()))
+            except asyncio.TimeoutError:
+                return
+
+
+async def open_tables(plays: list[TablePlay]) -> None:
+    limit = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    await asyncio.gather(*(p.open(limit) for p in plays))
+
+
+async def wait_idle(server: Server, *, below: float = 0.05, timeout: float = 10.0) -> None:
+    """Waits until the server's workers use less than `below` of a core (what the last load left)."""
+    pids, deadline = server.pids(), time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        before = cpu_seconds(pids)
+        await asyncio.sleep(0.5)
+        if cpu_seconds(pids) - before < below * 0.5:
+            return
+
+
+@dataclass
+class Measured:
+    moves_per_s: float
+    latencies: list[float]
+    sockets: int
+    server_cpu: float  # cores busy, 1.0 = one core
+    client_cpu: float
+    machine_cpu: float  # share of every core busy
+    errors: int
+    lost: int
+    frame_bytes: float
+    finished: int
+
+    @property
+    def server_ms_per_move(self) -> float:
+        return self.server_cpu * 1e3 / self.moves_per_s if self.moves_per_s else float("nan")
+
+    def p(self, q: float) -> float:
+        return percentile(self.latencies, q) * 1e3 if self.latencies else float("nan")
+
+
+async def measure(server: Server, tables: list[tuple[int, list[str | None]]], *, seconds: float, rate: float,
+                  spectators: int = 0) -> Measured:
+    """Opens every socket of `tables`, plays for `seconds`, closes them; what it measured."""
+    nonce = f"{server.label[0]}{time.time_ns() % 10**12:x}"
+    plays = [TablePlay(server, table, tokens, spectators, random.Random(table), nonce)
+             for table, tokens in tables]
+    await open_tables(plays)
+    await wait_idle(server)
+    interval = 1.0 / rate if rate > 0 else 0.0
+    pids = server.pids()
+    cpu0, client0, busy0 = cpu_seconds(pids), time.process_time(), machine_busy()
+    start = time.perf_counter()
+    stop = start + seconds
+    await asyncio.gather(*(p.drive(start, stop, interval) for p in plays))
+    elapsed = time.perf_counter() - start
+    cpu1, client1, busy1 = cpu_seconds(pids), time.process_time(), machine_busy()
+    await asyncio.gather(*(p.settle(stop + GRACE_SECONDS) for p in plays))
+    await asyncio.gather(*(p.close() for p in plays))
+    latencies = [x for p in plays for x in p.latencies]
+    updates = sum(p.updates for p in plays)
+    return Measured(
+        moves_per_s=sum(p.completed for p in plays) / seconds,  # reached every socket inside the window
+        latencies=latencies,
+        sockets=sum(len(p.urls) for p in plays),
+        server_cpu=(cpu1 - cpu0) / elapsed,
+        client_cpu=(client1 - client0) / elapsed,
+        machine_cpu=(busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]),
+        errors=sum(p.errors for p in plays),
+        lost=sum(1 for p in plays if p.in_flight is not None),
+        frame_bytes=sum(p.update_bytes for p in plays) / max(1, updates),
+        finished=sum(p.finished for p in plays),
+    )
+
+
+async def run_loads(echo: Server, real: Server, pool: list[tuple[int, list[str]]],
+                    fanout: tuple[int, list[str]] | None,
+                    args: argparse.Namespace) -> list[tuple[str, Measured, Measured]]:
+    loads = [(f"{n} tables, {args.rate:g} move/s each", n, args.rate, 0) for n in args.tables]
+    loads += [(f"{n} tables, saturation", n, 0.0, 0) for n in args.saturate]
+    if args.spectators:
+        loads.append((f"1 table + {args.spectators} spectators, saturation", 1, 0.0, args.spectators))
+    results, echo_ids = [], 0
+    for label, count, rate, spectators in loads:
+        tables = [fanout] if spectators and fanout else pool[:count]
+        echo_tables = [(echo_ids + i, [None] * PLAYERS) for i in range(len(tables))]
+        echo_ids += len(tables)
+        seconds = args.fanout_seconds if spectators else args.seconds
+        base = await measure(echo, echo_tables, seconds=seconds, rate=rate, spectators=spectators)
+        await wait_idle(echo)
+        got = await measure(real, tables, seconds=seconds, rate=rate, spectators=spectators)
+        await wait_idle(real)
+        print(f"  {label}: echo {base.moves_per_s:,.0f} moves/s p99 {base.p(0.99):.1f} ms | "
+              f"real {got.moves_per_s:,.0f} moves/s p99 {got.p(0.99):.1f} ms", file=sys.stderr, flush=True)
+        results.append((label, base, got))
+    return results
+
+
+def run_client(coroutine):
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coroutine)
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL))
-    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2"))
-    parser.add_argument("--tables", type=int, nargs="+", default=[50, 200])
-    parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--rate", type=float, default=1.0, help="moves per second per table (0: as fast as possible)")
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DATABASE_URL))
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS_URL))
+    parser.add_argument("--tables", type=int, nargs="*", default=[50, 200, 500])
+    parser.add_argument("--rate", type=float, default=1.0, help="moves per second per table for --tables")
+    parser.add_argument("--saturate", type=int, nargs="*", default=[50],
+                        help="table counts played as fast as possible")
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--spectators", type=int, default=100, help="0: no fan-out load")
+    parser.add_argument("--fanout-seconds", type=float, default=10)
     parser.add_argument("--uvicorn-workers", type=int, default=2)
-    parser.add_argument("--spectators", type=int, default=100)
     args = parser.parse_args(argv)
     setup_django(args.database_url)
-    server, ws_base = start_server(args.database_url, args.redis_url, args.uvicorn_workers)
-    rows = []
+    pool = make_tables(max([*args.tables, *args.saturate, 0]))
+    fanout = make_tables(1)[0] if args.spectators else None
+    echo = start_server(echo=True, database_url=args.database_url, redis_url=args.redis_url,
+                        workers=args.uvicorn_workers)
     try:
-        for count in args.tables:
-            tables = make_tables(count)
-            rate, lat = asyncio.run(run_tables(ws_base, tables, args.seconds, args.rate))
-            rows.append([f"{count} tables, {args.rate:g} move/s each", count * PLAYERS, rate,
-                         median(lat) * 1e3, percentile(lat, 0.99) * 1e3])
-        lat = asyncio.run(spectator_fanout(ws_base, make_tables(1)[0], args.spectators, 60))
-        rows.append([f"1 table, {args.spectators} spectators", args.spectators + PLAYERS, len(lat) / max(sum(lat), 1e-9),
-                     median(lat) * 1e3, percentile(lat, 0.99) * 1e3])
+        real = start_server(echo=False, database_url=args.database_url, redis_url=args.redis_url,
+                            workers=args.uvicorn_workers)
+        try:
+            results = run_client(run_loads(echo, real, pool, fanout, args))
+        finally:
+            real.stop()
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        echo.stop()
+    rows, returned = [], []
+    for label, base, got in results:
+        ratio = got.moves_per_s / base.moves_per_s if base.moves_per_s else float("nan")
+        rows.append([label, got.sockets, base.moves_per_s, got.moves_per_s, ratio,
+                     base.p(0.5), got.p(0.5), base.p(0.99), got.p(0.99),
+                     f"{base.server_ms_per_move:.1f} / {got.server_ms_per_move:.1f}",
+                     f"{base.server_cpu:.0%} / {got.server_cpu:.0%}",
+                     f"{base.client_cpu:.0%} / {got.client_cpu:.0%}",
+                     f"{base.machine_cpu:.0%} / {got.machine_cpu:.0%}"])
+        returned.append({
+            "load": label, "sockets": got.sockets,
+            "echo_moves_per_s": base.moves_per_s, "moves_per_s": got.moves_per_s,
+            "rate_ratio": ratio,
+            "echo_p50_ms": base.p(0.5), "p50_ms": got.p(0.5),
+            "echo_p99_ms": base.p(0.99), "p99_ms": got.p(0.99),
+            "echo_server_cpu": base.server_cpu, "server_cpu": got.server_cpu,
+            "echo_server_cpu_ms_per_move": base.server_ms_per_move,
+            "server_cpu_ms_per_move": got.server_ms_per_move,
+            "echo_client_cpu": base.client_cpu, "client_cpu": got.client_cpu,
+            "echo_machine_cpu": base.machine_cpu, "machine_cpu": got.machine_cpu,
+            "frame_bytes": got.frame_bytes, "echo_frame_bytes": base.frame_bytes,
+            "errors": got.errors, "lost": got.lost, "finished_tables": got.finished,
+            "echo_errors": base.errors, "echo_lost": base.lost,
+        })
     print_table(
-        f"Live tables over WebSockets ({GAME}, uvicorn ×{args.uvicorn_workers}, PostgreSQL + Redis); "
-        "latency = move sent -> last seat's (or spectator's) frame",
-        ["load", "sockets", "moves/s", "p50 ms", "p99 ms"], rows,
+        f"Live tables over WebSockets ({GAME}, {PLAYERS} seats a table, uvicorn ×{args.uvicorn_workers}, "
+        "PostgreSQL + Redis pub/sub) beside a bare Channels echo on the same stack; "
+        "latency = move sent -> the last socket of its table has the frame",
+        ["load", "sockets", "echo moves/s", "moves/s", "ratio",
+         "echo p50 ms", "p50 ms", "echo p99 ms", "p99 ms",
+         "server CPU ms/move echo / real", "server CPU echo / real", "client CPU echo / real",
+         "machine busy echo / real"],
+        rows,
     )
-    return [dict(zip(["load", "sockets", "moves_per_s", "p50_ms", "p99_ms"], r)) for r in rows]
+    notes = [f"{r['load']}: real {r['errors']} moves refused, {r['lost']} unanswered, "
+             f"{r['finished_tables']} tables finished; "
+             f"echo {r['echo_errors']} refused, {r['echo_lost']} unanswered"
+             for r in returned
+             if r["errors"] or r["lost"] or r["finished_tables"] or r["echo_errors"] or r["echo_lost"]]
+    print("\nTargets: 200 tables at 1 move/s p99 <= 50 ms; saturation >= 70 % of the echo's moves/s; "
+          "100 spectators p99 <= 50 ms. Real update frames average "
+          f"{max((r['frame_bytes'] for r in returned), default=0):,.0f} bytes (echo's "
+          f"{max((r['echo_frame_bytes'] for r in returned), default=0):,.0f}).")
+    for note in notes:
+        print(f"- {note}")
+    return returned
 
 
 if __name__ == "__main__":

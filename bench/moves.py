@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import median, percentile, print_table  # noqa: E402
+from bench._common import UVICORN_OPTIONS, median, percentile, print_table  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/cardleague_bench"
 
@@ -74,6 +74,24 @@ def bare_insert(url: str, clients: int, rows: int) -> tuple[float, list[float]]:
     return run_threads(clients, work)
 
 
+def tables_ready(users: list, per_user: int) -> dict[int, list[tuple[int, list]]]:
+    """`per_user` started 1-player tables of The Game for each user, with their first legal
+    moves: made before the clock starts, so the timed loops only play moves."""
+    from games import selectors, services
+
+    ready = {}
+    for user in users:
+        ready[user.pk] = []
+        for _ in range(per_user):
+            match = services.match_start(match_id=services.match_create(user=user, game="the-game", players=1, rated=False).pk, user=user)
+            ready[user.pk].append((match.pk, selectors.match_view_for_user(match, user)["legal_moves"]))
+    return ready
+
+
+def tables_needed(moves: int) -> int:
+    return moves // 12 + 2  # a random 1-player game of The Game lasts at least 12 moves, most ~30
+
+
 def service_moves(clients: int, moves: int) -> tuple[float, list[float]]:
     from django.db import connection
 
@@ -81,17 +99,17 @@ def service_moves(clients: int, moves: int) -> tuple[float, list[float]]:
     from tests.conftest import make_user
 
     players = [make_user(f"bench-{clients}-{i}-{time.time_ns()}") for i in range(clients)]
+    ready = tables_ready(players, tables_needed(moves // clients))
+    connection.close()
 
     def work(i, latencies):
         user, rng = players[i], random.Random(i)
+        tables = iter(ready[user.pk])
         try:
-            legal: list = []
-            match_id = None
+            match_id, legal = next(tables)
             for _ in range(moves // clients):
                 if not legal:
-                    match_id = services.match_create(user=user, game="the-game", players=1, rated=False).pk
-                    services.match_start(match_id=match_id, user=user)
-                    legal = services_view_legal(match_id, user)
+                    match_id, legal = next(tables)
                 start = time.perf_counter()
                 answer = services.move_submit(match_id=match_id, user=user, move=rng.choice(legal))
                 latencies.append(time.perf_counter() - start)
@@ -102,75 +120,139 @@ def service_moves(clients: int, moves: int) -> tuple[float, list[float]]:
     return run_threads(clients, work)
 
 
-def services_view_legal(match_id: int, user) -> list:
-    from games import selectors
-
-    return selectors.match_view_for_user(selectors.match_get(match_id), user)["legal_moves"]
-
-
-async def http_client(base: str, token: str, moves: int, latencies: list[float], seed: int) -> None:
-    import httpx
-
-    rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Token {token}"}, timeout=60) as client:
-        legal: list = []
-        match_id = None
-        for _ in range(moves):
-            if not legal:
-                match_id = (await client.post("/api/matches", json={"game": "the-game", "players": 1, "rated": False})).json()["id"]
-                await client.post(f"/api/matches/{match_id}/start")
-                legal = (await client.get(f"/api/matches/{match_id}/view")).json()["legal_moves"]
-            start = time.perf_counter()
-            answer = await client.post(f"/api/matches/{match_id}/moves", json={"move": rng.choice(legal)})
-            latencies.append(time.perf_counter() - start)
-            assert answer.status_code == 200, answer.text
-            legal = answer.json()["legal_moves"]
-
-
-def http_moves(url: str, connections: int, moves: int, workers: int) -> tuple[float, list[float]]:
-    from accounts.services import user_token
+def long_match_growth(moves: int = 300, window: int = 10) -> list[list[object]]:
+    """Move cost early and late in one long match (Split, two people): the state is never
+    rebuilt from the start, so moves 290-300 cost what moves 1-10 do. Beside it, what a
+    rebuild from every event would cost at the same point."""
+    from games import selectors, services
+    from games.state import state_at
     from tests.conftest import make_user
 
-    tokens = [user_token(user=make_user(f"http-{i}-{time.time_ns()}")) for i in range(connections)]
+    stamp = time.time_ns()
+    for attempt in range(20):
+        users = [make_user(f"long-{stamp}-{attempt}-{s}") for s in range(2)]
+        match = services.match_create(user=users[0], game="split", players=2, rated=False)
+        services.match_join(match_id=match.pk, user=users[1])
+        match = services.match_start(match_id=match.pk, user=users[0])
+        rng, latencies = random.Random(attempt), []
+        while len(latencies) < moves:
+            match = selectors.match_get(match.pk)
+            if match.status != match.Status.RUNNING:
+                break
+            views = [selectors.match_view_for_user(match, u) for u in users]
+            mover = next(i for i, v in enumerate(views) if v["legal_moves"])
+            start = time.perf_counter()
+            services.move_submit(match_id=match.pk, user=users[mover], move=rng.choice(views[mover]["legal_moves"]))
+            latencies.append(time.perf_counter() - start)
+        if len(latencies) < moves:
+            continue  # this deal ended early: deal again
+        match = selectors.match_get(match.pk)
+        rebuild = min(_timed(lambda: state_at(match.pk, match.game, match.last_seq)) for _ in range(5))
+        early, late = latencies[:window], latencies[moves - window:moves]
+        return [
+            [f"moves 1-{window}", median(early) * 1e3, max(early) * 1e3],
+            [f"moves {moves - window + 1}-{moves}", median(late) * 1e3, max(late) * 1e3],
+            [f"rebuilding the state from all {match.last_seq} events (not done per move)", rebuild * 1e3, rebuild * 1e3],
+        ]
+    raise RuntimeError("no deal of Split lasted 300 moves")
+
+
+def _timed(run) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+async def http_client(port: int, token: str, tables: list[tuple[int, list]], moves: int, latencies: list[float], seed: int) -> None:
+    from bench._http import Connection
+
+    rng, tables = random.Random(seed), iter(tables)
+    async with Connection("127.0.0.1", port, {"Authorization": f"Token {token}"}) as conn:
+        match_id, legal = next(tables)
+        for _ in range(moves):
+            if not legal:
+                match_id, legal = next(tables)
+            start = time.perf_counter()
+            status, answer = await conn.request("POST", f"/api/matches/{match_id}/moves", {"move": rng.choice(legal)})
+            latencies.append(time.perf_counter() - start)
+            assert status == 200, answer
+            legal = answer["legal_moves"]
+
+
+async def http_baseline_client(port: int, requests: int, latencies: list[float]) -> None:
+    from bench._http import Connection
+
+    async with Connection("127.0.0.1", port) as conn:
+        for _ in range(requests):
+            start = time.perf_counter()
+            status, _ = await conn.request("GET", "/healthz")
+            latencies.append(time.perf_counter() - start)
+            assert status == 200
+
+
+def start_server(url: str, workers: int, extra_env: dict | None = None) -> tuple[subprocess.Popen, int]:
+    """uvicorn serving the project as the Dockerfile does, with `workers` processes, on a free port."""
+    import httpx
+
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    env = dict(os.environ, DATABASE_URL=url, DEBUG="0", SECRET_KEY="bench", ALLOWED_HOSTS="127.0.0.1", LOG_LEVEL="WARNING")
-    env.pop("REDIS_URL", None)
+    env = dict(os.environ, DATABASE_URL=url, DEBUG="0", SECRET_KEY="bench", ALLOWED_HOSTS="127.0.0.1",
+               LOG_LEVEL="WARNING", **(extra_env or {}))
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "server.asgi:application", "--port", str(port), "--workers", str(workers),
-         "--no-access-log", "--log-level", "warning"],
+         *UVICORN_OPTIONS],
         cwd=ROOT, env=env,
     )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        import httpx
+    for _ in range(150):
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            break
+        except httpx.TransportError:
+            time.sleep(0.2)
+    return server, port
 
-        for _ in range(100):
-            try:
-                httpx.get(f"{base}/api/games", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.2)
+
+def http_moves(url: str, redis_url: str, connections: int, moves: int, workers: int) -> dict[str, tuple[float, list[float]]]:
+    """The move endpoint from `connections` keep-alive connections, and beside it a no-database
+    endpoint (`/healthz`) on the same server: the serving stack's own ceiling in this run."""
+    from accounts.services import user_token
+    from tests.conftest import make_user
+
+    users = [make_user(f"http-{i}-{time.time_ns()}") for i in range(connections)]
+    tokens = [user_token(user=u) for u in users]
+    ready = tables_ready(users, tables_needed(moves // connections))
+    per_client = moves // connections
+    # 50 clients at the target rate play 20 moves a second each: above a person's limit.
+    server, port = start_server(url, workers, {"REDIS_URL": redis_url, "THROTTLE_MOVES": "100000/minute"})
+
+    def timed(make_client) -> tuple[float, list[float]]:
         latencies: list[list[float]] = [[] for _ in range(connections)]
 
         async def all_clients():
-            await asyncio.gather(*(http_client(base, t, moves // connections, latencies[i], i) for i, t in enumerate(tokens)))
+            await asyncio.gather(*(make_client(i, latencies[i]) for i in range(connections)))
 
         start = time.perf_counter()
         asyncio.run(all_clients())
         return time.perf_counter() - start, [x for per in latencies for x in per]
+
+    try:
+        return {
+            "healthz": timed(lambda i, lat: http_baseline_client(port, per_client, lat)),
+            "moves": timed(lambda i, lat: http_client(port, tokens[i], ready[users[i].pk], per_client, lat, i)),
+        }
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
-def main(argv: list[str] | None = None) -> list[dict]:
+def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL))
-    parser.add_argument("--moves", type=int, default=2000)
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2"))
+    parser.add_argument("--moves", type=int, default=4000)
     parser.add_argument("--http-connections", type=int, default=50)
-    parser.add_argument("--uvicorn-workers", type=int, default=2)
+    parser.add_argument("--uvicorn-workers", type=int, nargs="+", default=[4])
     args = parser.parse_args(argv)
 
     ensure_database(args.database_url)
@@ -188,26 +270,33 @@ def main(argv: list[str] | None = None) -> list[dict]:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     call_command("migrate", verbosity=0)
 
-    rows = []
-    baseline = {}
+    def row(path, clients, wall, lat, baseline_rate):
+        rate = len(lat) / wall
+        return [path, clients, rate, median(lat) * 1e3, percentile(lat, 0.99) * 1e3, baseline_rate, baseline_rate / rate]
+
+    rows, baseline = [], {}
     for clients in (1, 8):
         wall, lat = bare_insert(args.database_url, clients, args.moves)
         baseline[clients] = len(lat) / wall
-        rows.append(["bare INSERT+COMMIT", clients, len(lat) / wall, median(lat) * 1e3, percentile(lat, 0.99) * 1e3, 1.0])
+        rows.append(row("bare INSERT+COMMIT (baseline)", clients, wall, lat, baseline[clients]))
     for clients in (1, 8):
-        wall, lat = service_moves(clients, args.moves)
-        rate = len(lat) / wall
-        rows.append(["move service", clients, rate, median(lat) * 1e3, percentile(lat, 0.99) * 1e3, baseline[clients] / rate])
-    wall, lat = http_moves(args.database_url, args.http_connections, args.moves, args.uvicorn_workers)
-    rate = len(lat) / wall
-    rows.append([f"HTTP POST /moves ({args.uvicorn_workers} uvicorn workers)", args.http_connections, rate,
-                 median(lat) * 1e3, percentile(lat, 0.99) * 1e3, baseline[8] / rate])
+        rows.append(row("move service", clients, *service_moves(clients, args.moves), baseline[clients]))
+    for workers in args.uvicorn_workers:
+        measured = http_moves(args.database_url, args.redis_url, args.http_connections, args.moves, workers)
+        served = f"uvicorn ×{workers}"
+        rows.append(row(f"HTTP GET /healthz, no database ({served})", args.http_connections, *measured["healthz"], baseline[8]))
+        rows.append(row(f"HTTP POST /moves ({served})", args.http_connections, *measured["moves"], baseline[8]))
+    header = ["path", "clients", "per s", "p50 ms", "p99 ms", "bare INSERT per s", "cost × bare"]
     print_table(
-        "Moves on PostgreSQL (ratio = bare INSERT rate / this rate, same client count; HTTP vs 8 clients)",
-        ["path", "clients", "moves/s", "p50 ms", "p99 ms", "cost × bare"],
-        rows,
+        "Moves on PostgreSQL (cost × bare = bare INSERT rate / this rate; HTTP against the 8-connection INSERT)",
+        header, rows,
     )
-    return [dict(zip(["path", "clients", "per_s", "p50_ms", "p99_ms", "ratio"], r)) for r in rows]
+    growth = long_match_growth()
+    print_table("One long match (Split, 2 people): move service cost early and late", ["moves", "p50 ms", "max ms"], growth)
+    return {
+        "moves": [dict(zip(["path", "clients", "per_s", "p50_ms", "p99_ms", "baseline_per_s", "ratio"], r)) for r in rows],
+        "long_match": [dict(zip(["moves", "p50_ms", "max_ms"], r)) for r in growth],
+    }
 
 
 if __name__ == "__main__":
