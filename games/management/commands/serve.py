@@ -35,7 +35,10 @@ class Command(BaseCommand):
                     f"bot tables at play: {', '.join(f'#{m.pk} {m.game}' for m in tables)}"
                 )
             self.stdout.write(f"Serving on http://{host}:{port}/ (API docs at /api/docs/)")
-            uvicorn.run("server.asgi:application", host=host, port=port, log_level="info", lifespan="off")
+            uvicorn.run(
+                "server.asgi:application", host=host, port=port, log_level="info", lifespan="off",
+                ws_per_message_deflate=False,  # as docker/Dockerfile, which says why
+            )
         finally:
             if worker is not None:
                 worker.send_signal(signal.SIGTERM)
