@@ -12,10 +12,9 @@ from django.conf import settings
 
 @database_sync_to_async
 def _user_for_token(key: str):
-    from rest_framework.authtoken.models import Token
+    from accounts.authentication import user_for_token
 
-    token = Token.objects.select_related("user").filter(key=key).first()
-    return token.user if token is not None and token.user.is_active else None
+    return user_for_token(key)
 
 
 class TokenAuthMiddleware(BaseMiddleware):
