@@ -96,7 +96,15 @@ def head_claim(match_id: int, base_seq: int, changes: dict, rows: list[Event]) -
             return False
         columns = ", ".join(connection.ops.quote_name(f.column) for f in _EVENT_FIELDS)
         placeholders = ", ".join(["(" + ", ".join(["%s"] * len(_EVENT_FIELDS)) + ")"] * len(rows))
-        params = [f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows for f in _EVENT_FIELDS]
+        # Plain values but the timestamp (SQLite stores it as the ORM writes it): preparing every
+        # field through the ORM was a third of this function's time.
+        created = _EVENT_FIELDS[6]
+        params = [
+            value
+            for row in rows
+            for value in (match_id, row.seq, row.kind, row.type, json.dumps(row.data), row.actor,
+                          created.get_db_prep_save(row.created, connection), row.hash)
+        ]
         cursor.execute(f"INSERT INTO {_EVENT} ({columns}) VALUES {placeholders}", params)
     return True
 
