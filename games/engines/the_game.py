@@ -11,7 +11,7 @@ Cards are strings in a move, an event or a view and ints inside the state.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from games.engines._common import Engine, IllegalMove, check_options, is_int, opening_deck
@@ -53,6 +53,13 @@ class GameState:
     finished: bool = False
     won: bool = False
     stuck_seat: int | None = None
+
+
+def _update(state: GameState, **changes: Any) -> GameState:
+    """`dataclasses.replace(state, **changes)`, about four times faster: replay speed rests on it."""
+    new = object.__new__(GameState)
+    new.__dict__.update(state.__dict__, **changes)
+    return new
 
 
 # Events (the stored log). Cards are strings, as in moves and views.
@@ -303,7 +310,7 @@ def _on_game_started(state: None, event: dict) -> GameState:
 
 
 def _on_turn_started(state: GameState, event: dict) -> GameState:
-    return replace(state, current=event["seat"], required=event["minimum"], played_this_turn=0)
+    return _update(state, current=event["seat"], required=event["minimum"], played_this_turn=0)
 
 
 def _on_card_played(state: GameState, event: dict) -> GameState:
@@ -312,7 +319,7 @@ def _on_card_played(state: GameState, event: dict) -> GameState:
     hands[seat] = tuple(held for held in hands[seat] if held != card)
     piles = list(state.piles)
     piles[pile] = piles[pile] + (card,)
-    return replace(
+    return _update(
         state, hands=tuple(hands), piles=tuple(piles), played_this_turn=state.played_this_turn + 1
     )
 
@@ -325,11 +332,11 @@ def _on_cards_drawn(state: GameState, event: dict) -> GameState:
     seat, drawn = event["seat"], tuple(int(card) for card in event["cards"])
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + drawn))
-    return replace(state, hands=tuple(hands), draw_pile=state.draw_pile[len(drawn) :])
+    return _update(state, hands=tuple(hands), draw_pile=state.draw_pile[len(drawn) :])
 
 
 def _on_game_ended(state: GameState, event: dict) -> GameState:
-    return replace(state, finished=True, won=event["won"], stuck_seat=event["stuck_seat"])
+    return _update(state, finished=True, won=event["won"], stuck_seat=event["stuck_seat"])
 
 
 _EVOLVERS: dict[str, Callable[[Any, dict], GameState]] = {
