@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+README_START, README_END = "<!-- bench results: start -->", "<!-- bench results: end -->"
 BENCHMARKS = ["engines", "bots", "pairing", "ratings", "moves", "live", "memory"]
 
 
@@ -51,8 +52,21 @@ def main() -> int:
     stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
     machine = f"{platform.machine()}, Python {platform.python_version()}"
     (HERE / "results.json").write_text(json.dumps({"at": stamp, "machine": machine, **results}, indent=1, default=str))
-    (HERE / "results.md").write_text(f"Measured {stamp} on {machine}.\n\n" + "\n\n".join(tables) + "\n")
+    report = f"Measured {stamp} on {machine}.\n\n" + "\n\n".join(tables) + "\n"
+    (HERE / "results.md").write_text(report)
+    if not args.only:
+        readme_update(report)
     return 0
+
+
+def readme_update(report: str) -> None:
+    """Puts the latest full run's tables in the README, between its two bench markers."""
+    readme = HERE.parent / "README.md"
+    text = readme.read_text()
+    start, end = text.find(README_START), text.find(README_END)
+    if start < 0 or end < start:
+        return
+    readme.write_text(text[: start + len(README_START)] + "\n" + report.replace("\n## ", "\n#### ") + text[end:])
 
 
 if __name__ == "__main__":
