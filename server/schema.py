@@ -26,6 +26,7 @@ ERROR_STATUSES = {
     "404": "No such thing.",
     "409": "Refused in this state (the engine's code, `stale_seq`, ...).",
     "413": "Request body too large.",
+    "415": "A request body of a type the endpoint does not read (send JSON).",
     "429": "Too many requests.",
 }
 
