@@ -1,4 +1,4 @@
-"""Limits on what a client may send: body size (413) and JSON depth (400).
+"""Limits on what a client may send: body size (413), JSON depth and NUL characters (400).
 
 Request rates (429) are DRF's scoped throttles, configured in settings.
 """
@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import caches
 from django.http import JsonResponse
+from rest_framework import parsers
 from rest_framework.parsers import JSONParser
 from rest_framework.throttling import ScopedRateThrottle
 
@@ -35,7 +36,12 @@ class BodySizeLimitMiddleware:
         if length > limit:
             body = {"error": {"code": "body_too_large", "message": f"Request bodies are at most {limit} bytes."}}
             return JsonResponse(body, status=413)
+        if any("\x00" in text for key, values in request.GET.lists() for text in (key, *values)):
+            return JsonResponse({"error": NUL_ERROR}, status=400)  # PostgreSQL text cannot hold it
         return self.get_response(request)
+
+
+NUL_ERROR = {"code": "nul_character", "message": "Text may not contain the NUL character."}
 
 
 def json_depth(value: Any, limit: int) -> int:
@@ -54,6 +60,17 @@ def json_depth(value: Any, limit: int) -> int:
     return deepest
 
 
+def json_has_nul(value: Any) -> bool:
+    """Whether any key or string of a JSON value holds the NUL character."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(json_has_nul(k) or json_has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(json_has_nul(item) for item in value)
+    return False
+
+
 class BoundedJSONParser(JSONParser):
     """JSON bodies nested at most `MAX_JSON_DEPTH` deep (no move or form needs more)."""
 
@@ -66,6 +83,8 @@ class BoundedJSONParser(JSONParser):
             raise bad_request("json_too_deep", f"JSON is nested at most {settings.MAX_JSON_DEPTH} deep.") from None
         if json_depth(data, settings.MAX_JSON_DEPTH) > settings.MAX_JSON_DEPTH:
             raise bad_request("json_too_deep", f"JSON is nested at most {settings.MAX_JSON_DEPTH} deep.")
+        if json_has_nul(data):
+            raise bad_request(NUL_ERROR["code"], NUL_ERROR["message"])
         return data
 
 
@@ -119,3 +138,24 @@ class ScopedThrottle(ScopedRateThrottle):
 
     def wait(self) -> float:
         return max(0.0, self.window_ends - self.now)
+
+
+class _RefusingNul:
+    """Form bodies: refuses the NUL character as the JSON parser does."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        from server.errors import bad_request
+
+        parsed = super().parse(stream, media_type, parser_context)
+        form = getattr(parsed, "data", parsed)  # multipart gives data and files
+        if any("\x00" in text for key, values in form.lists() for text in (key, *values)):
+            raise bad_request(NUL_ERROR["code"], NUL_ERROR["message"])
+        return parsed
+
+
+class FormParser(_RefusingNul, parsers.FormParser):
+    pass
+
+
+class MultiPartParser(_RefusingNul, parsers.MultiPartParser):
+    pass

@@ -197,8 +197,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_PARSER_CLASSES": [
         "server.limits.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "server.limits.FormParser",
+        "server.limits.MultiPartParser",
     ],
     "DEFAULT_THROTTLE_CLASSES": ["server.limits.ScopedThrottle"],
     # Per address for sign-up and login, per user for moves; backed by the cache (Redis in production).

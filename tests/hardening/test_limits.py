@@ -101,3 +101,12 @@ def test_a_revoked_token_no_longer_works(alice):
     assert client.get("/api/auth/me").status_code == 200
     assert client.post("/api/auth/logout").status_code == 204
     assert client.get("/api/auth/me").status_code == 401
+
+
+def test_the_nul_character_is_refused_with_400_in_a_query_or_a_json_body(alice):
+    client = client_for(alice)
+    answer = client.get("/api/matches", {"player": "bob\x00"})
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == "nul_character"
+    for body_format in ("json", "multipart"):
+        answer = client.post("/api/matches", {"game": "ten\x00", "players": 2}, format=body_format)
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "nul_character"
