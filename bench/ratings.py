@@ -3,15 +3,20 @@
 Everything runs in the same run on the same database (PostgreSQL by default, a fresh database
 each run because the ledger and the event log are append-only):
 - input: N finished matches written directly (match row, seats, MatchFinished fact), outcomes
-  drawn from hidden skills so ratings have something to find;
+  drawn from hidden skills so ratings have something to find; then VACUUM ANALYZE, as
+  autovacuum would have left a live database (else the first reader alone pays for setting the
+  fresh rows' hint bits, and plans its joins without statistics);
 - baseline: a bare loop of `env.rate` over the same matches, ratings kept in a dict;
-- `rebuild_ratings`: first from an empty ledger (appends every ledger row), then again (checks
-  the ledger and rewrites current ratings only); matches/s and the ratio to the bare loop;
+- `rebuild_ratings`: from an empty ledger (appends every ledger row; the database is put back
+  as it was before each try), then with the ledger present (checks the ledger and rewrites
+  current ratings only); matches/s, and beside each the bare loop and the ratio to it. Every
+  figure is the best of `--repeats` tries, interleaved with the bare loop: the machine is shared;
 - the incremental task (`match_rate`) on the rebuilt ladder: latency per finished match, as the
   schema is and with the index on games_match it would like (bench database only);
 - leaderboard reads with 100,000 rated players: first page, a deep page, one player's place.
 
-Run: `python -m bench.ratings [--two N] [--five N] [--players N] [--board-players N] [--database-url URL]`
+Run: `python -m bench.ratings [--two N] [--five N] [--players N] [--board-players N] [--repeats N]
+[--database-url URL]`
 (the measuring runs in a child interpreter, so Django is set up on this bench's own database only).
 """
 from __future__ import annotations
@@ -22,6 +27,7 @@ import io
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -50,6 +56,62 @@ def fresh_database(url: str) -> None:
     with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def settle() -> None:
+    """What autovacuum does to freshly written tables: hint bits set, statistics taken."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
+
+
+class Snapshot:
+    """A copy of the bench database as it was when taken, to put back before each try of a
+    rebuild from an empty ledger. PostgreSQL: a template database; SQLite: a copy of the file."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        if url.startswith("sqlite"):
+            self.path = Path(url.split("///", 1)[1])
+            self.copy = self.path.with_name(self.path.name + ".snapshot")
+            self._disconnect()
+            shutil.copyfile(self.path, self.copy)
+        else:
+            self.server, self.name = url.rsplit("/", 1)
+            self.copy_name = f"{self.name}_snapshot"
+            self._disconnect()
+            self._admin(f'DROP DATABASE IF EXISTS "{self.copy_name}"',
+                        f'CREATE DATABASE "{self.copy_name}" TEMPLATE "{self.name}"')
+
+    def put_back(self) -> None:
+        self._disconnect()
+        if self.url.startswith("sqlite"):
+            shutil.copyfile(self.copy, self.path)
+        else:
+            self._admin(f'DROP DATABASE "{self.name}" WITH (FORCE)',
+                        f'CREATE DATABASE "{self.name}" TEMPLATE "{self.copy_name}"')
+
+    def discard(self) -> None:
+        if self.url.startswith("sqlite"):
+            self.copy.unlink()
+        else:
+            self._admin(f'DROP DATABASE "{self.copy_name}"')
+
+    @staticmethod
+    def _disconnect() -> None:
+        from django.db import connection
+
+        connection.close()
+        if connection.vendor == "postgresql":
+            connection.close_pool()
+
+    def _admin(self, *statements: str) -> None:
+        import psycopg
+
+        with psycopg.connect(f"{self.server}/postgres", autocommit=True) as admin:
+            for statement in statements:
+                admin.execute(statement)
 
 
 def setup_django(url: str) -> None:
@@ -149,34 +211,46 @@ def rebuild(game: str) -> str:
 
 
 def timed(run) -> tuple[float, float, object]:
-    """Wall seconds, this process's CPU seconds, and the result of `run()`."""
+    """Wall seconds, this process's CPU seconds, and the result of `run()`, from a settled collector.
+
+    The collector is emptied and everything alive frozen first: the bench's own copy of the
+    matches is not the loop's work, and the rebuild unfreezes everything when it ends.
+    """
+    gc.collect()
+    gc.freeze()
     wall, cpu = time.perf_counter(), time.process_time()
     result = run()
     return time.perf_counter() - wall, time.process_time() - cpu, result
 
 
-def measure_rebuild(game: str, seats: int, count: int, players: list[int]) -> list[list[object]]:
+def measure_rebuild(
+    game: str, seats: int, count: int, players: list[int], *, url: str, repeats: int
+) -> list[list[object]]:
     played = generate_matches(game, seats, count, players, seed=seats)
-    # The bench's own copy of the matches is not the loop's work: keep the collector off it.
-    gc.collect()
-    gc.freeze()
-    bare = min(timed(lambda: bare_loop(game, played))[:2] for _ in range(2))
-    first_wall, first_cpu, first_out = timed(lambda: rebuild(game))
-    # Interleaved with the bare loop, best of two each: the machine is shared.
-    again = (float("inf"), float("inf"))
-    for _ in range(2):
+    settle()
+    before_rebuilds = Snapshot(url)
+    bare = empty = again = (float("inf"), float("inf"))
+    # Interleaved with the bare loop, best of `repeats` each: the machine is shared.
+    for attempt in range(repeats):
+        if attempt:
+            before_rebuilds.put_back()
+        bare = min(bare, timed(lambda: bare_loop(game, played))[:2])
+        wall, cpu, empty_out = timed(lambda: rebuild(game))
+        empty = min(empty, (wall, cpu))
+    before_rebuilds.discard()  # the ledger present below is the one the last try wrote
+    for _ in range(repeats):
         bare = min(bare, timed(lambda: bare_loop(game, played))[:2])
         wall, cpu, again_out = timed(lambda: rebuild(game))
         again = min(again, (wall, cpu))
     gc.unfreeze()
-    print(f"  {first_out}\n  {again_out}")
+    print(f"  {empty_out}\n  {again_out}")
     label = f"{game}, {seats} players"
     return [
-        [label, "bare trueskill.rate loop", count, count / bare[0], bare[0], 1.0, bare[1], 1.0],
-        [label, "rebuild_ratings, empty ledger", count, count / first_wall, first_wall, first_wall / bare[0],
-         first_cpu, first_cpu / bare[1]],
-        [label, "rebuild_ratings, ledger present", count, count / again[0], again[0], again[0] / bare[0],
-         again[1], again[1] / bare[1]],
+        [label, "bare trueskill.rate loop", count, count / bare[0], bare[0], bare[0], 1.0, bare[1], bare[1], 1.0],
+        [label, "rebuild_ratings, empty ledger", count, count / empty[0], empty[0], bare[0], empty[0] / bare[0],
+         empty[1], bare[1], empty[1] / bare[1]],
+        [label, "rebuild_ratings, ledger present", count, count / again[0], again[0], bare[0], again[0] / bare[0],
+         again[1], bare[1], again[1] / bare[1]],
     ]
 
 
@@ -244,6 +318,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--five", type=int, default=20_000, help="five-player matches to rebuild")
     parser.add_argument("--players", type=int, default=10_000, help="players those matches are drawn from")
     parser.add_argument("--board-players", type=int, default=100_000, help="rated players on the leaderboard")
+    parser.add_argument("--repeats", type=int, default=2, help="tries of each rebuild and of the bare loop")
     parser.add_argument("--requests", type=int, default=50, help="requests per leaderboard case")
     parser.add_argument("--task-matches", type=int, default=200, help="matches rated by the incremental task")
     parser.add_argument("--results", help=argparse.SUPPRESS)  # set on the child process: where to write
@@ -280,12 +355,13 @@ def measure(args: argparse.Namespace) -> dict:
     print(f"ratings bench on {connection.vendor} ({args.database_url})")
     players = make_users(args.players, "p")
     rebuild_rows = []
-    rebuild_rows += measure_rebuild("ten", 2, args.two, players)
-    rebuild_rows += measure_rebuild("split", 5, args.five, players)
+    rebuild_rows += measure_rebuild("ten", 2, args.two, players, url=args.database_url, repeats=args.repeats)
+    rebuild_rows += measure_rebuild("split", 5, args.five, players, url=args.database_url, repeats=args.repeats)
     print_table(
-        "Rebuild from the event log vs a bare trueskill.rate loop (same matches, same run; "
+        f"Rebuild from the event log vs a bare trueskill.rate loop (same matches, same run, best of {args.repeats}; "
         "CPU: this process only, the database server's work is not in it)",
-        ["ladder", "what", "matches", "matches/s", "wall s", "wall × bare", "CPU s", "CPU × bare"],
+        ["ladder", "what", "matches", "matches/s", "wall s", "bare wall s", "wall × bare", "CPU s", "bare CPU s",
+         "CPU × bare"],
         rebuild_rows,
     )
     task_rows = [

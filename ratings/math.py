@@ -93,12 +93,13 @@ def competitor_kind(competitor: str) -> str:
 # --- one match ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """A finished match as the maths sees it.
 
     `ranks` are the rating ranks per seat (1 is best, ties share a rank, abandoned seats already
     last). A cooperative table is rated as its team against the game: `won` says who won.
+    A named tuple rather than a frozen dataclass: a rebuild builds one per match of the history,
+    and a frozen dataclass takes several times as long to build.
     """
 
     seats: tuple[str, ...]
@@ -117,6 +118,10 @@ class Change(NamedTuple):
     after: Pair
 
 
+# One competitor's update as a plain tuple: `Change`'s fields, (competitor, seat, rank, before, after).
+Update = tuple[str, "int | None", int, Pair, Pair]
+
+
 def rate_table(env: trueskill.TrueSkill, table: Table, current: Mapping[str, Pair]) -> list[Change]:
     """Every competitor's update from one match, at once, with `env.rate`.
 
@@ -126,6 +131,12 @@ def rate_table(env: trueskill.TrueSkill, table: Table, current: Mapping[str, Pai
     updates are dropped. If trueskill cannot compute an update (FloatingPointError on extreme
     ratings) nobody's rating moves, deterministically, so a rebuild still agrees.
     """
+    return [Change(*update) for update in table_updates(env, table, current)]
+
+
+def table_updates(env: trueskill.TrueSkill, table: Table, current: Mapping[str, Pair]) -> list[Update]:
+    """`rate_table`'s changes as plain tuples, for the ledger, which takes each apart at once: a
+    rebuild rates every match of the history, and a named tuple per competitor shows in its time."""
     default = (env.mu, env.sigma)
     seats = table.seats
     if not table.cooperative and len(set(seats)) == len(seats):
@@ -134,11 +145,10 @@ def rate_table(env: trueskill.TrueSkill, table: Table, current: Mapping[str, Pai
         try:
             rated = env.rate([(trueskill.Rating(mu, sigma),) for mu, sigma in befores], ranks=table.ranks)
         except FloatingPointError:
-            return [Change(c, seat, rank, b, b) for seat, (c, rank, b) in enumerate(zip(seats, table.ranks, befores))]
-        return [
-            Change(competitor, seat, rank, before, (after.mu, after.sigma))
-            for seat, (competitor, rank, before, (after,)) in enumerate(zip(seats, table.ranks, befores, rated))
-        ]
+            afters = befores
+        else:
+            afters = [(after.mu, after.sigma) for (after,) in rated]
+        return list(zip(seats, range(len(seats)), table.ranks, befores, afters))
     if table.cooperative:
         members, group_ranks, weights = _cooperative_groups(table)
     else:
@@ -153,15 +163,15 @@ def rate_table(env: trueskill.TrueSkill, table: Table, current: Mapping[str, Pai
         afters = [[(r.mu, r.sigma) for r in group] for group in env.rate(rating_groups, ranks=group_ranks, weights=weights)]
     except FloatingPointError:
         afters = befores
-    changes: list[Change] = []
+    updates: list[Update] = []
     seen: set[str] = set()
     for group, before_group, after_group, rank in zip(members, befores, afters, group_ranks):
         for (seat, competitor), before, after in zip(group, before_group, after_group):
             if competitor in seen:
                 continue
             seen.add(competitor)
-            changes.append(Change(competitor, seat, rank, before, after))
-    return changes
+            updates.append((competitor, seat, rank, before, after))
+    return updates
 
 
 def _rating(env: trueskill.TrueSkill, pair: Pair | None) -> trueskill.Rating:

@@ -7,7 +7,9 @@ through the functions below, so their rows can only differ if their inputs do. T
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -18,14 +20,14 @@ from ratings import math as rmath
 from ratings.models import Kind, Ladder, Rating, RatingEntry, TeamResult
 from ratings.selectors import MatchKey, RatableMatch
 
-# One ledger row before it is written:
-# (position, match_id, competitor, kind, user_id, seat, rank, mu_before, sigma_before, mu_after, sigma_after)
+# One ledger row before it is written: these fields of `RatingEntry`, in this order.
 EntryRow = tuple[int, int, str, str, "int | None", "int | None", int, float, float, float, float]
-
-_ENTRY_COLUMNS = (
-    "ladder_id", "epoch", "position", "match_id", "competitor", "kind", "user_id", "seat", "rank",
-    "mu_before", "sigma_before", "mu_after", "sigma_after", "created",
+ENTRY_ROW_FIELDS = (
+    "position", "match_id", "competitor", "kind", "user_id", "seat", "rank",
+    "mu_before", "sigma_before", "mu_after", "sigma_after",
 )
+
+_ENTRY_COLUMNS = ("ladder_id", "epoch", *ENTRY_ROW_FIELDS, "created")
 _RATING_COLUMNS = (
     "ladder_id", "competitor", "kind", "user_id", "mu", "sigma", "games", "wins", "last_position", "last_played_at",
 )
@@ -45,41 +47,45 @@ class Standing:
 
 
 class LadderBook:
-    """A ladder's current ratings in memory, rating matches in the order they are given."""
+    """A ladder's current ratings in memory, rating matches in the order they are given.
+
+    Rating a match only computes its ledger rows and moves the competitors' (mu, sigma); games,
+    wins and last match are counted from the rows when the standings are asked for, in one pass
+    rather than competitor by competitor for every match of a rebuild.
+    """
 
     def __init__(self, params: rmath.Params, standings: dict[str, Standing], position: int) -> None:
         self.env = rmath.environment(params)
-        self.standings = standings
-        # (mu, sigma) per competitor: what `rate_table` reads, kept beside `standings` so rating a
-        # match builds nothing per competitor it does not touch.
+        self.standings_before = standings
+        # (mu, sigma) per competitor: what `table_updates` reads and the rows move.
         self.pairs: dict[str, rmath.Pair] = {c: (s.mu, s.sigma) for c, s in standings.items()}
+        self.first_position = position + 1
         self.position = position
+        self.rows: list[EntryRow] = []  # every ledger row rated, in rating order
+        self.finished_at: list[datetime] = []  # per match rated, in rating order
         self.team_results: list[TeamResult] = []
-        self.touched: set[str] = set()
         self._identity: dict[str, tuple[str, int | None]] = {}  # competitor -> (kind, user id)
 
     def rate(self, match: RatableMatch) -> list[EntryRow]:
         """Rates one match at the next position; returns its ledger rows."""
         position = self.position = self.position + 1
-        match_id, finished_at = match.match_id, match.finished_at
-        pairs, standings, identities = self.pairs, self.standings, self._identity
+        match_id = match.match_id
+        pairs, identities = self.pairs, self._identity
         rows: list[EntryRow] = []
-        for competitor, seat, rank, before, after in rmath.rate_table(self.env, match.table, pairs):
+        for competitor, seat, rank, (mu_before, sigma_before), after in rmath.table_updates(
+            self.env, match.table, pairs
+        ):
             identity = identities.get(competitor)
             if identity is None:
                 kind = rmath.competitor_kind(competitor)
                 identity = identities[competitor] = (kind, _user_id(competitor, kind))
-            rows.append((position, match_id, competitor, *identity, seat, rank, *before, *after))
-            pairs[competitor] = after
-            standing = standings.get(competitor)
-            if standing is None:
-                standing = standings[competitor] = Standing(*after)
-            standing.mu, standing.sigma = after
-            standing.games += 1
-            standing.wins += rank == 1
-            standing.last_position = position
-            standing.last_played_at = finished_at
-            self.touched.add(competitor)
+            kind, user_id = identity
+            mu_after, sigma_after = pairs[competitor] = after
+            rows.append(
+                (position, match_id, competitor, kind, user_id, seat, rank, mu_before, sigma_before, mu_after, sigma_after)
+            )
+        self.rows += rows
+        self.finished_at.append(match.finished_at)
         if match.cards_left is not None:
             self.team_results.append(
                 TeamResult(
@@ -88,6 +94,23 @@ class LadderBook:
                 )
             )
         return rows
+
+    def rated_standings(self) -> dict[str, Standing]:
+        """The standing of every competitor the book's matches rated, after them."""
+        rows = self.rows
+        games = Counter(row[2] for row in rows)
+        wins = Counter(row[2] for row in rows if row[6] == 1)
+        last_position = {row[2]: row[0] for row in rows}  # the last row of each competitor wins
+        standings = {}
+        for competitor, played in games.items():
+            before = self.standings_before.get(competitor)
+            games_before, wins_before = (before.games, before.wins) if before else (0, 0)
+            position = last_position[competitor]
+            standings[competitor] = Standing(
+                *self.pairs[competitor], games_before + played, wins_before + wins[competitor], position,
+                self.finished_at[position - self.first_position],
+            )
+        return standings
 
 
 def book_for(ladder: Ladder, params: rmath.Params, competitors: Iterable[str]) -> LadderBook:
@@ -108,40 +131,78 @@ def competitors_of(matches: Iterable[RatableMatch]) -> set[str]:
     return found
 
 
-def entries_write(ladder: Ladder, epoch: int, rows: list[EntryRow]) -> None:
-    """Appends ledger rows: PostgreSQL's COPY, elsewhere `executemany` in batches.
+@contextmanager
+def entries_writer(ladder: Ladder, epoch: int) -> Iterator[Callable[[list[EntryRow]], None]]:
+    """Appends ledger rows as they are handed to it, until the block ends.
 
-    Not `bulk_create`: a rebuild writes a row per player per match, and building and preparing
-    a model instance for each would cost a good part of what the rating itself costs.
+    A rebuild hands over each match's rows as it rates them: on PostgreSQL each batch streams
+    into one COPY, so the server stores and indexes them on its own core while the rating goes on.
     """
     created = connection.ops.adapt_datetimefield_value(timezone.now())
-    _insert(RatingEntry, _ENTRY_COLUMNS, ((ladder.pk, epoch, *row, created) for row in rows))
+    ladder_id = ladder.pk
+    with _inserter(RatingEntry, _ENTRY_COLUMNS) as insert:
+        yield lambda rows: insert([(ladder_id, epoch, *row, created) for row in rows])
 
 
-def _insert(model: type[models.Model], columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
-    """Inserts raw rows (datetimes already adapted with `connection.ops.adapt_datetimefield_value`)."""
+def entries_write(ladder: Ladder, epoch: int, rows: list[EntryRow]) -> None:
+    """Appends ledger rows (see `entries_writer`)."""
+    with entries_writer(ladder, epoch) as write:
+        write(rows)
+
+
+@contextmanager
+def _inserter(model: type[models.Model], columns: tuple[str, ...]) -> Iterator[Callable[[Iterable[tuple]], None]]:
+    """Inserts raw rows (datetimes already adapted with `connection.ops.adapt_datetimefield_value`),
+    `_INSERT_BATCH` at a time: PostgreSQL's binary COPY, elsewhere `executemany`.
+
+    Not `bulk_create`: a rebuild writes a row per player per match, and building and preparing
+    a model instance for each would cost a good part of what the rating itself costs. Binary,
+    not text: psycopg formats a text row several times slower than it packs a binary one. In
+    batches, not as they come: handed to the COPY match by match while rating, the rows cost
+    the rating loop about a twentieth more time (the loop and the server keep taking turns).
+    """
+    batch: list[tuple] = []
+    with connection.cursor() as cursor, _sender(cursor, model, columns) as send:
+
+        def insert(rows: Iterable[tuple]) -> None:
+            batch.extend(rows)
+            if len(batch) >= _INSERT_BATCH:
+                send(batch)
+                batch.clear()
+
+        yield insert
+        if batch:
+            send(batch)
+
+
+@contextmanager
+def _sender(cursor, model: type[models.Model], columns: tuple[str, ...]) -> Iterator[Callable[[list[tuple]], None]]:
     table = connection.ops.quote_name(model._meta.db_table)
     names = ", ".join(connection.ops.quote_name(c) for c in columns)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-            return
+    if connection.vendor != "postgresql":
         sql = f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
-        batch: list[tuple] = []
-        for row in rows:
-            batch.append(row)
-            if len(batch) == _INSERT_BATCH:
-                cursor.executemany(sql, batch)
-                batch = []
-        if batch:
-            cursor.executemany(sql, batch)
+        yield lambda rows: cursor.executemany(sql, rows)
+        return
+    with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
+        copy.set_types([_postgres_type(model, column) for column in columns])
+
+        def copy_rows(rows: list[tuple]) -> None:
+            for row in rows:
+                copy.write_row(row)
+
+        yield copy_rows
+
+
+def _postgres_type(model: type[models.Model], column: str) -> str:
+    """A column's type as psycopg names it for a binary COPY: `varchar(64)` is `varchar`."""
+    field = next(f for f in model._meta.concrete_fields if f.column == column)
+    return field.db_type(connection).split("(", 1)[0]
 
 
 def ratings_upsert(ladder: Ladder, book: LadderBook) -> None:
-    """Writes the touched competitors' current ratings (the incremental path)."""
-    rows = [_rating(ladder, competitor, book.standings[competitor]) for competitor in sorted(book.touched)]
+    """Writes the current ratings of the competitors the book rated (the incremental path)."""
+    standings = book.rated_standings()
+    rows = [_rating(ladder, competitor, standings[competitor]) for competitor in sorted(standings)]
     Rating.objects.bulk_create(
         rows,
         update_conflicts=True,
@@ -152,19 +213,24 @@ def ratings_upsert(ladder: Ladder, book: LadderBook) -> None:
 
 
 def ratings_replace(ladder: Ladder, book: LadderBook) -> None:
-    """Replaces every current rating and team result of the ladder (the rebuild path)."""
-    Rating.objects.filter(ladder=ladder).delete()
+    """Replaces every current rating and team result of the ladder (the rebuild path).
+
+    Ratings that come out as they are stay as they are: a rebuild that reproduces the ledger
+    finds them so, unless the incremental task never ran.
+    """
+    standings = book.standings_before | book.rated_standings()
+    ratings = {
+        competitor: (kind, _user_id(competitor, kind), s.mu, s.sigma, s.games, s.wins, s.last_position, s.last_played_at)
+        for competitor, s in standings.items()
+        for kind in (rmath.competitor_kind(competitor),)
+    }
+    stored = Rating.objects.filter(ladder=ladder).values_list(*_RATING_COLUMNS[1:])
+    if {row[0]: row[1:] for row in stored} != ratings:
+        Rating.objects.filter(ladder=ladder).delete()
+        adapt = connection.ops.adapt_datetimefield_value
+        with _inserter(Rating, _RATING_COLUMNS) as insert:
+            insert((ladder.pk, competitor, *row[:-1], adapt(row[-1])) for competitor, row in sorted(ratings.items()))
     TeamResult.objects.filter(ladder=ladder).delete()
-    _insert(
-        Rating,
-        _RATING_COLUMNS,
-        (
-            (ladder.pk, competitor, kind, _user_id(competitor, kind), s.mu, s.sigma, s.games, s.wins,
-             s.last_position, connection.ops.adapt_datetimefield_value(s.last_played_at))
-            for competitor, s in sorted(book.standings.items())
-            for kind in (rmath.competitor_kind(competitor),)
-        ),
-    )
     TeamResult.objects.bulk_create([_team(ladder, r) for r in book.team_results], batch_size=2000)
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
+import psycopg
 from django.db import connection
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, TextField
+from django.db.models.functions import Cast
 
 from accounts.models import User
 from games.engines import ENGINES
@@ -47,9 +49,11 @@ def is_cooperative(game: str) -> bool:
 # --- the matches to rate, from the event log --------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RatableMatch:
-    """A finished, rated match as ratings need it: read from its `MatchFinished` fact and seats."""
+class RatableMatch(NamedTuple):
+    """A finished, rated match as ratings need it: read from its `MatchFinished` fact and seats.
+
+    A named tuple, like `rmath.Table`: a rebuild builds one per match of the history.
+    """
 
     match_id: int
     finished_at: datetime
@@ -69,69 +73,88 @@ def ratable_matches(
 
     `after` / `upto` bound the match-end key (exclusive / inclusive); `match_ids` picks matches.
     """
-    matches = Match.objects.filter(game=game, rated=True, status=Match.Status.FINISHED)
-    if after is not None:
-        matches = matches.filter(Q(finished_at__gt=after[0]) | Q(finished_at=after[0], pk__gt=after[1]))
-    if upto is not None:
-        matches = matches.filter(Q(finished_at__lt=upto[0]) | Q(finished_at=upto[0], pk__lte=upto[1]))
-    if match_ids is not None:
-        matches = matches.filter(pk__in=match_ids)
     if after is None and upto is None and match_ids is None:
-        scopes: list = [matches.values("pk")]  # the whole history: one pass over each table
+        # The whole history: one pass over each table, joined to its matches.
+        scopes = [Q(match__game=game, match__rated=True, match__status=Match.Status.FINISHED)]
     else:
         # A task's few matches: ids first, so their facts and seats are found through the index
         # on each table's match column rather than by scanning every MatchFinished fact.
+        matches = Match.objects.filter(game=game, rated=True, status=Match.Status.FINISHED)
+        if after is not None:
+            matches = matches.filter(Q(finished_at__gt=after[0]) | Q(finished_at=after[0], pk__gt=after[1]))
+        if upto is not None:
+            matches = matches.filter(Q(finished_at__lt=upto[0]) | Q(finished_at=upto[0], pk__lte=upto[1]))
+        if match_ids is not None:
+            matches = matches.filter(pk__in=match_ids)
         ids = list(matches.values_list("pk", flat=True))
-        scopes = [ids[i:i + _ID_CHUNK] for i in range(0, len(ids), _ID_CHUNK)]
+        scopes = [Q(match__in=ids[i:i + _ID_CHUNK]) for i in range(0, len(ids), _ID_CHUNK)]
     to_datetime = _datetime_converter()
-    facts: list[tuple[datetime, int, dict]] = []
+    facts: list[tuple[datetime, int, str]] = []
     for scope in scopes:
-        rows = Event.objects.filter(match__in=scope, kind=Event.Kind.TABLE, type="MatchFinished")
-        facts += [
-            (to_datetime(finished_at), match_id, _json(data)["outcome"])
-            for match_id, finished_at, data in raw_rows(rows.values_list("match_id", "match__finished_at", "data"))
-        ]
-    facts.sort(key=lambda fact: fact[:2])  # match-end order
+        rows = (
+            Event.objects.filter(scope, kind=Event.Kind.TABLE, type="MatchFinished")
+            .annotate(outcome=Cast("data__outcome", TextField()))  # JSON text: decoded below, all at once
+            .order_by("match__finished_at", "match_id")
+            .values_list("match_id", "match__finished_at", "outcome")
+        )
+        facts += [(to_datetime(finished_at), match_id, outcome) for match_id, finished_at, outcome in raw_rows(rows)]
+    if len(scopes) > 1:
+        facts.sort(key=lambda fact: fact[:2])  # match-end order, as each scope came
     # Seats after the facts: a match committed in between brings seats that are not used, never
     # a fact without its seats (a match's seats commit no later than its MatchFinished fact).
-    tables: dict[int, _SeatsOf] = {}
+    competitors: dict[int, list[str]] = {}  # per match, in seat order
+    abandoned_seats: dict[int, set[int]] = {}
+    with_bot: set[int] = set()
+    user_competitors: dict[int, str] = {}  # one key string per person, however often they played
     for scope in scopes:
-        seat_rows = Seat.objects.filter(match__in=scope).values_list("match_id", "seat", "user_id", "bot", "abandoned")
+        seat_rows = Seat.objects.filter(scope).values_list("match_id", "seat", "user_id", "bot", "abandoned")
         for match_id, seat, user_id, bot, abandoned in raw_rows(seat_rows.order_by("match_id", "seat")):
-            seats = tables.get(match_id)
-            if seats is None:
-                seats = tables[match_id] = _SeatsOf([], set(), False)
-            seats.competitors.append(
-                rmath.user_competitor(user_id) if user_id is not None else rmath.bot_competitor(bot)
-            )
+            if user_id is not None:
+                competitor = user_competitors.get(user_id)
+                if competitor is None:
+                    competitor = user_competitors[user_id] = rmath.user_competitor(user_id)
+            else:
+                competitor = rmath.bot_competitor(bot)
+                with_bot.add(match_id)
+            seated = competitors.get(match_id)
+            if seated is None:
+                competitors[match_id] = [competitor]
+            else:
+                seated.append(competitor)
             if abandoned:
-                seats.abandoned.add(seat)
-            if bot:
-                seats.has_bot = True
-    return [_ratable(match_id, finished_at, outcome, tables[match_id]) for finished_at, match_id, outcome in facts]
-
-
-@dataclass(slots=True)
-class _SeatsOf:
-    competitors: list[str]
-    abandoned: set[int]
-    has_bot: bool
+                abandoned_seats.setdefault(match_id, set()).add(seat)
+    outcomes = _json_values([outcome for _, _, outcome in facts])
+    return [
+        _ratable(
+            match_id, finished_at, outcome, competitors[match_id], abandoned_seats.get(match_id), match_id in with_bot
+        )
+        for (finished_at, match_id, _), outcome in zip(facts, outcomes)
+    ]
 
 
 def raw_rows(queryset: QuerySet) -> list[tuple]:
     """A `values_list` query's rows straight from the database cursor, without per-row converters.
 
-    The rebuild reads a row per match and per seat: Django's per-row conversions would cost a
-    good part of what rating the match costs. Callers convert what they need (JSON, datetimes).
+    The rebuild reads a row per match, per seat and per ledger row: Django's per-row conversions
+    would cost a good part of what rating the match costs. Callers convert what they need (JSON
+    texts, SQLite's datetimes). On PostgreSQL (with USE_TZ) the rows come in binary, through a
+    cursor of psycopg's own on the same connection (Django's cursors bind parameters on the
+    client, which gets text only): numbers and datetimes arrive as stored instead of as text to
+    parse, and the datetimes in the session's time zone, which Django sets to its own.
     """
     sql, params = queryset.query.sql_with_params()
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and settings.USE_TZ:
+            with psycopg.Cursor(cursor.connection) as binary_cursor:
+                binary_cursor.execute(sql, params, binary=True)
+                return binary_cursor.fetchall()
         cursor.execute(sql, params)
         return cursor.fetchall()
 
 
-def _json(value: str | dict) -> dict:
-    return value if isinstance(value, dict) else json.loads(value)
+def _json_values(texts: list[str]) -> list[dict]:
+    """JSON texts decoded in one call (a call per text costs as much again as the decoding)."""
+    return json.loads(f"[{','.join(texts)}]")
 
 
 def _datetime_converter():
@@ -142,13 +165,16 @@ def _datetime_converter():
     return lambda value: convert(value, None, connection)
 
 
-def _ratable(match_id: int, finished_at: datetime, outcome: dict, seats: _SeatsOf) -> RatableMatch:
+def _ratable(
+    match_id: int, finished_at: datetime, outcome: dict, competitors: list[str], abandoned: set[int] | None,
+    has_bot: bool,
+) -> RatableMatch:
     cooperative = bool(outcome.get("cooperative"))
     # Without an abandoned seat `rating_ranks` gives back the outcome's own competition ranks
     # (shared/ENGINE.md), so only matches with one pay for the call.
-    ranks = rating_ranks(outcome["ranks"], seats.abandoned) if seats.abandoned else outcome["ranks"]
-    table = rmath.Table(tuple(seats.competitors), tuple(ranks), cooperative, bool(outcome.get("won")))
-    pool = Pool.BOTS if seats.has_bot else Pool.PEOPLE
+    ranks = rating_ranks(outcome["ranks"], abandoned) if abandoned else outcome["ranks"]
+    table = rmath.Table(tuple(competitors), tuple(ranks), cooperative, bool(outcome.get("won")))
+    pool = Pool.BOTS if has_bot else Pool.PEOPLE
     cards_left = int(outcome["scores"][0]) if cooperative else None
     return RatableMatch(match_id, finished_at, pool, table, cards_left)
 

@@ -10,6 +10,7 @@ the rebuild reproduces the incremental result exactly in every case.
 from __future__ import annotations
 
 import gc
+import itertools
 import logging
 from dataclasses import dataclass
 
@@ -61,22 +62,12 @@ def match_rate(*, match_id: int) -> int:
         if not pending:
             return 0
         book = projections.book_for(ladder, game_params(game), projections.competitors_of(pending))
-        rows = [row for match in pending for row in book.rate(match)]
-        projections.entries_write(ladder, ladder.epoch, rows)
+        for match in pending:
+            book.rate(match)
+        projections.entries_write(ladder, ladder.epoch, book.rows)
         projections.ratings_upsert(ladder, book)
         projections.ladder_track(ladder, book.position, max(m.key for m in pending))
     return len(pending)
-
-
-def _ledger_matches(existing: dict, rows: list[projections.EntryRow], positions: dict[int, int]) -> bool:
-    """Whether the recomputed rows of the ledger's matches are exactly its rows, bit for bit."""
-    compared = 0
-    for row in rows:
-        if row[1] in positions:
-            if existing.get((row[1], row[2])) != (row[0], *row[3:]):
-                return False
-            compared += 1
-    return compared == len(existing)
 
 
 @dataclass(frozen=True)
@@ -141,32 +132,48 @@ def _history(game: str) -> list[RatableMatch]:
 def _ladder_rebuild(
     ladder: Ladder, matches: list[RatableMatch], params: rmath.Params, progress: projections.Progress
 ) -> LadderRebuild:
-    ledger = RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch).values_list(
-        "match_id", "competitor", "position", "kind", "user_id", "seat", "rank",
-        "mu_before", "sigma_before", "mu_after", "sigma_after",
+    ledger = raw_rows(
+        RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch)
+        .order_by("position", "id")
+        .values_list(*projections.ENTRY_ROW_FIELDS)
     )
-    existing = {(row[0], row[1]): row[2:] for row in raw_rows(ledger)}
-    positions = {match_id: rest[0] for (match_id, _), rest in existing.items()}
+    positions = {row[1]: row[0] for row in ledger}
     ordered = rating_order(matches, positions)
     book = projections.LadderBook(params, {}, position=0)
-    rows = [row for match in progress(ordered, len(ordered)) for row in book.rate(match)]
-    if _ledger_matches(existing, rows, positions):
-        appended = [row for row in rows if row[1] not in positions]
-        new_epoch = False
-    else:
+    in_rating_order = iter(progress(ordered, len(ordered)))
+    # The ledger's matches come first in rating order: recompute them and compare before writing.
+    for match in itertools.islice(in_rating_order, sum(1 for m in matches if m.match_id in positions)):
+        book.rate(match)
+    reproduced = _same_rows(book.rows, ledger)
+    if not reproduced:
         ladder.epoch += 1
-        appended = rows
-        new_epoch = True
         log.warning(
             "%s (%s): the ledger differs from a fresh computation; epoch %s starts", ladder.game, ladder.pool, ladder.epoch
         )
-    projections.entries_write(ladder, ladder.epoch, appended)
+    # The rest are written as they are rated, so the database stores them meanwhile.
+    with projections.entries_writer(ladder, ladder.epoch) as write:
+        if not reproduced:
+            write(book.rows)
+        for match in in_rating_order:
+            write(book.rate(match))
+    appended = len(book.rows) - (len(ledger) if reproduced else 0)
     projections.ratings_replace(ladder, book)
-    if len(appended) > 10_000:
+    if appended > 10_000:
         projections.statistics_refresh()
     ladder.last_finished_at = ladder.last_match_id = None
-    projections.ladder_track(ladder, book.position, max((m.key for m in matches), default=None))
+    # `matches` come in match-end order: the last one ended last.
+    projections.ladder_track(ladder, book.position, matches[-1].key if matches else None)
     return LadderRebuild(
-        game=ladder.game, pool=ladder.pool, matches=len(ordered), competitors=len(book.standings),
-        epoch=ladder.epoch, new_epoch=new_epoch, appended=len(appended),
+        game=ladder.game, pool=ladder.pool, matches=len(ordered), competitors=len(book.pairs),
+        epoch=ladder.epoch, new_epoch=not reproduced, appended=appended,
     )
+
+
+def _same_rows(recomputed: list[projections.EntryRow], ledger: list[tuple]) -> bool:
+    """Whether the recomputed rows are exactly the ledger's, bit for bit.
+
+    First in the ledger's order, which is the order the rows were computed in; then regardless of
+    the order within a match, which nothing promises. (position, match, competitor) is unique on
+    both sides, so sorting never compares the rest.
+    """
+    return recomputed == ledger or sorted(recomputed) == sorted(ledger)
