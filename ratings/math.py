@@ -2,8 +2,9 @@
 
 A rating is a pair `(mu, sigma)`; nothing else is ever stored (shared/STYLE.md). Competitors are
 keys: `user:<id>`, `bot:<name>`, or `game:<players>` for The Game's own pseudo-player at one
-player count. The server, the rebuild command and the report all rate through `rate_table`,
-so the incremental ledger, a rebuild and a replay can only ever agree.
+player count. The server, the rebuild command and the report all rate through `table_updates`
+(`rate_table` names its fields), so the incremental ledger, a rebuild and a replay can only ever
+agree.
 """
 from __future__ import annotations
 

@@ -159,7 +159,7 @@ def _inserter(model: type[models.Model], columns: tuple[str, ...]) -> Iterator[C
     a model instance for each would cost a good part of what the rating itself costs. Binary,
     not text: psycopg formats a text row several times slower than it packs a binary one. In
     batches, not as they come: handed to the COPY match by match while rating, the rows cost
-    the rating loop about a twentieth more time (the loop and the server keep taking turns).
+    the rebuild about a twentieth more CPU (the rating loop and the server keep taking turns).
     """
     batch: list[tuple] = []
     with connection.cursor() as cursor, _sender(cursor, model, columns) as send:
@@ -177,6 +177,7 @@ def _inserter(model: type[models.Model], columns: tuple[str, ...]) -> Iterator[C
 
 @contextmanager
 def _sender(cursor, model: type[models.Model], columns: tuple[str, ...]) -> Iterator[Callable[[list[tuple]], None]]:
+    """Sends lists of rows: into one binary COPY on PostgreSQL, with `executemany` elsewhere."""
     table = connection.ops.quote_name(model._meta.db_table)
     names = ", ".join(connection.ops.quote_name(c) for c in columns)
     if connection.vendor != "postgresql":
@@ -215,8 +216,8 @@ def ratings_upsert(ladder: Ladder, book: LadderBook) -> None:
 def ratings_replace(ladder: Ladder, book: LadderBook) -> None:
     """Replaces every current rating and team result of the ladder (the rebuild path).
 
-    Ratings that come out as they are stay as they are: a rebuild that reproduces the ledger
-    finds them so, unless the incremental task never ran.
+    When the recomputed ratings are the stored ones (a rebuild that reproduces a ledger the
+    incremental task kept up with), their rows are left as they are.
     """
     standings = book.standings_before | book.rated_standings()
     ratings = {

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.conf import settings
 import psycopg
+from django.conf import settings
 from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, TextField
 from django.db.models.functions import Cast

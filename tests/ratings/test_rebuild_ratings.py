@@ -10,6 +10,7 @@ from django.test import override_settings
 
 from games.engines import ENGINES
 from ratings import math as rmath
+from ratings import projections
 from ratings.models import Ladder, Rating, RatingEntry, TeamResult
 from ratings.selectors import game_params, ratable_matches
 from ratings.services import match_rate
@@ -128,3 +129,31 @@ def test_the_command_rebuilds_every_game_by_default_and_refuses_an_unknown_one(p
     assert "the-game (people): 5 matches" in output
     with pytest.raises(CommandError):
         call_command("rebuild_ratings", "--game", "chess")
+
+
+def test_a_rebuild_that_reproduces_the_ledger_leaves_the_current_ratings_rows_as_they_were(people):
+    """Regression: the rebuild compares the ratings it computes with the stored ones and only
+    rewrites them when they differ, so the rows (and the ids leaderboard ties are ordered by) stay."""
+    matches = random_matches("ten", people, 40, seed=6)
+    match_rate(match_id=matches[-1].pk)
+    before = sorted(Rating.objects.values_list("id", "competitor", "mu", "sigma", "games", "wins", "last_position"))
+
+    assert "epoch 1 reproduced, 0 ledger rows appended" in rebuild("--game", "ten")
+
+    assert sorted(Rating.objects.values_list("id", "competitor", "mu", "sigma", "games", "wins", "last_position")) == before
+
+
+def test_a_rebuild_writes_the_ledger_in_batches_and_loses_no_row(people, monkeypatch):
+    """Regression: the rows go to the database a batch at a time while the rating goes on; every
+    row must arrive, the last, partial batch too."""
+    matches = random_matches("split", people, 25, seed=7)
+    match_rate(match_id=matches[-1].pk)
+    incremental = projection_state()["ledger"]
+    monkeypatch.setattr(projections, "_INSERT_BATCH", 7)
+
+    with override_settings(RATINGS_TRUESKILL={"split": {"beta": 7.0}}):
+        assert "new epoch 2" in rebuild("--game", "split")
+
+    new_epoch = [row for row in projection_state()["ledger"] if row[1] == 2]
+    # (position, match, competitor, rank) row for row; the ratings differ with the parameters.
+    assert [row[2:6] for row in new_epoch] == [row[2:6] for row in incremental]
