@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from games import frames, notify, selectors, services
+from games import fastlane, frames, notify, selectors, services
 from games.presence import TTL, presence
 from server.errors import ApplicationError
 
@@ -126,14 +126,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if expected_seq is not None and (isinstance(expected_seq, bool) or not isinstance(expected_seq, int)):
             await self._error(client_id, "malformed_frame", "expected_seq is an integer.")
             return
+        arguments = {"match_id": self.match_id, "move": message.get("move"), "expected_seq": expected_seq,
+                     "idempotency_key": f"ws:{client_id}"}
         try:
-            result = await _in_thread(services.move_submit)(
-                match_id=self.match_id,
-                user=self.user,
-                move=message.get("move"),
-                expected_seq=expected_seq,
-                idempotency_key=f"ws:{client_id}",
-            )
+            if fastlane.enabled():
+                result = await fastlane.move_submit(user_id=self.user.pk, **arguments)
+            else:
+                result = await _in_thread(services.move_submit)(user=self.user, **arguments)
         except ApplicationError as exc:
             await self._error(client_id, exc.code, exc.message, exc.extra)
             return
@@ -155,8 +154,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "auto_pass", "enabled": enabled, "seq": self.last_seq})
 
     async def match_changed(self, message: dict) -> None:
-        """A hint from the channel layer; the frame itself comes from the database (once per process)."""
+        """A hint from the channel layer. A move's hint carries the move, and a process that holds
+        the state before it builds the frame from it; otherwise the frame comes from the
+        database (once per process)."""
         if message["seq"] > self.last_seq:
+            if "change" in message:
+                frames.change_applied(self.match_id, message["change"])
             await self._send_frame("update", hint=message["seq"])
 
     async def presence_changed(self, message: dict) -> None:

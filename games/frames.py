@@ -43,22 +43,38 @@ def frame(match_id: int, seat: int | None, *, since: int) -> dict[str, Any]:
 
 def frame_at(head: MatchHead, seat: int | None, *, since: int) -> dict[str, Any]:
     """The frame at `head`: view, legal moves and log all name exactly the state at `head.seq`."""
-    built: dict[str, Any] = {
-        "seq": head.seq, "status": head.status, "deadline": head.deadline, "view": None, "legal_moves": [], "events": [],
-    }
     if head.status == Match.Status.OPEN:
-        return built
-    engine = ENGINES[head.game]
+        return _frame_built(head, seat, None, [])
     state = state_at_head(head.match_id, head.game, head.seq)
-    built["view"] = engine.view(state, seat)
-    if seat is not None:
-        built["legal_moves"] = engine.legal_moves(state, seat)
     rows = recent_engine_events(head.match_id, after=since, upto=head.seq)
     if rows is None:  # a socket far behind (or new): read the log
         rows = Event.objects.filter(
             match_id=head.match_id, kind=Event.Kind.ENGINE, seq__gt=since, seq__lte=head.seq
         ).order_by("seq").values_list("seq", "data")
-    built["events"] = redacted_events(engine, rows, seat)
+    return _frame_built(head, seat, state, rows)
+
+
+def _frame_cached(head: MatchHead, seat: int | None, *, since: int) -> dict[str, Any] | None:
+    """`frame_at` from this process's caches alone, or None if it would need the database."""
+    if head.status == Match.Status.OPEN:
+        return None
+    cached = state_cache.get(head.match_id)
+    rows = recent_engine_events(head.match_id, after=since, upto=head.seq)
+    if cached is None or cached.seq != head.seq or rows is None:
+        return None
+    return _frame_built(head, seat, cached.state, rows)
+
+
+def _frame_built(head: MatchHead, seat: int | None, state: Any, rows) -> dict[str, Any]:
+    built: dict[str, Any] = {
+        "seq": head.seq, "status": head.status, "deadline": head.deadline, "view": None, "legal_moves": [], "events": [],
+    }
+    if state is not None:
+        engine = ENGINES[head.game]
+        built["view"] = engine.view(state, seat)
+        if seat is not None:
+            built["legal_moves"] = engine.legal_moves(state, seat)
+        built["events"] = redacted_events(engine, rows, seat)
     return built
 
 
@@ -75,14 +91,20 @@ _lock = threading.Lock()
 
 
 def frame_text_known(match_id: int, seat: int | None, *, kind: str, since: int, hint: int) -> tuple[int, str | None] | None:
-    """`frame_text`'s answer when this process already has it (no database, no engine), else None."""
+    """`frame_text`'s answer when this process can give it without the database (from the
+    frames and states it holds: on the event loop), else None."""
     memo = _memos.get(match_id)
     if memo is None or memo.head.seq < hint:
         return None
     if kind == "update" and memo.head.seq <= since:
         return memo.head.seq, None
     text = memo.texts.get((kind, seat, since))
-    return (memo.head.seq, text) if text is not None else None
+    if text is None:
+        built = _frame_cached(memo.head, seat, since=since)
+        if built is None:
+            return None
+        text = _text_kept(memo, kind, seat, since, built)
+    return memo.head.seq, text
 
 
 def frame_text(match_id: int, seat: int | None, *, kind: str, since: int, hint: int | None = None) -> tuple[int, str | None]:
@@ -95,18 +117,37 @@ def frame_text(match_id: int, seat: int | None, *, kind: str, since: int, hint: 
     """
     memo = _memos.get(match_id)
     if memo is None or hint is None or memo.head.seq < hint:
-        memo = _remember(_head_read(match_id))
+        memo = head_known(_head_read(match_id))
     head = memo.head
     if kind == "update" and head.seq <= since:
         return head.seq, None
-    key = (kind, seat, since)
-    text = memo.texts.get(key)
+    text = memo.texts.get((kind, seat, since))
     if text is None:
-        text = json.dumps({"type": kind, "seat": seat, **frame_at(head, seat, since=since)})
-        if len(memo.texts) >= _TEXTS_PER_HEAD:
-            memo.texts.clear()
-        memo.texts[key] = text
+        text = _text_kept(memo, kind, seat, since, frame_at(head, seat, since=since))
     return head.seq, text
+
+
+def _text_kept(memo: _Memo, kind: str, seat: int | None, since: int, built: dict) -> str:
+    text = json.dumps({"type": kind, "seat": seat, **built})
+    if len(memo.texts) >= _TEXTS_PER_HEAD:
+        memo.texts.clear()
+    memo.texts[(kind, seat, since)] = text
+    return text
+
+
+def change_applied(match_id: int, change: dict) -> None:
+    """A committed move as its hint carries it (`change_of`): this process's state and head move
+    on without reading the database, if its cached state is where the move started."""
+    game, status, seq, deadline = change["head"]
+    state_catch_up(match_id, game, head_seq=seq, after=change["after"], rows=[tuple(row) for row in change["events"]])
+    cached = state_cache.get(match_id)
+    if cached is not None and cached.seq == seq:
+        head_known(MatchHead(match_id, game, status, seq, deadline))
+
+
+def change_of(head: MatchHead, after: int, rows: list[tuple[int, dict]]) -> dict:
+    """What a hint carries of a committed move: the new head and the engine events after `after`."""
+    return {"head": [head.game, head.status, head.seq, head.deadline], "after": after, "events": rows}
 
 
 def _head_read(match_id: int) -> MatchHead:
@@ -122,7 +163,8 @@ def _head_read(match_id: int) -> MatchHead:
     return MatchHead(match_id, game, status, seq, deadline)
 
 
-def _remember(head: MatchHead) -> _Memo:
+def head_known(head: MatchHead) -> _Memo:
+    """Records a committed head (read, or just written by this process) for frames to use."""
     with _lock:
         memo = _memos.get(head.match_id)
         if memo is None or memo.head.seq < head.seq or (memo.head.seq == head.seq and memo.head != head):

@@ -20,9 +20,14 @@ def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
-def match_changed(match_id: int, seq: int) -> None:
+def match_changed(match_id: int, seq: int, change: dict | None = None) -> None:
+    """Tells the table's sockets that it is at `seq`; `change` (`frames.change_of`) saves every
+    process that holds the state before it a read of the database."""
+    message = {"type": "match.changed", "seq": seq}
+    if change is not None:
+        message["change"] = change
     try:
-        _publisher.send(match_group(match_id), {"type": "match.changed", "seq": seq})
+        _publisher.send(match_group(match_id), message)
     except Exception:  # the move is committed; sockets catch up on their next frame, ping or reconnect
         log.warning("could not tell match %s's sockets about seq %s", match_id, seq, exc_info=True)
 
@@ -40,13 +45,20 @@ class _Publisher:
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
+        self._tasks: set[asyncio.Task] = set()
 
     def send(self, group: str, message: dict) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
         loop = _server_loop() or self._own_loop()
-        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).add_done_callback(_log_failure)
+        if _running_loop() is loop:  # a move played on the loop itself (games.fastlane)
+            task = loop.create_task(layer.group_send(group, message))
+            self._tasks.add(task)  # the loop keeps only a weak reference to a task
+            task.add_done_callback(self._tasks.discard)
+            task.add_done_callback(_log_failure)
+        else:
+            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).add_done_callback(_log_failure)
 
     def _own_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -54,6 +66,13 @@ class _Publisher:
                 self._loop = asyncio.new_event_loop()
                 threading.Thread(target=self._loop.run_forever, name="channel-layer-publisher", daemon=True).start()
             return self._loop
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _log_failure(future) -> None:

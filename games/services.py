@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import notify, store, turns
+from games import frames, notify, store, turns
 from games.bots import BOTS, STRONG_BOT
 from games.chain import event_hash, seed_sha256
 from games.engines import ENGINES, IllegalMove
@@ -25,7 +25,7 @@ from server.errors import ApplicationError, bad_request, conflict, forbidden, no
 # Engine codes that mean the request itself is malformed (400); every other refusal is a 409.
 _MALFORMED_CODES = {"malformed_move", "unknown_action"}
 _MAX_MOVE_BYTES = 4096
-_MAX_APPEND_ATTEMPTS = 50
+MAX_APPEND_ATTEMPTS = 50
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,11 @@ class NewEvent:
 
 
 def user_actor(user: User) -> str:
-    return f"user:{user.pk}"
+    return user_actor_of(user.pk)
+
+
+def user_actor_of(user_id: int) -> str:
+    return f"user:{user_id}"
 
 
 # --- tables -----------------------------------------------------------------------------
@@ -199,7 +203,7 @@ def match_start(*, match_id: int, user: User | None) -> Match:
         match.started_at = timezone.now()
         match.seed = seed
         match.seed_sha256 = started["seed_sha256"]
-        rows = Event.objects.bulk_create(_chain(match, new))
+        rows = _events_create(match, new)
         state = engine.replay(opening)
         match.deadline = turns.after_change(match, state, match.last_seq)
         match.save(update_fields=["status", "started_at", "seed", "seed_sha256", "last_seq", "head_hash", "deadline"])
@@ -270,7 +274,7 @@ def match_record(
         if outcome is None:
             raise bad_request("match_unfinished", "The moves do not finish the match.")
         new.append(NewEvent(Event.Kind.TABLE, {"type": "MatchFinished", "outcome": outcome, "seed": seed}, "server"))
-        Event.objects.bulk_create(_chain(match, new))
+        _events_create(match, new)
         match.status, match.outcome, match.finished_at = Match.Status.FINISHED, outcome, timezone.now()
         match.save(update_fields=["status", "outcome", "finished_at", "last_seq", "head_hash"])
         transaction.on_commit(lambda: notify.match_finished(match.pk))
@@ -313,7 +317,7 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
         started["practice_of"] = {"match": source.pk, "seq": seq, "hash": rows[-1].hash}
         new = [NewEvent(Event.Kind.TABLE, started, user_actor(user))]
         new += [NewEvent(Event.Kind.ENGINE, data, "server") for data in prefix]
-        rows = Event.objects.bulk_create(_chain(match, new))
+        rows = _events_create(match, new)
         match.deadline = turns.after_change(match, state, match.last_seq)
         match.save(update_fields=["last_seq", "head_hash", "deadline"])
         _after_commit(match.pk, 0, rows, state)
@@ -370,7 +374,7 @@ def _move_append(
     *,
     user_id: int | None = None,
 ) -> dict:
-    for _ in range(_MAX_APPEND_ATTEMPTS):
+    for _ in range(MAX_APPEND_ATTEMPTS):
         try:
             return _try_move(match_id, seat, move, actor, expected_seq, receipt, user_id)
         except _LostRace:
@@ -388,81 +392,140 @@ def _try_move(
     receipt: tuple[int, str] | None,
     user_id: int | None,
 ) -> dict:
-    """One attempt: decide on the committed head, then claim it (`_LostRace` if another writer did)."""
-    with transaction.atomic():
-        head = store.head_read(match_id, receipt=receipt)
-        if head is None:
-            raise not_found("match_not_found", f"There is no match {match_id}.")
-        if head.receipt_id is not None:
-            return _receipt(*receipt)
-        if seat is None and (seat := head.seat_of(user_id)) is None:
-            raise forbidden("not_seated", "You do not sit at this table.")
-        if not isinstance(move, dict):
-            raise bad_request("malformed_move", "A move is a JSON object with an \"action\".")
-        if len(json.dumps(move)) > _MAX_MOVE_BYTES:
-            raise bad_request("move_too_large", f"A move is at most {_MAX_MOVE_BYTES} bytes of JSON.")
-        match = head.match
-        if match.status == Match.Status.OPEN:
-            raise conflict("match_not_started", "The match has not started.")
-        if expected_seq is not None and expected_seq != match.last_seq:
-            raise conflict("stale_seq", "The match has moved on since the state you saw.", seq=match.last_seq)
-        engine = ENGINES[match.game]
-        state = state_at_head(match.pk, match.game, match.last_seq)
-        previous_to_act = engine.to_act(state)
-        try:
-            produced = engine.decide(state, seat, move)
-        except IllegalMove as exc:
-            status = 400 if exc.code in _MALFORMED_CODES else 409
-            raise ApplicationError(exc.code, exc.message, status=status) from None
-        for event in produced:
-            state = engine.evolve(state, event)
-        new = [NewEvent(Event.Kind.TABLE, {"type": "MovePlayed", "seat": seat, "move": move}, actor)]
-        new += [NewEvent(Event.Kind.ENGINE, e, actor) for e in produced]
-        outcome = engine.outcome(state)
-        if outcome is not None:
-            new.append(NewEvent(Event.Kind.TABLE, {"type": "MatchFinished", "outcome": outcome, "seed": match.seed}, "server"))
-        base_seq = match.last_seq
-        rows = _chain(match, new)
-        changes: dict[str, Any] = {"last_seq": match.last_seq, "head_hash": match.head_hash}
-        if outcome is not None:
-            changes.update(status=Match.Status.FINISHED, outcome=outcome, finished_at=timezone.now(), deadline=None)
-        else:
-            deadline = turns.after_change(match, state, match.last_seq, previous_to_act=previous_to_act, seats=head.seats)
-            if deadline is not turns.KEEP_DEADLINE:
-                changes["deadline"] = deadline
-        if not store.head_claim(match.pk, base_seq, changes, rows):
-            raise _LostRace
-        response = {
-            "match": match.pk,
-            "seq": match.last_seq,
-            "events": [
-                {"seq": base_seq + 1 + i, "event": red}
-                for i, e in enumerate(new)
-                if e.kind == Event.Kind.ENGINE and (red := engine.redact(e.data, seat)) is not None
-            ],
-            "view": engine.view(state, seat),
-            "legal_moves": engine.legal_moves(state, seat),
-        }
-        if receipt is not None:
-            store.receipt_append(*receipt, match.pk, response)
-        _after_commit(match_id, base_seq, rows, state, finished=outcome is not None)
-    return response
+    """One attempt: decide on the committed head, then claim it (`_LostRace` if another writer did).
+
+    Outside a transaction this is two statements, each atomic on its own: the read, and the
+    claim that appends the events (and the receipt) only if the head is still the one decided
+    on. Inside a caller's transaction both join it, and what follows waits for its commit.
+    """
+    head = store.head_read(match_id, receipt=receipt)
+    if head is not None and head.receipt_id is not None:
+        return _receipt(*receipt)
+    seat = move_seat(head, match_id, seat, move, user_id=user_id, expected_seq=expected_seq)
+    state = state_at_head(match_id, head.match.game, head.match.last_seq)
+    decided = move_decide(head, state, seat, move, actor)
+    if not store.head_claim(match_id, decided.base_seq, decided.changes, decided.rows, receipt=receipt and (*receipt, decided.response)):
+        raise _LostRace
+    transaction.on_commit(lambda: match_committed(match_id, decided))
+    transaction.on_commit(lambda: move_tasks_send(match_id, decided))
+    return decided.response
 
 
-def _after_commit(match_id: int, base_seq: int, rows: list[Event], state: Any, *, finished: bool = False) -> None:
+def move_seat(
+    head: store.Head | None, match_id: int, seat: int | None, move: Any, *, user_id: int | None, expected_seq: int | None
+) -> int:
+    """The seat a move is for, once the move and the table may take it (else ApplicationError)."""
+    if head is None:
+        raise not_found("match_not_found", f"There is no match {match_id}.")
+    if seat is None and (seat := head.seat_of(user_id)) is None:
+        raise forbidden("not_seated", "You do not sit at this table.")
+    if not isinstance(move, dict):
+        raise bad_request("malformed_move", "A move is a JSON object with an \"action\".")
+    if len(json.dumps(move)) > _MAX_MOVE_BYTES:
+        raise bad_request("move_too_large", f"A move is at most {_MAX_MOVE_BYTES} bytes of JSON.")
+    if head.match.status == Match.Status.OPEN:
+        raise conflict("match_not_started", "The match has not started.")
+    if expected_seq is not None and expected_seq != head.match.last_seq:
+        raise conflict("stale_seq", "The match has moved on since the state you saw.", seq=head.match.last_seq)
+    return seat
+
+
+@dataclass
+class MoveDecided:
+    """What a legal move appends (`rows` after `base_seq`) and answers, not yet written."""
+
+    base_seq: int
+    rows: list[store.NewRow]
+    changes: dict[str, Any]
+    response: dict
+    state: Any  # the engine state after the move
+    game: str
+    status: str  # the match's, after the move
+    deadline: Any  # the decision's deadline after the move (datetime, ISO text from SQLite, None)
+    finished: bool
+    followups: list  # tasks for `move_tasks_send` once the move is committed
+
+
+def move_decide(head: store.Head, state: Any, seat: int, move: dict, actor: str) -> MoveDecided:
+    """Decides a move on the head's `state`: its events, the head's changes and the mover's answer.
+
+    Reads and writes nothing, so the event loop's own path (`games.fastlane`) decides moves
+    exactly as this module does.
+    """
+    match = head.match
+    engine = ENGINES[match.game]
+    previous_to_act = engine.to_act(state)
+    try:
+        produced = engine.decide(state, seat, move)
+    except IllegalMove as exc:
+        status = 400 if exc.code in _MALFORMED_CODES else 409
+        raise ApplicationError(exc.code, exc.message, status=status) from None
+    for event in produced:
+        state = engine.evolve(state, event)
+    new = [NewEvent(Event.Kind.TABLE, {"type": "MovePlayed", "seat": seat, "move": move}, actor)]
+    new += [NewEvent(Event.Kind.ENGINE, e, actor) for e in produced]
+    outcome = engine.outcome(state)
+    if outcome is not None:
+        new.append(NewEvent(Event.Kind.TABLE, {"type": "MatchFinished", "outcome": outcome, "seed": match.seed}, "server"))
+    base_seq = match.last_seq
+    rows = _chain(match, new)
+    changes: dict[str, Any] = {"last_seq": match.last_seq, "head_hash": match.head_hash}
+    followups: list = []
+    if outcome is not None:
+        changes.update(status=Match.Status.FINISHED, outcome=outcome, finished_at=timezone.now(), deadline=None)
+    else:
+        deadline = turns.after_change(
+            match, state, match.last_seq, previous_to_act=previous_to_act, seats=head.seats, followups=followups
+        )
+        if deadline is not turns.KEEP_DEADLINE:
+            changes["deadline"] = deadline
+    response = {
+        "match": match.pk,
+        "seq": match.last_seq,
+        "events": [
+            {"seq": row.seq, "event": red}
+            for row in rows
+            if row.kind == Event.Kind.ENGINE and (red := engine.redact(row.data, seat)) is not None
+        ],
+        "view": engine.view(state, seat),
+        "legal_moves": engine.legal_moves(state, seat),
+    }
+    return MoveDecided(
+        base_seq, rows, changes, response, state, match.game,
+        changes.get("status", match.status), changes.get("deadline", match.deadline), outcome is not None, followups,
+    )
+
+
+def match_committed(match_id: int, decided: MoveDecided) -> None:
+    """A committed move reaches this process's caches (state, and the head for live frames)
+    and the table's sockets, so the sockets of this process need no read to follow it."""
+    engine_rows = [(row.seq, row.data) for row in decided.rows if row.kind == Event.Kind.ENGINE]
+    head = frames.MatchHead(match_id, decided.game, decided.status, decided.rows[-1].seq, store.iso(decided.deadline))
+    state_cache.put(match_id, head.seq, decided.state, after=decided.base_seq, events=engine_rows)
+    frames.head_known(head)
+    notify.match_changed(match_id, head.seq, frames.change_of(head, decided.base_seq, engine_rows))
+
+
+def move_tasks_send(match_id: int, decided: MoveDecided) -> None:
+    """A committed move's tasks: the next bot turn, clock or window, and the result's if it ended."""
+    for func, args in decided.followups:
+        turns.task_send(func, *args)
+    if decided.finished:
+        notify.match_finished(match_id)
+
+
+def _after_commit(match_id: int, base_seq: int, rows: list[store.NewRow], state: Any) -> None:
     """What a committed change to a table (`rows` after `base_seq`) sends on: its state to the
-    cache, a hint to its sockets, and, when it ended, the match to ratings and tournaments."""
+    cache and a hint to its sockets."""
     head = rows[-1].seq
     engine_rows = [(row.seq, row.data) for row in rows if row.kind == Event.Kind.ENGINE]
     transaction.on_commit(lambda: state_cache.put(match_id, head, state, after=base_seq, events=engine_rows))
     transaction.on_commit(lambda: notify.match_changed(match_id, head))
-    if finished:
-        transaction.on_commit(lambda: notify.match_finished(match_id))
 
 
 def table_fact_append(*, match_id: int, fact: dict, actor: str) -> int:
     """Appends a table fact (not an engine event) at the head, e.g. `SeatAbandoned`; returns its seq."""
-    for _ in range(_MAX_APPEND_ATTEMPTS):
+    for _ in range(MAX_APPEND_ATTEMPTS):
         try:
             return _try_fact(match_id, fact, actor)
         except _LostRace:
@@ -484,18 +547,20 @@ def _try_fact(match_id: int, fact: dict, actor: str) -> int:
     return match.last_seq
 
 
-def _chain(match: Match, new: list[NewEvent]) -> list[Event]:
+def _chain(match: Match, new: list[NewEvent]) -> list[store.NewRow]:
     """Event rows after the match's head, hash-chained; moves `match.last_seq`/`head_hash` in memory."""
     rows = []
-    seq, previous = match.last_seq, match.head_hash
+    seq, previous, created = match.last_seq, match.head_hash, timezone.now()
     for item in new:
         seq += 1
         previous = event_hash(previous, seq=seq, kind=item.kind, actor=item.actor, data=item.data)
-        rows.append(
-            Event(
-                match_id=match.pk, seq=seq, kind=item.kind, type=item.data["type"], data=item.data,
-                actor=item.actor, hash=previous,
-            )
-        )
+        rows.append(store.NewRow(match.pk, seq, item.kind, item.data["type"], item.data, item.actor, created, previous))
     match.last_seq, match.head_hash = seq, previous
+    return rows
+
+
+def _events_create(match: Match, new: list[NewEvent]) -> list[store.NewRow]:
+    """Appends a new stream's first events (nobody else can write to it yet)."""
+    rows = _chain(match, new)
+    Event.objects.bulk_create([Event(**row._asdict()) for row in rows])
     return rows

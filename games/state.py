@@ -81,19 +81,25 @@ def _engine_rows(match_id: int, *, after: int = 0, upto: int | None = None) -> l
 
 def state_at_head(match_id: int, game: str, head_seq: int) -> Any:
     """The engine state after every event up to `head_seq` (the match's committed head)."""
-    engine = ENGINES[game]
     cached = state_cache.get(match_id)
     if cached is not None and cached.seq == head_seq:
         return cached.state
-    if cached is not None and cached.seq < head_seq:
-        after, state = cached.seq, cached.state
-        rows = _engine_rows(match_id, after=after, upto=head_seq)
+    base = cached if cached is not None and cached.seq < head_seq else None
+    rows = _engine_rows(match_id, after=base.seq if base is not None else 0, upto=head_seq)
+    return state_from_rows(match_id, game, head_seq, base=base, rows=rows)
+
+
+def state_from_rows(match_id: int, game: str, head_seq: int, *, base: CachedState | None, rows: list[tuple[int, dict]]) -> Any:
+    """The state at `head_seq` from `base` (or from the start) and every engine event after it
+    up to `head_seq` (`rows`, as (seq, data)); cached."""
+    engine = ENGINES[game]
+    if base is not None:
+        state = base.state
         for _, event in rows:
             state = engine.evolve(state, event)
     else:
-        after, rows = 0, _engine_rows(match_id, upto=head_seq)
         state = engine.replay([data for _, data in rows])
-    state_cache.put(match_id, head_seq, state, after=after, events=rows)
+    state_cache.put(match_id, head_seq, state, after=base.seq if base is not None else 0, events=rows)
     return state
 
 

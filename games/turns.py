@@ -39,13 +39,23 @@ def after_change(
     *,
     previous_to_act: list[int] | None = None,
     seats: Mapping[int, Any] | None = None,
+    followups: list | None = None,
 ) -> datetime | None | object:
     """Schedules the follow-ups of the decision now awaited; returns its deadline (or None).
 
     A window that only shrank (some seats answered) keeps its deadline and its closing task:
     then the answer is `KEEP_DEADLINE`. `seats` (rows by seat number, as the caller read them
-    with the match) saves reading them again.
+    with the match) saves reading them again. With `followups`, the tasks are added to it for
+    the caller to send once the change commits (`turns.task_send`), instead of to the
+    transaction.
     """
+
+    def schedule(func, *args) -> None:
+        if followups is None:
+            _on_commit(func, *args)
+        else:
+            followups.append((func, args))
+
     to_act = ENGINES[match.game].to_act(state)
     if not to_act:
         return None
@@ -57,7 +67,7 @@ def after_change(
     for seat in to_act:
         row = seats[seat]
         if row.bot or row.abandoned:
-            _on_commit(_bot_turn, match.pk, seat, head)
+            schedule(_bot_turn, match.pk, seat, head)
         else:
             people.append(row)
     if continuing:
@@ -65,13 +75,13 @@ def after_change(
     if window and people:
         for row in people:
             if row.auto_pass:
-                _on_commit(_window_pass_now, match.pk, row.seat, head)
+                schedule(_window_pass_now, match.pk, row.seat, head)
         deadline = timezone.now() + timedelta(seconds=settings.INTERRUPT_WINDOW_SECONDS)
-        _on_commit(_window_close_at, match.pk, deadline)
+        schedule(_window_close_at, match.pk, deadline)
         return deadline
     if people and match.clock_seconds:
         deadline = timezone.now() + timedelta(seconds=match.clock_seconds)
-        _on_commit(_clock_at, match.pk, people[0].seat, head, deadline)
+        schedule(_clock_at, match.pk, people[0].seat, head, deadline)
         return deadline
     return None
 
@@ -175,16 +185,16 @@ def _timeouts_in_a_row(match_id: int, seat: int) -> int:
 
 
 def _on_commit(func, *args) -> None:
-    """Sends a task after commit. The move is already committed: if the broker is away the
-    task is only logged as lost, and the periodic sweep sends it again later."""
+    transaction.on_commit(lambda: task_send(func, *args))
 
-    def send() -> None:
-        try:
-            func(*args)
-        except Exception:  # noqa: BLE001
-            log.warning("could not queue %s%r; the sweep will send it again", func.__name__, args, exc_info=True)
 
-    transaction.on_commit(send)
+def task_send(func, *args) -> None:
+    """Sends a task. The move is already committed: if the broker is away the task is only
+    logged as lost, and the periodic sweep sends it again later."""
+    try:
+        func(*args)
+    except Exception:  # noqa: BLE001
+        log.warning("could not queue %s%r; the sweep will send it again", func.__name__, args, exc_info=True)
 
 
 def _bot_turn(match_id: int, seat: int, seq: int) -> None:

@@ -160,6 +160,10 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Moves played on the event loop (games/fastlane.py): needs PostgreSQL and Redis. Its own
+# pool of async connections per process, beside Django's (`DB_POOL_MAX`).
+FASTLANE = env_bool("FASTLANE", bool(REDIS_URL) and DATABASES["default"]["ENGINE"].endswith("postgresql"))
+FASTLANE_POOL_MAX = int(os.environ.get("FASTLANE_POOL_MAX", "8"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -65,6 +65,15 @@ def _fresh_state_cache():
     forget_all()
 
 
+@pytest.fixture(autouse=True)
+def _fastlane_closed():
+    """Each test's event loop ends with it: so do the fast lane's connections made on it."""
+    from games import fastlane
+
+    yield
+    fastlane.pool.discard()
+
+
 def make_user(username: str, *, staff: bool = False):
     from accounts.models import User
 

@@ -1,0 +1,359 @@
+"""Moves played on the event loop: from sockets, and from `POST /api/matches/<id>/moves` with an
+API token, without a thread or Django's request machinery.
+
+A move through Django's handler cost about 3.4 ms of server CPU, most of it the request
+path around the service (a view with no database at all served 1,400-1,900 requests/s on the
+whole 2-core machine); a socket's move also hopped to a thread and back (bench/moves.py,
+bench/live.py). Here the same decisions (`services.move_seat`, `services.move_decide`) and the
+very same statements (`store.HEAD_SQL`, `store.claim_statement`) run on connections of this
+process's own async pool: one read and one claim, each atomic on its own, as in the service.
+
+The lane takes only requests it answers exactly as the REST view would. Anything else (no
+token, a refused token, a throttled client, a body or header the view would refuse or read
+another way) goes to Django unchanged, which gives the one canonical answer. It runs only
+on PostgreSQL with Redis (`FASTLANE`); elsewhere callers use the service in a thread.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+import uuid
+import weakref
+from typing import Any
+
+import redis.asyncio as redis
+
+from django.conf import settings
+from django.db import connections
+from django.http.request import split_domain_port, validate_host
+from psycopg.errors import UniqueViolation
+from psycopg_pool import AsyncConnectionPool
+
+from rest_framework.authtoken.models import Token
+
+from accounts.models import User
+from games import services, store
+from games.models import Event, Match, MoveReceipt, Seat
+from games.state import state_cache, state_from_rows
+from server import logs
+from server.errors import ApplicationError, conflict
+from server.limits import ScopedThrottle, json_depth, json_has_nul
+
+log = logging.getLogger(__name__)
+
+
+def enabled() -> bool:
+    return settings.FASTLANE
+
+
+# --- the move --------------------------------------------------------------------------
+
+
+class _Pool:
+    """This process's async connections, made on the loop that first asks (tests run several)."""
+
+    def __init__(self) -> None:
+        self._pool = None
+        self._opening: asyncio.Future | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._opened: weakref.WeakSet = weakref.WeakSet()
+
+    async def connection(self):
+        loop = asyncio.get_running_loop()
+        if self._pool is None or self._loop is not loop:
+            db = connections["default"].settings_dict
+            conninfo = " ".join(
+                f"{key}={value}" for key, value in (
+                    ("dbname", db["NAME"]), ("user", db["USER"]), ("password", db["PASSWORD"]),
+                    ("host", db["HOST"]), ("port", db["PORT"]),
+                ) if value
+            )
+            # Server-side binding: psycopg prepares a statement run five times on a connection, so
+            # the database parses and plans each of the few statements here once per connection
+            # (Django's connections bind on the client and plan every statement again).
+            self._pool = AsyncConnectionPool(
+                conninfo, min_size=1, max_size=settings.FASTLANE_POOL_MAX, open=False,
+                kwargs={"autocommit": True, "application_name": "fastlane"},
+                configure=self._opened_add,
+            )
+            self._loop = loop
+            self._opening = asyncio.ensure_future(self._pool.open())  # once, however many ask meanwhile
+        await self._opening
+        return self._pool.connection()
+
+    async def _opened_add(self, conn) -> None:
+        self._opened.add(conn)
+
+    def discard(self) -> None:
+        """Drops the pool and closes its connections, from outside its loop (tests: a loop each)."""
+        if self._pool is not None and not self._loop.is_closed() and not self._loop.is_running():
+            self._loop.run_until_complete(self._pool.close())
+        for conn in list(self._opened):
+            conn.pgconn.finish()
+        self._pool = self._opening = self._loop = None
+
+
+pool = _Pool()
+
+_ENGINE_ROWS_SQL = (
+    f"SELECT seq, data FROM {Event._meta.db_table} WHERE match_id = %s AND kind = %s AND seq > %s AND seq <= %s ORDER BY seq"
+)
+_RECEIPT_SQL = f"SELECT response FROM {MoveReceipt._meta.db_table} WHERE user_id = %s AND key = %s"
+
+
+async def move_submit(*, match_id: int, user_id: int, move: Any, expected_seq: int | None = None,
+                      idempotency_key: str | None = None) -> dict:
+    """`services.move_submit` for a user known by id, on the event loop."""
+    async with await pool.connection() as conn:
+        return await _move(conn, match_id, user_id, None, move, expected_seq, idempotency_key)
+
+
+async def _move(conn, match_id: int, user_id: int, head: store.Head | None, move: Any, expected_seq: int | None,
+                idempotency_key: str | None) -> dict:
+    """`services._move_append` on `conn`; `head`, if given, is the first attempt's (read with the
+    caller's token and the same receipt key)."""
+    receipt = (user_id, idempotency_key) if idempotency_key else None
+    for _ in range(services.MAX_APPEND_ATTEMPTS):
+        if head is None:
+            cursor = await conn.execute(store.HEAD_SQL, store.head_params(match_id, receipt))
+            head = store.head_from_rows(match_id, await cursor.fetchall())
+        if head is not None and head.receipt_id is not None:
+            return await _receipt(conn, receipt)
+        seat = services.move_seat(head, match_id, None, move, user_id=user_id, expected_seq=expected_seq)
+        state = await _state(conn, head.match)
+        decided = services.move_decide(head, state, seat, move, services.user_actor_of(user_id))
+        sql, params = store.claim_statement(
+            match_id, decided.base_seq, decided.changes, decided.rows, receipt=receipt and (*receipt, decided.response)
+        )
+        try:
+            claimed = (await (await conn.execute(sql, params)).fetchone())[0] == 1
+        except UniqueViolation:
+            # The same key won a race in another request: give its answer.
+            if receipt is not None and (answer := await _receipt(conn, receipt)) is not None:
+                return answer
+            raise
+        if claimed:
+            _committed(match_id, decided)
+            return decided.response
+        if expected_seq is not None:
+            raise conflict("stale_seq", "The match has moved on since the state you saw.", seq=None)
+        head = None
+    raise conflict("busy", "The table is too busy; try again.")
+
+
+async def _receipt(conn, receipt: tuple[int, str]) -> dict | None:
+    row = await (await conn.execute(_RECEIPT_SQL, list(receipt))).fetchone()
+    return row[0] if row else None
+
+
+async def _state(conn, match) -> Any:
+    """The engine state at the head, from this process's cache, brought up to it if behind."""
+    cached = state_cache.get(match.pk)
+    if cached is not None and cached.seq == match.last_seq:
+        return cached.state
+    base = cached if cached is not None and cached.seq < match.last_seq else None
+    after = base.seq if base is not None else 0
+    cursor = await conn.execute(_ENGINE_ROWS_SQL, [match.pk, Event.Kind.ENGINE, after, match.last_seq])
+    return state_from_rows(match.pk, match.game, match.last_seq, base=base, rows=await cursor.fetchall())
+
+
+def _committed(match_id: int, decided: services.MoveDecided) -> None:
+    services.match_committed(match_id, decided)
+    if decided.followups or decided.finished:
+        # Queueing tasks talks to the broker: not on the loop.
+        asyncio.get_running_loop().run_in_executor(None, services.move_tasks_send, match_id, decided)
+
+
+# --- the REST endpoint -----------------------------------------------------------------
+
+_MOVES_PATH = re.compile(r"^/api/matches/(\d+)/moves$")
+_VALID_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+def handles(scope) -> bool:
+    """Whether an HTTP request is a move this lane may take (it may still hand it to Django)."""
+    return settings.FASTLANE and scope["method"] == "POST" and _MOVES_PATH.match(scope["path"]) is not None
+
+
+async def http_move(scope, receive, send, django) -> None:
+    """Answers a move request as `games.api.MoveSubmitApi` would, or hands it to `django`."""
+    headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]}
+    if len(headers) != len(scope["headers"]):
+        return await django(scope, receive, send)  # a repeated header: how Django joins them is its own
+    try:
+        length = int(headers.get("content-length", ""))
+    except ValueError:
+        length = -1
+    if not 0 <= length <= settings.MAX_BODY_BYTES:
+        return await django(scope, receive, send)  # chunked, or too large: Django's own answers
+    body, receive = await _body_read(receive)
+    request = _request_parsed(scope, headers, body)
+    if request is None:
+        return await django(scope, receive, send)
+    match_id, token, key, move, expected_seq = request
+    request_id = headers.get("x-request-id", "")
+    request_id = request_id if _VALID_REQUEST_ID.match(request_id) else uuid.uuid4().hex
+    logs.request_id.set(request_id)
+    logs.match_id.set(match_id)
+    answer = status = None
+    async with await pool.connection() as conn:
+        cursor = await conn.execute(_HEAD_BY_TOKEN_SQL, [key, token, match_id])
+        rows = await cursor.fetchall()
+        user_id = rows[0][0] if rows else None
+        if user_id is not None and await _throttle.allows(user_id):
+            head = store.head_from_rows(match_id, [row[1:] for row in rows])
+            try:
+                answer, status = await _move(conn, match_id, user_id, head, move, expected_seq, key), 200
+            except ApplicationError as exc:
+                answer, status = {"error": exc.as_dict()}, exc.status
+    if status is None:
+        return await django(scope, receive, send)  # no such token (401) or throttled (429), as Django words them
+    await _respond(send, status, answer, request_id, secure=_is_secure(scope, headers))
+
+
+async def _body_read(receive):
+    chunks, more = [], True
+    while more:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        more = message.get("more_body", False)
+    body = b"".join(chunks)
+    sent = False
+
+    async def replay():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return body, replay
+
+
+def _request_parsed(scope, headers: dict[str, str], body: bytes):
+    """`(match id, token, idempotency key, move, expected_seq)` of a request the view would
+    accept as it is, else None."""
+    if scope.get("query_string") or not _host_allowed(headers.get("host", "")):
+        return None
+    if settings.SECURE_SSL_REDIRECT and not _is_secure(scope, headers):
+        return None
+    if _media_type(headers.get("content-type")) not in ("application/json", "application/json;charset=utf-8"):
+        return None
+    if _media_type(headers.get("accept")) not in ("", "*/*", "application/json"):
+        return None  # another renderer (the browsable API), or none (406): the view's choice
+    scheme, _, token = headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "token" or not token or " " in token:
+        return None
+    key = headers.get("idempotency-key") or None
+    if key is not None and len(key) > 128:
+        return None
+    try:
+        data = json.loads(body.decode("utf-8"), parse_constant=_refused)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None
+    if not isinstance(data, dict) or data.get("move") is None:
+        return None
+    if json_depth(data, settings.MAX_JSON_DEPTH) > settings.MAX_JSON_DEPTH or json_has_nul(data):
+        return None
+    expected_seq = data.get("expected_seq")
+    if expected_seq is not None and (type(expected_seq) is not int or expected_seq < 0):
+        return None
+    return int(_MOVES_PATH.match(scope["path"])[1]), token, key, data["move"], expected_seq
+
+
+def _media_type(header: str | None) -> str:
+    return (header or "").replace(" ", "").lower()
+
+
+def _refused(constant: str):
+    raise ValueError(f"{constant} is not JSON")  # as DRF's strict parser
+
+
+def _host_allowed(host: str) -> bool:
+    allowed = settings.ALLOWED_HOSTS
+    if settings.DEBUG and not allowed:
+        allowed = [".localhost", "127.0.0.1", "[::1]"]
+    domain, _ = split_domain_port(host)
+    return bool(domain) and validate_host(domain, allowed)
+
+
+def _is_secure(scope, headers: dict[str, str]) -> bool:
+    """As Django's `request.is_secure()`: the proxy's header if it sent one, else the connection."""
+    proxy = settings.SECURE_PROXY_SSL_HEADER
+    if proxy:
+        value = headers.get(proxy[0].removeprefix("HTTP_").replace("_", "-").lower())
+        if value is not None:
+            return value.split(",")[0].strip() == proxy[1]
+    return scope.get("scheme") == "https"
+
+
+# `store.HEAD_SQL` for the owner of an API token (no row: no such token, or its user is not
+# active), read anew for every request so a revoked token fails at once.
+_HEAD_BY_TOKEN_SQL = f"""
+    SELECT who.id, {store.HEAD_COLUMNS},
+           (SELECT r.id FROM {MoveReceipt._meta.db_table} r WHERE r.user_id = who.id AND r.key = %s)
+    FROM (SELECT u.id FROM {User._meta.db_table} u JOIN {Token._meta.db_table} t ON t.user_id = u.id
+          WHERE t.key = %s AND u.is_active) who
+    LEFT JOIN {Match._meta.db_table} m ON m.id = %s LEFT JOIN {Seat._meta.db_table} s ON s.match_id = m.id
+"""
+
+
+class _Throttle:
+    """The moves throttle's counter (`server.limits.ScopedThrottle`, same keys), on the loop."""
+
+    def __init__(self) -> None:
+        self._redis = None
+        self._loop = None
+
+    async def allows(self, user_id: int) -> bool:
+        throttle = ScopedThrottle()
+        throttle.scope = "moves"
+        limit, duration = throttle.parse_rate(throttle.get_rate())
+        loop = asyncio.get_running_loop()
+        if self._redis is None or self._loop is not loop:
+            self._redis, self._loop = redis.Redis.from_url(settings.REDIS_URL), loop
+        window_key = ScopedThrottle.window_key(f"throttle_moves_{user_id}", int(time.time() // duration))
+        key = throttle.cache.make_key(window_key)
+        try:
+            count = await self._redis.incr(key)
+            if count == 1:  # the window's first request; a key left without expiry is never read again
+                await self._redis.expire(key, duration + 1)
+        except Exception:  # noqa: BLE001 - as the view's throttle: a move must commit while Redis is away
+            log.warning("throttle cache unavailable; letting a move through", exc_info=True)
+            return True
+        return count <= limit
+
+
+_throttle = _Throttle()
+
+
+def _json_bytes(data: Any) -> bytes:
+    """As DRF's JSONRenderer with the project's settings (compact, UTF-8, strict)."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode("utf-8")
+
+
+async def _respond(send, status: int, answer: dict, request_id: str, *, secure: bool) -> None:
+    body = _json_bytes(answer)
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"vary", b"Accept"),
+        (b"allow", b"POST, OPTIONS"),
+        (b"x-request-id", request_id.encode()),
+        (b"x-frame-options", b"DENY"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", settings.SECURE_REFERRER_POLICY.encode()),
+        (b"cross-origin-opener-policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY.encode()),
+    ]
+    if secure and settings.SECURE_HSTS_SECONDS:
+        value = f"max-age={settings.SECURE_HSTS_SECONDS}" + ("; includeSubDomains" if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS else "")
+        headers.append((b"strict-transport-security", value.encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
