@@ -4,6 +4,8 @@ Everything runs in the same run on the same database server:
 - baseline: one-row INSERT + COMMIT per transaction through psycopg (synchronous commit, as
   the event store has), from 1 and 8 connections;
 - the move service (`games.services.move_submit`, no HTTP), from 1 and 8 threads;
+- the same on the event loop (`games.fastlane.move_submit`, what sockets and API-token
+  requests use), from 1 and 8 tasks;
 - the move endpoint over HTTP through uvicorn, from N concurrent connections.
 Each client plays its own 1-player tables of The Game, so moves never conflict.
 
@@ -118,6 +120,42 @@ def service_moves(clients: int, moves: int) -> tuple[float, list[float]]:
             connection.close()
 
     return run_threads(clients, work)
+
+
+def loop_moves(clients: int, moves: int) -> tuple[float, list[float]]:
+    """The same moves through `games.fastlane.move_submit` (what sockets and token requests
+    use), from `clients` tasks on one event loop."""
+    from django.db import connection
+
+    from games import fastlane
+    from tests.conftest import make_user
+
+    players = [make_user(f"loop-{clients}-{i}-{time.time_ns()}") for i in range(clients)]
+    ready = tables_ready(players, tables_needed(moves // clients))
+    connection.close()
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+
+    async def client(i):
+        user, rng = players[i], random.Random(i)
+        tables = iter(ready[user.pk])
+        match_id, legal = next(tables)
+        for _ in range(moves // clients):
+            if not legal:
+                match_id, legal = next(tables)
+            start = time.perf_counter()
+            answer = await fastlane.move_submit(match_id=match_id, user_id=user.pk, move=rng.choice(legal))
+            latencies[i].append(time.perf_counter() - start)
+            legal = answer["legal_moves"]
+
+    async def all_clients():
+        await fastlane.pool.connection()  # open the pool before the clock starts
+        start = time.perf_counter()
+        await asyncio.gather(*(client(i) for i in range(clients)))
+        return time.perf_counter() - start
+
+    wall = asyncio.run(all_clients())
+    fastlane.pool.discard()
+    return wall, [x for per in latencies for x in per]
 
 
 def long_match_growth(moves: int = 300, window: int = 10) -> list[list[object]]:
@@ -280,7 +318,9 @@ def main(argv: list[str] | None = None) -> dict:
         baseline[clients] = len(lat) / wall
         rows.append(row("bare INSERT+COMMIT (baseline)", clients, wall, lat, baseline[clients]))
     for clients in (1, 8):
-        rows.append(row("move service", clients, *service_moves(clients, args.moves), baseline[clients]))
+        rows.append(row("move service (threads)", clients, *service_moves(clients, args.moves), baseline[clients]))
+    for clients in (1, 8):
+        rows.append(row("move service on the event loop", clients, *loop_moves(clients, args.moves), baseline[clients]))
     for workers in args.uvicorn_workers:
         measured = http_moves(args.database_url, args.redis_url, args.http_connections, args.moves, workers)
         served = f"uvicorn ×{workers}"
