@@ -17,6 +17,7 @@ import uuid
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
@@ -25,6 +26,8 @@ from games.presence import TTL, presence
 from server.errors import ApplicationError
 
 _MAX_FRAME_BYTES = 8192
+PRESENCE_GATHER_SECONDS = 0.1  # presence changes within it are announced together
+_announcing: dict[int, asyncio.Task] = {}  # match id -> its announcement on its way, in this process
 log = logging.getLogger(__name__)
 
 
@@ -54,6 +57,17 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.refresher = asyncio.ensure_future(self._refresh_presence())
         self.poller = asyncio.ensure_future(self._poll()) if settings.LIVE_POLL_SECONDS > 0 else None
 
+    async def dispatch(self, message: dict) -> None:
+        """As Channels' own, without its `aclose_old_connections()` before every message: a hop to
+        the one sync thread for each frame of each socket (about 30 % of the CPU of a move sent
+        to a hundred spectators, and a queue they all waited in: bench/live.py). This consumer
+        reaches the database only through `_in_thread`, which closes old connections itself,
+        or through the fast lane's own pool."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     def _seat_and_name(self) -> tuple[int | None, str | None]:
         match = selectors.match_get(self.match_id)
         seat = selectors.seat_of(match, self.user)
@@ -74,7 +88,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         if not self._within_rate():
-            await self._error(None, "rate_limited", f"At most {settings.SOCKET_FRAMES_PER_SECOND:g} frames a second.")
+            # The frame's id, if it has one, so the client knows which move was refused.
+            await self._error(_frame_id(text_data), "rate_limited", f"At most {settings.SOCKET_FRAMES_PER_SECOND:g} frames a second.")
             return
         if text_data is None or len(text_data) > _MAX_FRAME_BYTES:
             await self._error(None, "frame_rejected", f"Send JSON text frames of at most {_MAX_FRAME_BYTES} bytes.")
@@ -182,6 +197,19 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return None
 
     async def _announce_presence(self) -> None:
+        """Tells the table who is here. Joins and leaves close together (a hundred spectators
+        arriving for a final) are told once, not each to everyone: that was a hundred times a
+        hundred frames (bench/live.py)."""
+        pending = _announcing.get(self.match_id)
+        if pending is None or pending.done() or pending.get_loop() is not asyncio.get_running_loop():
+            _announcing[self.match_id] = asyncio.ensure_future(self._announce_soon())
+
+    async def _announce_soon(self) -> None:
+        try:
+            await asyncio.sleep(PRESENCE_GATHER_SECONDS)
+        finally:
+            if _announcing.get(self.match_id) is asyncio.current_task():
+                del _announcing[self.match_id]  # a change from now on is told by another announcement
         summary = await self._presence("summary")
         if summary is None:
             return
@@ -216,6 +244,18 @@ def _in_thread(func):
     cleaned up as Channels does. Not thread-sensitive: that would queue every socket of the
     process on one thread, each waiting for the database in turn (bench/live.py)."""
     return database_sync_to_async(func, thread_sensitive=False)
+
+
+def _frame_id(text: str | None) -> str | None:
+    """A refused frame's client id, if it is a small JSON object that has one."""
+    if text is None or len(text) > _MAX_FRAME_BYTES:
+        return None
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None
+    client_id = message.get("id") if isinstance(message, dict) else None
+    return client_id if isinstance(client_id, str) and 0 < len(client_id) <= 64 else None
 
 
 def _int(value) -> int:

@@ -137,6 +137,19 @@ async def test_presence_shows_who_sits_connected_and_counts_spectators():
     await alice.disconnect()
 
 
+async def test_spectators_arriving_together_are_announced_together():
+    match_id, alice_token, _ = await table_of_two()
+    alice = await connect(match_id, alice_token)
+    await receive_until(alice, "presence")
+    watchers = [await connect(match_id) for _ in range(20)]
+    seen = [await receive_until(alice, "presence")]
+    while seen[-1]["spectators"] < 20:
+        seen.append(await receive_until(alice, "presence"))
+    assert len(seen) < 10  # not one announcement per arrival
+    for socket in [alice, *watchers]:
+        await socket.disconnect()
+
+
 async def test_an_unknown_match_closes_the_socket():
     socket = WebsocketCommunicator(application, "/ws/matches/987654/")
     connected, code = await socket.connect()

@@ -48,5 +48,7 @@ async def test_a_flood_of_frames_is_rate_limited_and_plays_nothing(settings):
     errors = await frames_of(socket, "error", 40)
     codes = [e["code"] for e in errors]
     assert "rate_limited" in codes and codes.count("minimum_not_met") <= 11
+    # Each refusal names the move it refused, so a client knows which to send again.
+    assert all(e["id"] == f"f{i}" for i, e in enumerate(errors) if e["code"] == "rate_limited")
     assert not await database_sync_to_async(Event.objects.filter(match_id=match_id, type="MovePlayed").exists)()
     await socket.disconnect()
