@@ -10,7 +10,9 @@ channel layer on the same Redis:
 
 This process is the client for both, with the same code: one socket per seat, one move in
 flight per table, the next one sent when every socket has the previous one (and, at a rate,
-no sooner than `1/rate` after the previous send; tables start at random phases). Latency:
+no sooner than `1/rate` after the previous send; tables start at random phases). Every load
+plays fresh tables, and when a match ends its players sit down at the next table (its sockets
+close and the next table's open, inside the window), so no load runs out of moves. Latency:
 from a move sent to the last socket of its table receiving the frame it caused. Loads run
 in pairs (baseline, then real) so both meet the same machine: tables x 1 move/s, saturation
 (each table moves as soon as every seat has the previous frame), and one table with 100
@@ -121,7 +123,10 @@ def start_server(*, echo: bool, database_url: str, redis_url: str, workers: int)
         env.pop("DJANGO_SETTINGS_MODULE", None)
         app, probe = "bench.echo:application", "/"
     else:
-        env.update(DATABASE_URL=database_url, SECRET_KEY="bench", ALLOWED_HOSTS="127.0.0.1")
+        # At saturation a seat sends a move whenever the last one has reached every socket: above
+        # a person's frame rate, which the server would refuse.
+        env.update(DATABASE_URL=database_url, SECRET_KEY="bench", ALLOWED_HOSTS="127.0.0.1",
+                   SOCKET_FRAMES_PER_SECOND="100000")
         app, probe = "server.asgi:application", "/healthz"
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", app, "--port", str(port), "--workers", str(workers), *UVICORN_OPTIONS],
@@ -212,21 +217,25 @@ class InFlight:
 class TablePlay:
     """One table's sockets (its seats, then any spectators) and the moves played through them."""
 
-    def __init__(self, server: Server, table: int, tokens: list[str | None], spectators: int,
+    def __init__(self, server: Server, tables: list[tuple[int, list[str | None]]], spectators: int,
                  rng: random.Random, nonce: str) -> None:
-        self.server, self.table, self.rng, self.nonce = server, table, rng, nonce
-        self.seats = len(tokens)
-        self.urls = [server.url(table, t) for t in tokens] + [server.url(table, None)] * spectators
-        self.sockets: list = []
-        self.frames: list[dict | None] = [None] * len(self.urls)
+        self.server, self.rng, self.nonce, self.spectators = server, rng, nonce, spectators
+        self.reserve = list(tables[1:])  # the next tables, played in turn when one ends (a rematch)
+        self._seated(*tables[0])
         self.in_flight: InFlight | None = None
         self.latencies: list[float] = []  # of the moves sent inside the window, whenever they arrived
         self.window: tuple[float, float] = (0.0, 0.0)
-        self.sent = self.completed = self.errors = 0
+        self.sent = self.completed = self.errors = self.rematches = 0
         self.update_bytes = self.updates = 0
         self.finished = False
         self.retry_at = 0.0
         self.wake = asyncio.Event()
+
+    def _seated(self, table: int, tokens: list[str | None]) -> None:
+        self.table, self.seats = table, len(tokens)
+        self.urls = [self.server.url(table, t) for t in tokens] + [self.server.url(table, None)] * self.spectators
+        self.sockets: list = []
+        self.frames: list[dict | None] = [None] * len(self.urls)
         self.readers: list[asyncio.Task] = []
 
     async def open(self, limit: asyncio.Semaphore) -> None:
@@ -312,6 +321,13 @@ class TablePlay:
             if self.in_flight is not None or len({f["seq"] for f in self.frames}) > 1:
                 continue  # the last move has not reached every socket yet
             choice = self.next_move()
+            if choice is None and self.reserve:  # the table ended: its players sit down at the next
+                await self.close()
+                self._seated(*self.reserve.pop(0))
+                await self.open(asyncio.Semaphore(CONNECT_CONCURRENCY))
+                self.rematches += 1
+                self.wake.set()
+                continue
             if choice is None:
                 self.finished = True
                 return
@@ -362,7 +378,8 @@ class Measured:
     errors: int
     lost: int
     frame_bytes: float
-    finished: int
+    finished: int  # plays that ran out of tables before the window ended
+    rematches: int
 
     @property
     def server_ms_per_move(self) -> float:
@@ -372,12 +389,12 @@ class Measured:
         return percentile(self.latencies, q) * 1e3 if self.latencies else float("nan")
 
 
-async def measure(server: Server, tables: list[tuple[int, list[str | None]]], *, seconds: float, rate: float,
+async def measure(server: Server, tables: list[list[tuple[int, list[str | None]]]], *, seconds: float, rate: float,
                   spectators: int = 0) -> Measured:
-    """Opens every socket of `tables`, plays for `seconds`, closes them; what it measured."""
+    """Opens every socket of `tables` (each play's first table; the rest follow when it ends),
+    plays for `seconds`, closes them; what it measured."""
     nonce = f"{server.label[0]}{time.time_ns() % 10**12:x}"
-    plays = [TablePlay(server, table, tokens, spectators, random.Random(table), nonce)
-             for table, tokens in tables]
+    plays = [TablePlay(server, queue, spectators, random.Random(queue[0][0]), nonce) for queue in tables]
     await open_tables(plays)
     await wait_idle(server)
     interval = 1.0 / rate if rate > 0 else 0.0
@@ -403,28 +420,41 @@ async def measure(server: Server, tables: list[tuple[int, list[str | None]]], *,
         lost=sum(1 for p in plays if p.in_flight is not None),
         frame_bytes=sum(p.update_bytes for p in plays) / max(1, updates),
         finished=sum(p.finished for p in plays),
+        rematches=sum(p.rematches for p in plays),
     )
 
 
-async def run_loads(echo: Server, real: Server, pool: list[tuple[int, list[str]]],
-                    fanout: tuple[int, list[str]] | None,
-                    args: argparse.Namespace) -> list[tuple[str, Measured, Measured]]:
-    loads = [(f"{n} tables, {args.rate:g} move/s each", n, args.rate, 0) for n in args.tables]
-    loads += [(f"{n} tables, saturation", n, 0.0, 0) for n in args.saturate]
+# Tables after the first that each play may move on to when its table ends, by kind of load:
+# at 1 move/s a table sees 15 moves; at saturation a match of Ten (about 150 moves) ends in seconds.
+RESERVE_AT_RATE, RESERVE_AT_SATURATION, RESERVE_WITH_SPECTATORS = 0, 3, 10
+
+
+def loads_of(args: argparse.Namespace) -> list[tuple[str, int, float, int, int]]:
+    """(label, tables, moves/s per table (0: as fast as possible), spectators, reserve tables each)."""
+    loads = [(f"{n} tables, {args.rate:g} move/s each", n, args.rate, 0, RESERVE_AT_RATE) for n in args.tables]
+    loads += [(f"{n} tables, saturation", n, 0.0, 0, RESERVE_AT_SATURATION) for n in args.saturate]
     if args.spectators:
-        loads.append((f"1 table + {args.spectators} spectators, saturation", 1, 0.0, args.spectators))
-    results, echo_ids = [], 0
-    for label, count, rate, spectators in loads:
-        tables = [fanout] if spectators and fanout else pool[:count]
-        echo_tables = [(echo_ids + i, [None] * PLAYERS) for i in range(len(tables))]
-        echo_ids += len(tables)
+        loads.append((f"1 table + {args.spectators} spectators, saturation", 1, 0.0, args.spectators,
+                      RESERVE_WITH_SPECTATORS))
+    return loads
+
+
+async def run_loads(echo: Server, real: Server, pool: list[tuple[int, list[str]]],
+                    args: argparse.Namespace) -> list[tuple[str, Measured, Measured]]:
+    """Every load on fresh tables from `pool` (a table a load has played is never played again)."""
+    results, echo_ids, fresh = [], 0, iter(pool)
+    for label, count, rate, spectators, reserve in loads_of(args):
+        tables = [[next(fresh) for _ in range(1 + reserve)] for _ in range(count)]
+        echo_tables = [[(echo_ids + i, [None] * PLAYERS)] for i in range(count)]
+        echo_ids += count
         seconds = args.fanout_seconds if spectators else args.seconds
         base = await measure(echo, echo_tables, seconds=seconds, rate=rate, spectators=spectators)
         await wait_idle(echo)
         got = await measure(real, tables, seconds=seconds, rate=rate, spectators=spectators)
         await wait_idle(real)
         print(f"  {label}: echo {base.moves_per_s:,.0f} moves/s p99 {base.p(0.99):.1f} ms | "
-              f"real {got.moves_per_s:,.0f} moves/s p99 {got.p(0.99):.1f} ms", file=sys.stderr, flush=True)
+              f"real {got.moves_per_s:,.0f} moves/s p99 {got.p(0.99):.1f} ms, {got.rematches} rematches",
+              file=sys.stderr, flush=True)
         results.append((label, base, got))
     return results
 
@@ -453,15 +483,14 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--uvicorn-workers", type=int, default=2)
     args = parser.parse_args(argv)
     setup_django(args.database_url)
-    pool = make_tables(max([*args.tables, *args.saturate, 0]))
-    fanout = make_tables(1)[0] if args.spectators else None
+    pool = make_tables(sum(count * (1 + reserve) for _, count, _, _, reserve in loads_of(args)))
     echo = start_server(echo=True, database_url=args.database_url, redis_url=args.redis_url,
                         workers=args.uvicorn_workers)
     try:
         real = start_server(echo=False, database_url=args.database_url, redis_url=args.redis_url,
                             workers=args.uvicorn_workers)
         try:
-            results = run_client(run_loads(echo, real, pool, fanout, args))
+            results = run_client(run_loads(echo, real, pool, args))
         finally:
             real.stop()
     finally:
@@ -487,7 +516,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
             "echo_client_cpu": base.client_cpu, "client_cpu": got.client_cpu,
             "echo_machine_cpu": base.machine_cpu, "machine_cpu": got.machine_cpu,
             "frame_bytes": got.frame_bytes, "echo_frame_bytes": base.frame_bytes,
-            "errors": got.errors, "lost": got.lost, "finished_tables": got.finished,
+            "errors": got.errors, "lost": got.lost, "finished_tables": got.finished, "rematches": got.rematches,
             "echo_errors": base.errors, "echo_lost": base.lost,
         })
     print_table(
@@ -501,10 +530,11 @@ def main(argv: list[str] | None = None) -> list[dict]:
         rows,
     )
     notes = [f"{r['load']}: real {r['errors']} moves refused, {r['lost']} unanswered, "
-             f"{r['finished_tables']} tables finished; "
+             f"{r['rematches']} tables ended and their players moved to the next, "
+             f"{r['finished_tables']} ran out of tables; "
              f"echo {r['echo_errors']} refused, {r['echo_lost']} unanswered"
              for r in returned
-             if r["errors"] or r["lost"] or r["finished_tables"] or r["echo_errors"] or r["echo_lost"]]
+             if r["errors"] or r["lost"] or r["finished_tables"] or r["rematches"] or r["echo_errors"] or r["echo_lost"]]
     print("\nTargets: 200 tables at 1 move/s p99 <= 50 ms; saturation >= 70 % of the echo's moves/s; "
           "100 spectators p99 <= 50 ms. Real update frames average "
           f"{max((r['frame_bytes'] for r in returned), default=0):,.0f} bytes (echo's "
