@@ -1,7 +1,8 @@
 """`python -m bench` (`make bench`): every benchmark in turn, each figure beside its baseline.
 
-Writes `bench/results.json` (what each benchmark returned) and `bench/results.md` (the tables
-it printed), so the README can show the latest figures. `--only NAME` runs some of them.
+Writes `bench/results.json` (what each benchmark returned and printed) and `bench/results.md`
+(the tables), and puts them in the README. `--only NAME` runs some of them: the others keep
+their last figures, each section saying when it was measured.
 """
 from __future__ import annotations
 
@@ -41,26 +42,33 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", action="append", choices=BENCHMARKS)
     args = parser.parse_args()
-    results, tables = {}, []
+    path = HERE / "results.json"
+    results = json.loads(path.read_text()) if path.exists() else {}
+    results["machine"] = f"{platform.machine()}, Python {platform.python_version()}"
     for name in args.only or BENCHMARKS:
         copy = io.StringIO()
         started = time.perf_counter()
         with contextlib.redirect_stdout(Tee(sys.stdout, copy)):
             returned = importlib.import_module(f"bench.{name}").main([])
-        results[name] = {"seconds": round(time.perf_counter() - started, 1), "result": returned}
-        tables.append(copy.getvalue().strip())
-    stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    machine = f"{platform.machine()}, Python {platform.python_version()}"
-    (HERE / "results.json").write_text(json.dumps({"at": stamp, "machine": machine, **results}, indent=1, default=str))
-    report = f"Measured {stamp} on {machine}.\n\n" + "\n\n".join(tables) + "\n"
+        results[name] = {
+            "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "seconds": round(time.perf_counter() - started, 1),
+            "result": returned,
+            "printed": copy.getvalue().strip(),
+        }
+        path.write_text(json.dumps(results, indent=1, default=str))  # a later benchmark may fail
+    sections = [
+        f"*{name}: measured {results[name]['at']}*\n\n{results[name]['printed']}"
+        for name in BENCHMARKS if "printed" in results.get(name, {})
+    ]
+    report = f"Measured on {results['machine']}.\n\n" + "\n\n".join(sections) + "\n"
     (HERE / "results.md").write_text(report)
-    if not args.only:
-        readme_update(report)
+    readme_update(report)
     return 0
 
 
 def readme_update(report: str) -> None:
-    """Puts the latest full run's tables in the README, between its two bench markers."""
+    """Puts the latest tables in the README, between its two bench markers."""
     readme = HERE.parent / "README.md"
     text = readme.read_text()
     start, end = text.find(README_START), text.find(README_END)

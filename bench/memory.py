@@ -45,7 +45,7 @@ async def hold(server: Server, tables: list[tuple[int, list[str | None]]], moves
     """Opens every seat socket of `tables`, plays `moves` on each, and reads the RSS while they are open."""
     pid = server.process.pid
     nonce = f"m{time.time_ns() % 10**12:x}"
-    plays = [TablePlay(server, table, tokens, 0, random.Random(table), nonce) for table, tokens in tables]
+    plays = [TablePlay(server, [(table, tokens)], 0, random.Random(table), nonce) for table, tokens in tables]
     opened = time.perf_counter()
     await open_tables(plays)
     opened = time.perf_counter() - opened

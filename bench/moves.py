@@ -290,7 +290,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2"))
     parser.add_argument("--moves", type=int, default=4000)
     parser.add_argument("--http-connections", type=int, default=50)
-    parser.add_argument("--uvicorn-workers", type=int, nargs="+", default=[4])
+    parser.add_argument("--uvicorn-workers", type=int, nargs="+", default=[2])
     args = parser.parse_args(argv)
 
     ensure_database(args.database_url)

@@ -2,10 +2,11 @@
 
 Every socket of a table hears of each change. When each socket built its own frame, a move
 cost a read of the match, a read of the log, a view and an encoding per socket: a hundred of
-each for a hundred spectators (bench/live.py). Here the first socket of a process to hear of
-a head reads it, with the engine events its cached state lacks, in one statement; every
-other socket of the same seat that last saw the same seq is sent the same text, straight
-from the event loop.
+each for a hundred spectators (bench/live.py). Here a move's hint carries the move (its new
+head and engine events), so a process whose state is where the move started builds each
+frame on the event loop without the database; a process that is behind reads the head, with
+the engine events its cached state lacks, in one statement. Every other socket of the same
+seat that last saw the same seq is sent the same text.
 """
 from __future__ import annotations
 
