@@ -30,7 +30,9 @@ def free_port() -> int:
 def embedded_server(tmp_path):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-    env.update(VAR_DIR=str(tmp_path), BOT_MOVE_DELAY="0.02")
+    # Slow enough that the demo's Split table (a few hundred bot moves) is still at play when
+    # the test looks at it, after the people's match.
+    env.update(VAR_DIR=str(tmp_path), BOT_MOVE_DELAY="0.1")
     log = open(tmp_path / "serve.log", "w")
     process = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
@@ -76,7 +78,7 @@ def test_two_people_play_the_game_and_the_demo_bots_play_on_the_embedded_default
     final = httpx.get(f"{base}/api/matches/{table['id']}").json()
     assert final["status"] == "finished" and final["outcome"]["cooperative"] is True
 
-    demo = httpx.get(f"{base}/api/matches", params={"player": "", "game": "the-game"}).json()["results"]
+    demo = httpx.get(f"{base}/api/matches", params={"player": "", "game": "split"}).json()["results"]
     bot_table = next(m for m in demo if all(s["bot"] for s in m["seats"]))
     seq_then = bot_table["seq"]
     deadline = time.monotonic() + 30

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set
 def test_the_echo_app_brings_each_move_to_every_socket_of_its_table():
     server = live.start_server(echo=True, database_url="", redis_url=settings.REDIS_URL, workers=1)
     try:
-        got = live.run_client(live.measure(server, [(9001, [None, None]), (9002, [None, None])],
+        got = live.run_client(live.measure(server, [[(9001, [None, None])], [(9002, [None, None])]],
                                            seconds=1.0, rate=0.0, spectators=3))
     finally:
         server.stop()
