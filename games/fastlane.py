@@ -73,9 +73,10 @@ class _Pool:
             )
             # Server-side binding: psycopg prepares a statement run five times on a connection, so
             # the database parses and plans each of the few statements here once per connection
-            # (Django's connections bind on the client and plan every statement again).
+            # (Django's connections bind on the client and plan every statement again). All of them
+            # open at once: one opened on demand kept its request waiting in a busy process.
             self._pool = AsyncConnectionPool(
-                conninfo, min_size=1, max_size=settings.FASTLANE_POOL_MAX, open=False,
+                conninfo, min_size=settings.FASTLANE_POOL_MAX, max_size=settings.FASTLANE_POOL_MAX, open=False,
                 kwargs={"autocommit": True, "application_name": "fastlane"},
                 configure=self._opened_add,
             )
