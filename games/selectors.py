@@ -11,6 +11,7 @@ from games.engines import ENGINES
 from games.models import Event, Match, Seat
 from games.state import state_at_head
 from server.errors import forbidden, not_found
+from server.limits import whole_number
 
 
 def match_get(match_id: int) -> Match:
@@ -108,8 +109,8 @@ def match_list(*, game: str | None = None, status: str | None = None, player: st
         matches = matches.filter(status=status)
     if player:
         who = Q(seat_set__user__username=player)
-        if player.isdigit():
-            who |= Q(seat_set__user_id=int(player))
+        if (user_id := whole_number(player)) is not None:
+            who |= Q(seat_set__user_id=user_id)
         matches = matches.filter(who).distinct()
     return matches
 

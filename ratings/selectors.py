@@ -19,6 +19,7 @@ from games.selectors import rating_ranks
 from ratings import math as rmath
 from ratings.models import Kind, Ladder, Pool, Rating, RatingEntry, TeamResult
 from server.errors import bad_request, not_found
+from server.limits import whole_number
 
 # A leaderboard lists competitors with at least this many rated games unless asked otherwise.
 DEFAULT_MIN_GAMES = 5
@@ -214,13 +215,13 @@ def competitor_ref(game: str, ref: str) -> CompetitorRef:
     if ref.startswith(rmath.BOT_PREFIX) and len(ref) > len(rmath.BOT_PREFIX):
         return CompetitorRef(ref, Kind.BOT, None, ref[len(rmath.BOT_PREFIX):])
     if ref.startswith(rmath.GAME_PREFIX):
-        players = ref[len(rmath.GAME_PREFIX):]
-        if not (is_cooperative(game) and players.isdigit()):
+        players = whole_number(ref[len(rmath.GAME_PREFIX):])
+        if not is_cooperative(game) or players is None:
             raise not_found("player_not_found", f"{game} has no pseudo-player {ref!r}.")
-        return CompetitorRef(ref, Kind.GAME, None, _game_name(game, int(players)))
+        return CompetitorRef(ref, Kind.GAME, None, _game_name(game, players))
     user = User.objects.filter(username=ref).first()
-    if user is None and ref.isdigit():
-        user = User.objects.filter(pk=int(ref)).first()
+    if user is None and (user_id := whole_number(ref)) is not None:
+        user = User.objects.filter(pk=user_id).first()
     if user is None:
         raise not_found("player_not_found", f"There is no player {ref!r}.")
     return CompetitorRef(rmath.user_competitor(user.pk), Kind.USER, user, user.shown_name)

@@ -44,6 +44,14 @@ class BodySizeLimitMiddleware:
 NUL_ERROR = {"code": "nul_character", "message": "Text may not contain the NUL character."}
 
 
+def whole_number(text: str) -> int | None:
+    """`text` as a database id or count, if it is one: ASCII digits below 2**63. ("³" passes
+    `str.isdigit` but not `int`, and a longer number fails the database's bigint.)"""
+    if text.isascii() and text.isdigit() and int(text) < 2**63:
+        return int(text)
+    return None
+
+
 def json_depth(value: Any, limit: int) -> int:
     """The nesting depth of a JSON value, stopping early once past `limit`."""
     stack = [(value, 1)]

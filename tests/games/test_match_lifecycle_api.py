@@ -62,6 +62,9 @@ def test_the_match_list_filters_by_game_status_and_player(alice, bob):
     assert anon.get("/api/matches?status=finished").json()["results"] == []
     assert [m["id"] for m in anon.get("/api/matches?player=bob").json()["results"]] == [running]
     assert anon.get("/api/matches?player=carol").json()["results"] == []
+    assert [m["id"] for m in anon.get(f"/api/matches?player={bob.pk}").json()["results"]] == [running]
+    for looks_like_an_id in ("³", "9" * 30):  # not a user id: nobody's matches, not a 500
+        assert anon.get("/api/matches", {"player": looks_like_an_id}).json()["results"] == []
     assert anon.get("/api/matches?game=ten").json()["results"] == []
     assert anon.get("/api/matches?status=bogus").status_code == 400
 

@@ -78,3 +78,11 @@ def test_it_refuses_an_unknown_game_a_bad_pool_and_an_unknown_player(alice):
     assert set(answer.json()["error"]["extra"]["fields"]) == {"pool", "min_games"}
     missing = client_for().get("/api/ratings/ten/leaderboard", {"player": "nobody"})
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "player_not_found"
+
+
+@pytest.mark.parametrize("player", ["%C2%B3", "99999999999999999999999", "game:%C2%B3", "game:99999999999999999999999"])
+def test_a_player_that_only_looks_like_a_number_is_not_found(player):
+    # "³" passes str.isdigit but not int(); a number past bigint is no id (schemathesis found both).
+    for game in ("ten", "the-game"):
+        answer = client_for().get(f"/api/ratings/{game}/players/{player}/history")
+        assert answer.status_code == 404 and answer.json()["error"]["code"] == "player_not_found"
