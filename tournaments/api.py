@@ -19,6 +19,10 @@ from tournaments import selectors, services, webhooks
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament
 
+# Bounds of what an organiser may ask for (and what the columns hold).
+MAX_ENTRANTS = 100_000
+MAX_ROUND_SECONDS = 90 * 24 * 3600
+
 
 class TournamentOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
@@ -199,13 +203,14 @@ class TournamentListCreateApi(JsonApiView):
             required=False, allow_null=True, help_text="Round 1 starts by itself then."
         )
         round_seconds = serializers.IntegerField(
-            required=False, allow_null=True, min_value=60, default=services.DEFAULT_ROUND_SECONDS
+            required=False, allow_null=True, min_value=60, max_value=MAX_ROUND_SECONDS,
+            default=services.DEFAULT_ROUND_SECONDS,
         )
         clock_seconds = serializers.IntegerField(
             required=False, min_value=5, max_value=7 * 24 * 3600, default=services.DEFAULT_CLOCK_SECONDS
         )
         rated = StrictBooleanField(required=False, default=True)
-        max_entrants = serializers.IntegerField(required=False, allow_null=True, min_value=2)
+        max_entrants = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=MAX_ENTRANTS)
 
     @extend_schema(
         parameters=[

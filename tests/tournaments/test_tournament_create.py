@@ -97,3 +97,13 @@ def test_a_bad_option_is_a_clear_400(alice):
 def test_an_unknown_tournament_is_a_404():
     answer = client_for().get("/api/tournaments/999")
     assert answer.status_code == 404 and answer.json()["error"]["code"] == "tournament_not_found"
+
+
+@pytest.mark.parametrize("field", ["max_entrants", "round_seconds"])
+def test_a_number_past_what_a_tournament_can_hold_is_a_400(alice, field):
+    # Schemathesis sent max_entrants 13,495,829,200: past the column, it answered 500.
+    answer = client_for(alice).post(
+        "/api/tournaments", {"name": "X", "game": "ten", "format": "round-robin", field: 13_495_829_200}, format="json"
+    )
+    assert answer.status_code == 400
+    assert answer.json()["error"]["code"] == "invalid_input" and field in answer.json()["error"]["extra"]["fields"]
