@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import UVICORN_OPTIONS, median, percentile, print_table  # noqa: E402
+from bench._common import UVICORN_OPTIONS, percentile, print_table  # noqa: E402
 from bench.moves import DEFAULT_URL as DEFAULT_DATABASE_URL, ensure_database  # noqa: E402
 
 GAME, PLAYERS = "ten", 2
