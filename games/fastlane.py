@@ -39,7 +39,7 @@ from games import services, store
 from games.models import Event, Match, MoveReceipt, Seat
 from games.state import state_cache, state_from_rows
 from server import logs
-from server.errors import ApplicationError, conflict
+from server.errors import ApplicationError
 from server.limits import ScopedThrottle, json_depth, json_has_nul
 
 log = logging.getLogger(__name__)
@@ -140,9 +140,9 @@ async def _move(conn, match_id: int, user_id: int, head: store.Head | None, move
             _committed(match_id, decided)
             return decided.response
         if expected_seq is not None:
-            raise conflict("stale_seq", "The match has moved on since the state you saw.", seq=None)
+            raise services.stale_seq(None)
         head = None
-    raise conflict("busy", "The table is too busy; try again.")
+    raise services.table_busy()
 
 
 async def _receipt(conn, receipt: tuple[int, str]) -> dict | None:

@@ -364,6 +364,14 @@ def move_play(*, match_id: int, seat: int, move: Any, actor: str, expected_seq: 
     return _move_append(match_id, seat, move, actor, expected_seq, None)
 
 
+def stale_seq(seq: int | None) -> ApplicationError:
+    return conflict("stale_seq", "The match has moved on since the state you saw.", seq=seq)
+
+
+def table_busy() -> ApplicationError:
+    return conflict("busy", "The table is too busy; try again.")
+
+
 def _move_append(
     match_id: int,
     seat: int | None,
@@ -379,8 +387,8 @@ def _move_append(
             return _try_move(match_id, seat, move, actor, expected_seq, receipt, user_id)
         except _LostRace:
             if expected_seq is not None:
-                raise conflict("stale_seq", "The match has moved on since the state you saw.", seq=None) from None
-    raise conflict("busy", "The table is too busy; try again.")
+                raise stale_seq(None) from None
+    raise table_busy()
 
 
 def _try_move(
@@ -426,7 +434,7 @@ def move_seat(
     if head.match.status == Match.Status.OPEN:
         raise conflict("match_not_started", "The match has not started.")
     if expected_seq is not None and expected_seq != head.match.last_seq:
-        raise conflict("stale_seq", "The match has moved on since the state you saw.", seq=head.match.last_seq)
+        raise stale_seq(head.match.last_seq)
     return seat
 
 
@@ -499,11 +507,8 @@ def move_decide(head: store.Head, state: Any, seat: int, move: dict, actor: str)
 def match_committed(match_id: int, decided: MoveDecided) -> None:
     """A committed move reaches this process's caches (state, and the head for live frames)
     and the table's sockets, so the sockets of this process need no read to follow it."""
-    engine_rows = [(row.seq, row.data) for row in decided.rows if row.kind == Event.Kind.ENGINE]
     head = frames.MatchHead(match_id, decided.game, decided.status, decided.rows[-1].seq, store.iso(decided.deadline))
-    state_cache.put(match_id, head.seq, decided.state, after=decided.base_seq, events=engine_rows)
-    frames.head_known(head)
-    notify.match_changed(match_id, head.seq, frames.change_of(head, decided.base_seq, engine_rows))
+    _changed(match_id, decided.base_seq, decided.rows, decided.state, head=head)
 
 
 def move_tasks_send(match_id: int, decided: MoveDecided) -> None:
@@ -515,12 +520,20 @@ def move_tasks_send(match_id: int, decided: MoveDecided) -> None:
 
 
 def _after_commit(match_id: int, base_seq: int, rows: list[store.NewRow], state: Any) -> None:
-    """What a committed change to a table (`rows` after `base_seq`) sends on: its state to the
-    cache and a hint to its sockets."""
-    head = rows[-1].seq
+    """What a change to a table (`rows` after `base_seq`) sends on once it commits."""
+    transaction.on_commit(lambda: _changed(match_id, base_seq, rows, state))
+
+
+def _changed(match_id: int, base_seq: int, rows: list[store.NewRow], state: Any, *, head: frames.MatchHead | None = None) -> None:
+    """A committed change: its state to this process's cache and a hint to the table's sockets;
+    with the new `head`, the hint carries the change (`frames.change_of`)."""
     engine_rows = [(row.seq, row.data) for row in rows if row.kind == Event.Kind.ENGINE]
-    transaction.on_commit(lambda: state_cache.put(match_id, head, state, after=base_seq, events=engine_rows))
-    transaction.on_commit(lambda: notify.match_changed(match_id, head))
+    state_cache.put(match_id, rows[-1].seq, state, after=base_seq, events=engine_rows)
+    if head is None:
+        notify.match_changed(match_id, rows[-1].seq)
+        return
+    frames.head_known(head)
+    notify.match_changed(match_id, head.seq, frames.change_of(head, base_seq, engine_rows))
 
 
 def table_fact_append(*, match_id: int, fact: dict, actor: str) -> int:
@@ -530,7 +543,7 @@ def table_fact_append(*, match_id: int, fact: dict, actor: str) -> int:
             return _try_fact(match_id, fact, actor)
         except _LostRace:
             continue  # a move got there first: chain after it
-    raise conflict("busy", "The table is too busy; try again.")
+    raise table_busy()
 
 
 def _try_fact(match_id: int, fact: dict, actor: str) -> int:

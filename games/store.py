@@ -40,7 +40,6 @@ class MatchRow:
     pk: int
     game: str
     status: str
-    players: int
     last_seq: int
     head_hash: str
     seed: int | None
@@ -62,7 +61,7 @@ class Head:
 
 _MATCH, _SEAT, _EVENT, _RECEIPT = (m._meta.db_table for m in (Match, Seat, Event, MoveReceipt))
 
-HEAD_COLUMNS = """m.game, m.status, m.players, m.last_seq, m.head_hash, m.seed, m.clock_seconds, m.deadline,
+HEAD_COLUMNS = """m.game, m.status, m.last_seq, m.head_hash, m.seed, m.clock_seconds, m.deadline,
            s.seat, s.user_id, s.bot, s.abandoned, s.auto_pass"""
 HEAD_SQL = f"""
     SELECT {HEAD_COLUMNS},
@@ -92,11 +91,11 @@ def head_from_rows(match_id: int, rows: list[tuple]) -> Head | None:
     """`HEAD_COLUMNS` and the receipt's id, read by an outer join (the match's columns null: none)."""
     if not rows or rows[0][0] is None:
         return None
-    match = MatchRow(match_id, *rows[0][:8])
+    match = MatchRow(match_id, *rows[0][:7])
     seats = {
-        row[8]: SeatRow(row[8], row[9], row[10], bool(row[11]), bool(row[12])) for row in rows if row[8] is not None
+        row[7]: SeatRow(row[7], row[8], row[9], bool(row[10]), bool(row[11])) for row in rows if row[7] is not None
     }
-    return Head(match, seats, rows[0][13])
+    return Head(match, seats, rows[0][12])
 
 
 class NewRow(NamedTuple):
@@ -163,10 +162,10 @@ def claim_statement(match_id: int, base_seq: int, changes: dict, rows: list[NewR
     if receipt is not None:
         sql += (
             f", answered AS (INSERT INTO {_RECEIPT} ({_RECEIPT_COLUMN_LIST}) "
-            f"SELECT %s, %s, claimed.id, %s::jsonb, %s::timestamptz FROM claimed)"
+            f"SELECT r.user_id, r.key, claimed.id, r.response::jsonb, r.created::timestamptz "
+            f"FROM claimed, (VALUES (%s, %s, %s, %s, %s)) AS r({_RECEIPT_COLUMN_LIST}))"
         )
-        user_id, key, _, response, created = _receipt_params(match_id, receipt)
-        params += [user_id, key, response, created]
+        params += _receipt_params(match_id, receipt)
     return sql + " SELECT count(*) FROM claimed", params
 
 
@@ -199,7 +198,7 @@ def _event_params(rows: list[NewRow]) -> list:
 
 
 def _receipt_params(match_id: int, receipt: tuple[int, str, dict]) -> list:
-    """In `_RECEIPT_COLUMNS` order; the SQLite path's own order."""
+    """In `_RECEIPT_COLUMNS` order."""
     user_id, key, response = receipt
     return [user_id, key, match_id, json.dumps(response), _CREATED.get_db_prep_save(timezone.now(), connection)]
 
