@@ -6,6 +6,10 @@ events as its seat may see them and its new view. Every frame carries `seq`; a c
 sees a gap sends `{"type": "resync", "since": <seq>}`. Moves go through the same service as
 the REST endpoint: `{"type": "move", "move": {...}, "id": "<client id>"}` -> `ack` or `error`.
 `{"type": "auto_pass", "enabled": true}` makes the seat pass at once in interrupt windows.
+
+A socket belongs to a person, not to a seat: every frame is built for the seat its user holds
+at that frame's head (`frames.frame_text`), so leaving a table, or a seat taken by someone
+else, changes what an open socket is sent at once, on every process.
 """
 from __future__ import annotations
 
@@ -39,8 +43,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode())
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
+        self.user_id = self.user.pk if self.user else None
+        self.seat: int | None = None  # as the last frame sent found it
         try:
-            self.seat, name = await _in_thread(self._seat_and_name)()
+            await _in_thread(selectors.match_get)(self.match_id)
         except ApplicationError:
             await self.close(code=4404)
             return
@@ -51,7 +57,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             log.warning("could not join group %s; this socket gets updates on ping only", self.group, exc_info=True)
         self.last_seq = _int(query.get("since", ["0"])[0])
         await self._send_frame("snapshot")
-        self.entry = {"user": self.user.pk if self.user else None, "seat": self.seat, "name": name}
+        self.entry = {"user": self.user_id, "seat": self.seat, "name": self.user.shown_name if self.user else None}
         await self._presence("join", self.socket_id, self.entry)
         await self._announce_presence()
         self.refresher = asyncio.ensure_future(self._refresh_presence())
@@ -67,11 +73,6 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
-
-    def _seat_and_name(self) -> tuple[int | None, str | None]:
-        match = selectors.match_get(self.match_id)
-        seat = selectors.seat_of(match, self.user)
-        return seat, (self.user.shown_name if self.user else None)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "entry"):
@@ -177,12 +178,22 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 frames.change_applied(self.match_id, message["change"])
             await self._send_frame("update", hint=message["seq"])
 
+    async def seats_changed(self, message: dict) -> None:
+        """Someone sat down or left an open table: this socket's seat may be another now."""
+        await self._send_frame("snapshot")
+
     async def presence_changed(self, message: dict) -> None:
         await self.send_json({"type": "presence", **message["presence"]})
 
     async def _send_frame(self, kind: str, hint: int | None = None) -> None:
-        known = None if hint is None else frames.frame_text_known(self.match_id, self.seat, kind=kind, since=self.last_seq, hint=hint)
-        seq, text = known or await _in_thread(frames.frame_text)(self.match_id, self.seat, kind=kind, since=self.last_seq, hint=hint)
+        known = None if hint is None else frames.frame_text_known(self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint)
+        seq, seat, text = known or await _in_thread(frames.frame_text)(self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint)
+        if seat != self.seat:
+            self.seat = seat
+            if hasattr(self, "entry"):  # after the snapshot: the table is told where this person sits now
+                self.entry = {**self.entry, "seat": seat}
+                await self._presence("join", self.socket_id, self.entry)
+                await self._announce_presence()
         if text is None:
             return  # another hint already brought this socket here
         self.last_seq = seq

@@ -7,6 +7,10 @@ head and engine events), so a process whose state is where the move started buil
 frame on the event loop without the database; a process that is behind reads the head, with
 the engine events its cached state lacks, in one statement. Every other socket of the same
 seat that last saw the same seq is sent the same text.
+
+A socket is a person (or nobody), not a seat: the seat its frames show is read off the head
+each frame is built on, so a socket opened before its user left the table, or before the
+seat was taken by someone else, never receives that seat's hand.
 """
 from __future__ import annotations
 
@@ -35,6 +39,13 @@ class MatchHead(NamedTuple):
     status: str
     seq: int
     deadline: str | None
+    seat_users: tuple[int | None, ...]  # the user id sitting in each seat (None: a bot, or empty)
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """The seat `user_id` holds at this head (None: a spectator)."""
+        if user_id is None:
+            return None
+        return next((seat for seat, sitting in enumerate(self.seat_users) if sitting == user_id), None)
 
 
 def frame(match_id: int, seat: int | None, *, since: int) -> dict[str, Any]:
@@ -91,26 +102,34 @@ _memos: OrderedDict[int, _Memo] = OrderedDict()
 _lock = threading.Lock()
 
 
-def frame_text_known(match_id: int, seat: int | None, *, kind: str, since: int, hint: int) -> tuple[int, str | None] | None:
+class FrameText(NamedTuple):
+    seq: int
+    seat: int | None  # the seat the frame was built for: the viewer's at `seq`
+    text: str | None  # None: an update with nothing new
+
+
+def frame_text_known(match_id: int, viewer: int | None, *, kind: str, since: int, hint: int) -> FrameText | None:
     """`frame_text`'s answer when this process can give it without the database (from the
     frames and states it holds: on the event loop), else None."""
     memo = _memos.get(match_id)
     if memo is None or memo.head.seq < hint:
         return None
-    if kind == "update" and memo.head.seq <= since:
-        return memo.head.seq, None
+    head = memo.head
+    seat = head.seat_of(viewer)
+    if kind == "update" and head.seq <= since:
+        return FrameText(head.seq, seat, None)
     text = memo.texts.get((kind, seat, since))
     if text is None:
-        built = _frame_cached(memo.head, seat, since=since)
+        built = _frame_cached(head, seat, since=since)
         if built is None:
             return None
         text = _text_kept(memo, kind, seat, since, built)
-    return memo.head.seq, text
+    return FrameText(head.seq, seat, text)
 
 
-def frame_text(match_id: int, seat: int | None, *, kind: str, since: int, hint: int | None = None) -> tuple[int, str | None]:
-    """`(seq, JSON text)` of the `kind` frame for a socket of `seat` that has seen up to `since`;
-    the text is None for an update with nothing new.
+def frame_text(match_id: int, viewer: int | None, *, kind: str, since: int, hint: int | None = None) -> FrameText:
+    """The `kind` frame for a socket of user `viewer` (None: anonymous) that has seen up to
+    `since`, for the seat `viewer` holds at the head it is built on.
 
     With `hint` (a seq the channel layer announced), a head this process has already read at or
     past it is used as it is: a change after it sends its own hint. Without one (a new socket, a
@@ -120,12 +139,13 @@ def frame_text(match_id: int, seat: int | None, *, kind: str, since: int, hint: 
     if memo is None or hint is None or memo.head.seq < hint:
         memo = head_known(_head_read(match_id))
     head = memo.head
+    seat = head.seat_of(viewer)
     if kind == "update" and head.seq <= since:
-        return head.seq, None
+        return FrameText(head.seq, seat, None)
     text = memo.texts.get((kind, seat, since))
     if text is None:
         text = _text_kept(memo, kind, seat, since, frame_at(head, seat, since=since))
-    return head.seq, text
+    return FrameText(head.seq, seat, text)
 
 
 def _text_kept(memo: _Memo, kind: str, seat: int | None, since: int, built: dict) -> str:
@@ -139,29 +159,31 @@ def _text_kept(memo: _Memo, kind: str, seat: int | None, since: int, built: dict
 def change_applied(match_id: int, change: dict) -> None:
     """A committed move as its hint carries it (`change_of`): this process's state and head move
     on without reading the database, if its cached state is where the move started."""
-    game, status, seq, deadline = change["head"]
+    game, status, seq, deadline, seat_users = change["head"]
     state_catch_up(match_id, game, head_seq=seq, after=change["after"], rows=[tuple(row) for row in change["events"]])
     cached = state_cache.get(match_id)
     if cached is not None and cached.seq == seq:
-        head_known(MatchHead(match_id, game, status, seq, deadline))
+        head_known(MatchHead(match_id, game, status, seq, deadline, tuple(seat_users)))
 
 
 def change_of(head: MatchHead, after: int, rows: list[tuple[int, dict]]) -> dict:
-    """What a hint carries of a committed move: the new head and the engine events after `after`."""
-    return {"head": [head.game, head.status, head.seq, head.deadline], "after": after, "events": rows}
+    """What a hint carries of a committed move: the new head (its seats with it) and the engine
+    events after `after`."""
+    return {"head": [head.game, head.status, head.seq, head.deadline, list(head.seat_users)], "after": after, "events": rows}
 
 
 def _head_read(match_id: int) -> MatchHead:
-    """The committed head, and into the state cache the engine events it lacks, in one read."""
+    """The committed head with its seats, and into the state cache the engine events it lacks,
+    in one read."""
     cached = state_cache.get(match_id)
     after = cached.seq if cached is not None else 0
     found = store.head_with_engine_events(match_id, after=after)
     if found is None:
         raise not_found("match_not_found", f"There is no match {match_id}.")
-    (game, status, seq, deadline), rows = found
+    (game, status, seq, deadline, seat_users), rows = found
     if status != Match.Status.OPEN:
         state_catch_up(match_id, game, head_seq=seq, after=after, rows=rows)
-    return MatchHead(match_id, game, status, seq, deadline)
+    return MatchHead(match_id, game, status, seq, deadline, seat_users)
 
 
 def head_known(head: MatchHead) -> _Memo:

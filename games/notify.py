@@ -32,6 +32,15 @@ def match_changed(match_id: int, seq: int, change: dict | None = None) -> None:
         log.warning("could not tell match %s's sockets about seq %s", match_id, seq, exc_info=True)
 
 
+def match_seats_changed(match_id: int) -> None:
+    """Tells an open table's sockets that someone sat down or left: each reads the seat its
+    person holds now (a hint too; frames read the seats off the head they are built on anyway)."""
+    try:
+        _publisher.send(match_group(match_id), {"type": "seats.changed"})
+    except Exception:
+        log.warning("could not tell match %s's sockets that its seats changed", match_id, exc_info=True)
+
+
 class _Publisher:
     """Sends group messages from sync code without waiting for them.
 

@@ -147,6 +147,7 @@ def match_join(*, match_id: int, user: User, seat: int | None = None) -> Seat:
         match = _open_match_for_update(match_id)
         if Seat.objects.filter(match=match, user=user).exists():
             raise conflict("already_seated", "You already sit at this table.")
+        transaction.on_commit(lambda: notify.match_seats_changed(match_id))
         return Seat.objects.create(match=match, seat=_free_seat(match, seat), user=user)
 
 
@@ -157,6 +158,7 @@ def match_leave(*, match_id: int, user: User) -> None:
         deleted, _ = Seat.objects.filter(match=match, user=user).delete()
         if not deleted:
             raise forbidden("not_seated", "You do not sit at this table.")
+        transaction.on_commit(lambda: notify.match_seats_changed(match_id))
 
 
 def match_seat_bot(*, match_id: int, user: User, bot: str, seat: int | None = None) -> Seat:
@@ -167,6 +169,7 @@ def match_seat_bot(*, match_id: int, user: User, bot: str, seat: int | None = No
             raise forbidden("not_table_owner", "Only the table's creator seats bots.")
         if bot not in BOTS.get(match.game, {}):
             raise bad_request("unknown_bot", f"{match.game} has no bot {bot!r}.", bots=sorted(BOTS.get(match.game, {})))
+        transaction.on_commit(lambda: notify.match_seats_changed(match_id))
         return Seat.objects.create(match=match, seat=_free_seat(match, seat), bot=bot)
 
 
@@ -452,6 +455,7 @@ class MoveDecided:
     deadline: Any  # the decision's deadline after the move (datetime, ISO text from SQLite, None)
     finished: bool
     followups: list  # tasks for `move_tasks_send` once the move is committed
+    seat_users: tuple[int | None, ...]  # who sits where, as the move was decided
 
 
 def move_decide(head: store.Head, state: Any, seat: int, move: dict, actor: str) -> MoveDecided:
@@ -501,13 +505,16 @@ def move_decide(head: store.Head, state: Any, seat: int, move: dict, actor: str)
     return MoveDecided(
         base_seq, rows, changes, response, state, match.game,
         changes.get("status", match.status), changes.get("deadline", match.deadline), outcome is not None, followups,
+        head.seat_users(),
     )
 
 
 def match_committed(match_id: int, decided: MoveDecided) -> None:
     """A committed move reaches this process's caches (state, and the head for live frames)
     and the table's sockets, so the sockets of this process need no read to follow it."""
-    head = frames.MatchHead(match_id, decided.game, decided.status, decided.rows[-1].seq, store.iso(decided.deadline))
+    head = frames.MatchHead(
+        match_id, decided.game, decided.status, decided.rows[-1].seq, store.iso(decided.deadline), decided.seat_users
+    )
     _changed(match_id, decided.base_seq, decided.rows, decided.state, head=head)
 
 

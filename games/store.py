@@ -58,6 +58,9 @@ class Head:
     def seat_of(self, user_id: int) -> int | None:
         return next((row.seat for row in self.seats.values() if row.user_id == user_id), None)
 
+    def seat_users(self) -> tuple[int | None, ...]:
+        return seat_users_of({row.seat: row.user_id for row in self.seats.values()})
+
 
 _MATCH, _SEAT, _EVENT, _RECEIPT = (m._meta.db_table for m in (Match, Seat, Event, MoveReceipt))
 
@@ -203,26 +206,46 @@ def _receipt_params(match_id: int, receipt: tuple[int, str, dict]) -> list:
     return [user_id, key, match_id, json.dumps(response), _CREATED.get_db_prep_save(timezone.now(), connection)]
 
 
-_HEAD_WITH_EVENTS_SQL = f"""
-    SELECT m.game, m.status, m.last_seq, m.deadline, e.seq, e.data
+_SEAT_USERS_SQL = {
+    # Seat and user id pairs as one JSON value, so the head and its seats stay one statement.
+    "postgresql": f"(SELECT json_agg(json_build_array(s.seat, s.user_id)) FROM {_SEAT} s WHERE s.match_id = m.id)",
+    "sqlite": f"(SELECT json_group_array(json_array(s.seat, s.user_id)) FROM {_SEAT} s WHERE s.match_id = m.id)",
+}
+_HEAD_WITH_EVENTS_SQL = {
+    vendor: f"""
+    SELECT m.game, m.status, m.last_seq, m.deadline, {seat_users}, e.seq, e.data
     FROM {_MATCH} m LEFT JOIN {_EVENT} e
         ON e.match_id = m.id AND e.kind = %s AND e.seq > %s AND e.seq <= m.last_seq
     WHERE m.id = %s
     ORDER BY e.seq
 """
+    for vendor, seat_users in _SEAT_USERS_SQL.items()
+}
 
 
-def head_with_engine_events(match_id: int, *, after: int) -> tuple[tuple[str, str, int, str | None], list[tuple[int, dict]]] | None:
-    """`((game, status, seq, deadline as ISO text), engine events after `after` up to seq)` in one
-    statement (None if there is no such match): what a live frame needs to catch up."""
+def head_with_engine_events(
+    match_id: int, *, after: int
+) -> tuple[tuple[str, str, int, str | None, tuple[int | None, ...]], list[tuple[int, dict]]] | None:
+    """`((game, status, seq, deadline as ISO text, the user id in each seat), engine events after
+    `after` up to seq)` in one statement (None if there is no such match): what a live frame
+    needs to catch up."""
     with connection.cursor() as cursor:
-        cursor.execute(_HEAD_WITH_EVENTS_SQL, [Event.Kind.ENGINE, after, match_id])
+        cursor.execute(_HEAD_WITH_EVENTS_SQL[connection.vendor], [Event.Kind.ENGINE, after, match_id])
         rows = cursor.fetchall()
     if not rows:
         return None
-    game, status, seq, deadline = rows[0][:4]
-    events = [(row[4], row[5] if isinstance(row[5], dict) else json.loads(row[5])) for row in rows if row[4] is not None]
-    return (game, status, seq, iso(deadline)), events
+    game, status, seq, deadline, seats = rows[0][:5]
+    events = [(row[5], _json(row[6])) for row in rows if row[5] is not None]
+    return (game, status, seq, iso(deadline), seat_users_of(dict(_json(seats) or []))), events
+
+
+def seat_users_of(user_by_seat: dict[int, int | None]) -> tuple[int | None, ...]:
+    """The user id in each seat, by seat number (None: a bot or an empty seat)."""
+    return tuple(user_by_seat.get(seat) for seat in range(max(user_by_seat, default=-1) + 1))
+
+
+def _json(value):
+    return value if value is None or isinstance(value, (dict, list)) else json.loads(value)
 
 
 def iso(value) -> str | None:

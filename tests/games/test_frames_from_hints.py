@@ -28,13 +28,14 @@ def process_at(match: Match, seq: int) -> None:
     state_cache.clear()
     frames.forget_all()
     state_at_head(match.pk, match.game, seq)
-    frames.head_known(frames.MatchHead(match.pk, match.game, match.status, seq, None))
+    seat_users = tuple(match.seat_set.order_by("seat").values_list("user_id", flat=True))
+    frames.head_known(frames.MatchHead(match.pk, match.game, match.status, seq, None, seat_users))
 
 
-def frame_from_database(match_id: int, seat, since: int, hint: int) -> str:
+def frame_from_database(match_id: int, viewer: int | None, since: int, hint: int) -> str:
     state_cache.clear()
     frames.forget_all()
-    return frames.frame_text(match_id, seat, kind="update", since=since, hint=hint)[1]
+    return frames.frame_text(match_id, viewer, kind="update", since=since, hint=hint).text
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
@@ -58,12 +59,13 @@ def test_a_hint_that_carries_the_move_gives_every_seat_the_databases_frame_witho
         hint = hints[-1]
         assert hint["seq"] == answer["seq"] and hint["change"]["after"] == before
 
-        for viewer in [*range(players), None]:
+        for seat in [*range(players), None]:
+            viewer = None if seat is None else users[seat].pk
             process_at(match, before)
             with django_assert_num_queries(0):
                 frames.change_applied(match.pk, hint["change"])
-                seq, text = frames.frame_text_known(match.pk, viewer, kind="update", since=before, hint=hint["seq"])
-            assert seq == hint["seq"]
+                seq, frame_seat, text = frames.frame_text_known(match.pk, viewer, kind="update", since=before, hint=hint["seq"])
+            assert seq == hint["seq"] and frame_seat == seat
             # Equal as JSON (PostgreSQL's jsonb gives an event's keys in its own order).
             assert json.loads(text) == json.loads(frame_from_database(match.pk, viewer, before, hint["seq"]))
 
@@ -80,5 +82,5 @@ def test_a_process_whose_state_is_not_where_the_move_started_reads_the_database(
     first, second = hints[-2], hints[-1]
     process_at(match, first["change"]["after"])  # this process missed the first move's hint
     frames.change_applied(match.pk, second["change"])
-    assert frames.frame_text_known(match.pk, 0, kind="update", since=0, hint=second["seq"]) is None
-    assert frames.frame_text(match.pk, 0, kind="update", since=0, hint=second["seq"])[0] == second["seq"]
+    assert frames.frame_text_known(match.pk, users[0].pk, kind="update", since=0, hint=second["seq"]) is None
+    assert frames.frame_text(match.pk, users[0].pk, kind="update", since=0, hint=second["seq"]).seq == second["seq"]

@@ -430,7 +430,7 @@ async function afterSeatChange() {
   const seat = mine ? mine.seat : null;
   if (seat !== state.seat) {
     state.seat = seat;
-    socket.restart(); // the server decides the socket's seat when it connects
+    socket.restart(); // the table's presence shows the new seat at once
   }
   if (state.match.status !== "open" && state.status === "open") state.status = state.match.status;
   render();
