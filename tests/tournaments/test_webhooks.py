@@ -28,6 +28,13 @@ def eager_tasks():
     app.conf.CELERY_TASK_ALWAYS_EAGER = previous
 
 
+@pytest.fixture
+def local_receiver(settings):
+    """Webhooks may reach the test receiver on http://127.0.0.1, which production never allows."""
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
+    settings.WEBHOOK_ALLOW_HTTP = True
+
+
 def hooked(organiser, url: str, kinds=None):
     tournament = make_tournament(organiser, bots=2, options={"rounds": 1})
     hook = webhooks.webhook_create(tournament_id=tournament.pk, user=organiser, url=url, kinds=kinds)
@@ -79,7 +86,7 @@ def test_each_subscribed_event_gets_one_delivery(alice):
     assert kinds == [("round.paired", "RoundPaired"), ("tournament.finished", "TournamentFinished")]
 
 
-def test_a_delivery_is_signed_and_retried_after_a_failure(alice):
+def test_a_delivery_is_signed_and_retried_after_a_failure(alice, local_receiver):
     with webhook_receiver(500) as receiver:
         tournament, hook = hooked(alice, receiver.url)
         services.tournament_start(tournament_id=tournament.pk, user=alice)
@@ -104,7 +111,7 @@ def test_a_delivery_is_signed_and_retried_after_a_failure(alice):
     assert payload["event"]["type"] == "RoundPaired" and payload["event"]["data"]["round"] == 1
 
 
-def test_celery_retries_a_failed_delivery_with_back_off(alice, eager_tasks):
+def test_celery_retries_a_failed_delivery_with_back_off(alice, eager_tasks, local_receiver):
     with webhook_receiver(500, 503) as receiver:
         tournament, hook = hooked(alice, receiver.url, kinds=["round.paired"])
         services.tournament_start(tournament_id=tournament.pk, user=alice)
@@ -120,7 +127,7 @@ def test_the_back_off_doubles_up_to_an_hour():
     assert webhooks.backoff_seconds(30) == 3600
 
 
-def test_a_delivery_is_given_up_after_its_last_attempt(alice):
+def test_a_delivery_is_given_up_after_its_last_attempt(alice, local_receiver):
     with webhook_receiver(*[500] * webhooks.MAX_ATTEMPTS) as receiver:
         tournament, hook = hooked(alice, receiver.url, kinds=["round.paired"])
         services.tournament_start(tournament_id=tournament.pk, user=alice)
@@ -132,7 +139,7 @@ def test_a_delivery_is_given_up_after_its_last_attempt(alice):
     assert len(receiver.requests) == webhooks.MAX_ATTEMPTS
 
 
-def test_an_unreachable_endpoint_counts_as_a_failed_attempt(alice):
+def test_an_unreachable_endpoint_counts_as_a_failed_attempt(alice, local_receiver):
     with webhook_receiver() as receiver:
         url = receiver.url
     tournament, hook = hooked(alice, url, kinds=["round.paired"])  # nobody listens there any more
