@@ -269,6 +269,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "tournaments-sweep": {"task": "tournaments.tasks.tournament_sweep_task", "schedule": 30.0},
 }
 
+# Webhooks (tournaments/webhooks.py) are registered by any organiser, that is by any user, and
+# POSTed by the worker from inside the deployment, so they go to public addresses over https only.
+# Production never sets these two: with them any user could make the worker reach this machine's
+# and the private network's services (Redis, PostgreSQL, a cloud's metadata at 169.254.169.254)
+# or send deliveries in clear. The tests set them for their receiver on http://127.0.0.1.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", False)
+WEBHOOK_ALLOW_HTTP = env_bool("WEBHOOK_ALLOW_HTTP", False)
+
 # A decision overdue by this many seconds is sent again by the sweep (a lost task's work).
 SWEEP_STALE_AFTER = float(os.environ.get("SWEEP_STALE_AFTER", "10"))
 

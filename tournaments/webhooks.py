@@ -6,6 +6,13 @@ sends it after commit: `POST` of a JSON body signed with the webhook's secret,
 or any status but 2xx) is tried again with exponential back-off; after `MAX_ATTEMPTS` the
 delivery is marked failed. Delivery is at least once: a receiver keys on
 `X-Cardleague-Delivery` to drop repeats.
+
+Any user may organise a tournament, so a webhook URL is an attacker's choice and the worker that
+POSTs it sits inside the deployment (server-side request forgery). A URL is refused unless it is
+https and every address its host resolves to is public: checked at registration and again at
+each delivery, which then connects to the very addresses it checked (a name whose answer changes
+between the check and the connection, DNS rebinding, gets nowhere). Redirects are not followed.
+The settings `WEBHOOK_ALLOW_HTTP` and `WEBHOOK_ALLOW_PRIVATE_ADDRESSES` lift this, for tests only.
 """
 
 from __future__ import annotations
@@ -13,12 +20,15 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
+import http.client
+import ipaddress
 import json
 import logging
 import os
 import secrets
-import urllib.error
-import urllib.request
+import socket
+import ssl
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -26,7 +36,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from server.errors import bad_request, forbidden, not_found
+from server.errors import ApplicationError, bad_request, forbidden, not_found
 
 log = logging.getLogger(__name__)
 
@@ -68,13 +78,15 @@ def webhook_create(*, tournament_id: int, user: Any, url: str, kinds: list[str] 
         raise not_found("tournament_not_found", f"There is no tournament {tournament_id}.")
     if user.pk != tournament.organiser_id:
         raise forbidden("not_organiser", "Only the tournament's organiser may do that.")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise bad_request("bad_url", "A webhook URL is an http or https URL.")
+    _, host, port, _ = _url_split(url)
     kinds = sorted(set(kinds or ALL_KINDS))
     unknown = sorted(set(kinds) - set(ALL_KINDS))
     if unknown:
         raise bad_request("bad_kinds", f"Unknown kinds: {', '.join(unknown)}.", kinds=ALL_KINDS)
+    try:
+        _addresses_checked(host, port)
+    except OSError:
+        pass  # a name that does not resolve now (a DNS outage) may later: each delivery checks again
     return Webhook.objects.create(tournament=tournament, url=url, secret=secrets.token_hex(32), kinds=kinds)
 
 
@@ -180,25 +192,146 @@ def webhook_deliver(*, delivery_id: int) -> str:
 
 
 def _post(delivery: Any, body: bytes) -> tuple[int | None, str]:
-    request = urllib.request.Request(
-        delivery.webhook.url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": "cardleague-webhooks/1",
-            SIGNATURE_HEADER: sign(delivery.webhook.secret, body),
-            "X-Cardleague-Delivery": str(delivery.pk),
-            "X-Cardleague-Event": delivery.kind,
-        },
-    )
+    """One POST to the webhook's URL, checked again now: (the status, or None; an error for the log)."""
     try:
-        with urllib.request.urlopen(request, timeout=_TIMEOUT_SECONDS) as answer:  # noqa: S310 - http(s) only
-            return answer.status, ""
-    except urllib.error.HTTPError as exc:
-        return exc.code, f"HTTP {exc.code}"
-    except (urllib.error.URLError, OSError) as exc:
+        target = _target(delivery.webhook.url)
+    except ApplicationError as refused:
+        return None, refused.message
+    except OSError as exc:  # the name does not resolve
         return None, str(exc)
+    connection = (_PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection)(target)
+    try:
+        connection.request(
+            "POST",
+            target.path,
+            body=body,
+            headers={
+                "Content-Type": "application/json",
+                "User-Agent": "cardleague-webhooks/1",
+                SIGNATURE_HEADER: sign(delivery.webhook.secret, body),
+                "X-Cardleague-Delivery": str(delivery.pk),
+                "X-Cardleague-Event": delivery.kind,
+            },
+        )
+        status = connection.getresponse().status
+    except (OSError, http.client.HTTPException) as exc:  # ssl errors are OSErrors
+        return None, str(exc) or type(exc).__name__
+    finally:
+        connection.close()
+    if 200 <= status < 300:
+        return status, ""
+    if 300 <= status < 400:
+        # Following would send the worker wherever the receiver says, past every check above.
+        return status, f"HTTP {status}: redirects are not followed"
+    return status, f"HTTP {status}"
+
+
+@dataclass(frozen=True)
+class _Target:
+    """A webhook URL taken apart, with the addresses its host resolved to, every one of them checked."""
+
+    scheme: str
+    host: str
+    port: int
+    path: str
+    addresses: tuple[str, ...]
+
+
+def _target(url: str) -> _Target:
+    scheme, host, port, path = _url_split(url)
+    return _Target(scheme, host, port, path, _addresses_checked(host, port))
+
+
+def _url_split(url: str) -> tuple[str, str, int, str]:
+    """(scheme, ASCII host, port, path with query) of an acceptable URL; refuses http unless allowed."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+        host = (parts.hostname or "").encode("idna").decode("ascii")
+    except (ValueError, UnicodeError):  # a port past 65535, a label too long
+        host = ""
+    if parts.scheme not in ("http", "https") or not host:
+        raise bad_request("bad_url", "A webhook URL is an http or https URL.")
+    if parts.username is not None or parts.password is not None:
+        raise bad_request("bad_url", "A webhook URL carries no user name or password (they are not sent).")
+    if parts.scheme == "http" and not settings.WEBHOOK_ALLOW_HTTP:
+        raise bad_request(
+            "webhook_url_refused", "A webhook URL must be https: deliveries are not sent in clear."
+        )
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    if port is None:
+        port = 443 if parts.scheme == "https" else 80
+    return parts.scheme, host, port, path
+
+
+def _addresses_checked(host: str, port: int) -> tuple[str, ...]:
+    """Every address `host` resolves to now, if all are public; OSError if it does not resolve.
+
+    The resolver reads every spelling (`2130706433`, `0177.0.0.1`, `[::ffff:127.0.0.1]`) as the
+    connection would, so its answers are what is checked, not the URL's text.
+    """
+    answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    addresses = tuple(dict.fromkeys(sockaddr[0] for *_, sockaddr in answers))
+    if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES and not all(map(_is_public, addresses)):
+        raise bad_request(
+            "webhook_url_refused",
+            "A webhook URL's host must resolve to public addresses only, not to loopback, private, "
+            "link-local, multicast or reserved ones.",
+        )
+    return addresses
+
+
+def _is_public(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%")[0])  # a link-local IPv6 answer may carry its scope
+    if isinstance(ip, ipaddress.IPv6Address):
+        # An IPv4 address inside IPv6 (mapped, 6to4, NAT64's 64:ff9b::/96) reaches that IPv4 address.
+        embedded = ip.ipv4_mapped or ip.sixtofour
+        if embedded is None and ip in _NAT64:
+            embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        if embedded is not None:
+            return _is_public(str(embedded))
+        if ip.is_site_local:  # deprecated fec0::/10, which is_global still counts as global
+            return False
+    return ip.is_global and not ip.is_multicast and not ip.is_reserved
+
+
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+
+
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """http.client, connected to the addresses already checked instead of resolving the host again.
+
+    The host name still gives the Host header (and, below, TLS's server name), so a receiver sees
+    an ordinary request; only the connection is pinned. The standard library, because urllib.request
+    resolves again and follows redirects, and httpx and urllib3 are not production dependencies;
+    overriding `connect` is all the pinning takes, and http.client follows no redirect.
+    """
+
+    def __init__(self, target: _Target):
+        super().__init__(target.host, target.port, timeout=_TIMEOUT_SECONDS)
+        self._addresses = target.addresses
+
+    def connect(self) -> None:
+        self.sock = self._connect_checked()
+
+    def _connect_checked(self) -> socket.socket:
+        error: OSError = OSError("no address to connect to")
+        for address in self._addresses:  # in the resolver's order, as socket.create_connection does
+            try:
+                return socket.create_connection((address, self.port), self.timeout)
+            except OSError as exc:
+                error = exc
+        raise error
+
+
+class _PinnedHTTPSConnection(_PinnedHTTPConnection):
+    """The same over TLS: the server name sent (SNI) and the certificate checked are the URL's host's."""
+
+    default_port = 443
+
+    def connect(self) -> None:
+        context = ssl.create_default_context()  # the system's CAs; hostname checked, certificate required
+        self.sock = context.wrap_socket(self._connect_checked(), server_hostname=self.host)
 
 
 def deliveries_overdue(*, now: dt.datetime | None = None, grace: float = 60.0) -> list[int]:
