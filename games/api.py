@@ -23,12 +23,22 @@ class SeatOutputSerializer(serializers.Serializer):
     bot = serializers.CharField(allow_blank=True)
 
 
+class RatingOutputSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(help_text="Whether the finished match counts for ratings.")
+    reason = serializers.ChoiceField(
+        choices=["casual", "seat_never_moved"], allow_null=True,
+        help_text="Why not: a casual table, or a person who never played a move of their own.",
+    )
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="The seats that never moved.")
+
+
 class MatchOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
     players = serializers.IntegerField()
-    rated = serializers.BooleanField()
+    rated = serializers.BooleanField(help_text="Opened as a rated table.")
+    rating = RatingOutputSerializer(allow_null=True, help_text="Once finished: whether it counts for ratings.")
     options = serializers.DictField()
     created_by = serializers.IntegerField()
     created_at = serializers.DateTimeField()

@@ -3,6 +3,7 @@
 import { api, ApiError, get, pageData, post } from "./api.js";
 import { clockText, flash, h, plural, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
+import { ratingText } from "./matches.js";
 import { MatchSocket } from "./socket.js";
 
 const data = pageData("table-data");
@@ -214,7 +215,7 @@ function render() {
 
 function renderStatus() {
   const texts = { open: "Waiting for players", running: "Playing", finished: "Finished" };
-  const bits = [texts[state.status] || state.status, state.match.rated ? "rated" : "casual"];
+  const bits = [texts[state.status] || state.status, ratingText(state.match)];
   if (state.match.clock_seconds) bits.push(`${clockText(state.match.clock_seconds)} a move`);
   if (state.seat === null || state.seat === undefined) bits.push(state.status === "finished" ? "" : "you are watching");
   el.status.textContent = bits.filter(Boolean).join(" · ");
@@ -318,6 +319,9 @@ function renderResult() {
     h("h2", {}, "Result"),
     h("p", { class: "result-headline" }, headline),
     h("p", {}, renderer.resultText(outcome, context())),
+    state.match.rating && !state.match.rating.rated && state.match.rating.reason === "seat_never_moved"
+      ? h("p", { class: "banner", id: "not-rated" }, `${ratingText(state.match)}, so the match counts for nobody's rating.`)
+      : null,
     h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"),
       h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))), h("tbody", {}, rows)),
     h("p", {}, h("a", { class: "btn", href: `/tables/${matchId}/replay` }, "Watch the replay"), " ",
