@@ -30,7 +30,8 @@ def seat_of(match: Match, user: User | None) -> int | None:
 
 
 def match_summary(match: Match) -> dict[str, Any]:
-    """A table's public facts. The seed and a chosen deck stay hidden until the match ends."""
+    """A table's public facts. The seed and a chosen deck stay hidden until the match ends; that
+    the creator chose the deck does not (`deck_chosen`)."""
     finished = match.revealed
     options = match.options if finished else {k: v for k, v in match.options.items() if k != "deck"}
     seats = {s.seat: s for s in match.seat_set.select_related("user")}
@@ -42,6 +43,7 @@ def match_summary(match: Match) -> dict[str, Any]:
         "rated": match.rated,
         "rating": match_rating(match),
         "options": options,
+        "deck_chosen": deck_chosen_by_creator(match),
         "created_by": match.created_by_id,
         "created_at": match.created_at,
         "started_at": match.started_at,
@@ -62,6 +64,21 @@ def match_summary(match: Match) -> dict[str, Any]:
         "clock_seconds": match.clock_seconds,
         "deadline": match.deadline,
     }
+
+
+def deck_chosen_by_creator(match: Match) -> bool:
+    """Whether a person fixed the table's deck (`options["deck"]`), and so may know every hand.
+
+    Only `match_create` lets a person fix a deck, on a casual table that stays open until its
+    creator starts it. A deck in a match the server started itself (its MatchStarted actor:
+    a tournament's duplicate deal) was dealt from the server's own secret seed: nobody chose it.
+    """
+    if "deck" not in match.options:
+        return False
+    if match.status == Match.Status.OPEN:
+        return True
+    started_by = Event.objects.filter(match=match, seq=1).values_list("actor", flat=True).first()
+    return started_by != "server"
 
 
 def people_who_moved(events: QuerySet[Event]) -> set[tuple[int, int]]:

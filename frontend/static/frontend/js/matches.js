@@ -1,5 +1,8 @@
-// How every page words a fact of a table's summary (the API's match): a finished match that
-// does not count for ratings.
+// How every page words two facts of a table's summary (the API's match): a deck its creator
+// chose, and a finished match that does not count for ratings.
+
+/** A table whose creator fixed the deck: they may know every hand. */
+export const DECK_CHOSEN_TEXT = "deck chosen by the creator";
 
 function seatName(match, seat) {
   const info = match.seats[seat];
