@@ -2,7 +2,8 @@
 
 Everything runs in the same run on the same database (PostgreSQL by default, a fresh database
 each run because the ledger and the event log are append-only):
-- input: N finished matches written directly (match row, seats, MatchFinished fact), outcomes
+- input: N finished matches written directly (match row, seats, a MovePlayed fact of each seat's
+  own, since a match where a person never moved is not rated, and the MatchFinished fact), outcomes
   drawn from hidden skills so ratings have something to find; then VACUUM ANALYZE, as
   autovacuum would have left a live database (else the first reader alone pays for setting the
   fresh rows' hint bits, and plans its joins without statistics);
@@ -170,7 +171,7 @@ def generate_matches(
             rows.append(
                 Match(game=game, players=seats, rated=True, created_by_id=table[0], status=Match.Status.FINISHED,
                       started_at=finished_at, finished_at=finished_at, seed=index, seed_sha256=seed_sha256(index),
-                      outcome=outcome, last_seq=1)
+                      outcome=outcome, last_seq=seats + 1)
             )
             tables.append((table, ranks, outcome))
         with transaction.atomic():
@@ -179,11 +180,15 @@ def generate_matches(
                 [Seat(match=m, seat=s, user_id=u) for m, (table, _, _) in zip(matches, tables) for s, u in enumerate(table)]
             )
             events = []
-            for match, (_, _, outcome) in zip(matches, tables):
-                data = {"type": "MatchFinished", "outcome": outcome, "seed": match.seed}
-                events.append(Event(match=match, seq=1, kind=Event.Kind.TABLE, type="MatchFinished", data=data,
-                                    actor="server", hash=event_hash("", seq=1, kind="table", actor="server", data=data)))
-            Event.objects.bulk_create(events)
+            for match, (table, _, outcome) in zip(matches, tables):
+                facts = [({"type": "MovePlayed", "seat": s, "move": {"action": "pass"}}, f"user:{u}") for s, u in enumerate(table)]
+                facts.append(({"type": "MatchFinished", "outcome": outcome, "seed": match.seed}, "server"))
+                previous = ""
+                for seq, (data, actor) in enumerate(facts, start=1):
+                    previous = event_hash(previous, seq=seq, kind="table", actor=actor, data=data)
+                    events.append(Event(match=match, seq=seq, kind=Event.Kind.TABLE, type=data["type"], data=data,
+                                        actor=actor, hash=previous))
+            Event.objects.bulk_create(events, batch_size=5000)
         played.extend((table, ranks) for table, ranks, _ in tables)
     return played
 

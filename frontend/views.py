@@ -173,7 +173,16 @@ def _match_row(summary: dict[str, Any], user_id: int) -> dict[str, Any]:
         else:
             result = f"rank {outcome['ranks'][seat]} of {summary['players']}, score {outcome['scores'][seat]}"
     title = GAME_TITLES.get(summary["game"], summary["game"])
-    return {**summary, "title": title, "seat": seat, "result": result}
+    return {**summary, "title": title, "seat": seat, "result": result, "not_rated": _not_rated(summary)}
+
+
+def _not_rated(summary: dict[str, Any]) -> str:
+    """What the pages' modules say of a finished match that did not count (js/matches.js ratingText)."""
+    rating = summary["rating"]
+    if not rating or rating["rated"] or rating["reason"] != "seat_never_moved":
+        return ""
+    names = [summary["seats"][seat]["name"] or f"Seat {seat + 1}" for seat in rating["seats"]]
+    return f"Not rated: {' and '.join(names)} never made a move"
 
 
 @require_GET

@@ -23,13 +23,26 @@ class SeatOutputSerializer(serializers.Serializer):
     bot = serializers.CharField(allow_blank=True)
 
 
+class RatingOutputSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(help_text="Whether the finished match counts for ratings.")
+    reason = serializers.ChoiceField(
+        choices=["casual", "seat_never_moved"], allow_null=True,
+        help_text="Why not: a casual table, or a person who never played a move of their own.",
+    )
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="The seats that never moved.")
+
+
 class MatchOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
     players = serializers.IntegerField()
-    rated = serializers.BooleanField()
+    rated = serializers.BooleanField(help_text="Opened as a rated table.")
+    rating = RatingOutputSerializer(allow_null=True, help_text="Once finished: whether it counts for ratings.")
     options = serializers.DictField()
+    deck_chosen = serializers.BooleanField(
+        help_text="The table's creator fixed the deck (shown at the end), so may know every hand."
+    )
     created_by = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -158,12 +171,16 @@ class MatchJoinApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=10)
+        confirm_chosen_deck = serializers.BooleanField(
+            required=False, default=False,
+            help_text="Required (true) at a table whose creator chose the deck (`deck_chosen`): else 409.",
+        )
 
     @extend_schema(request=InputSerializer, responses={200: MatchOutputSerializer})
     def post(self, request, match_id: int):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.match_join(match_id=match_id, user=request.user, seat=data.validated_data.get("seat"))
+        services.match_join(match_id=match_id, user=request.user, **data.validated_data)
         return Response(_summary(selectors.match_get(match_id)))
 
 

@@ -13,6 +13,8 @@ from games.state import state_at_head
 from server.errors import forbidden, not_found
 from server.limits import whole_number
 
+_USER_ACTOR = "user:"  # a person's actor is `user:<id>` (games.services.user_actor_of)
+
 
 def match_get(match_id: int) -> Match:
     match = Match.objects.filter(pk=match_id).first()
@@ -28,7 +30,8 @@ def seat_of(match: Match, user: User | None) -> int | None:
 
 
 def match_summary(match: Match) -> dict[str, Any]:
-    """A table's public facts. The seed and a chosen deck stay hidden until the match ends."""
+    """A table's public facts. The seed and a chosen deck stay hidden until the match ends; that
+    the creator chose the deck does not (`deck_chosen`)."""
     finished = match.revealed
     options = match.options if finished else {k: v for k, v in match.options.items() if k != "deck"}
     seats = {s.seat: s for s in match.seat_set.select_related("user")}
@@ -38,7 +41,9 @@ def match_summary(match: Match) -> dict[str, Any]:
         "status": match.status,
         "players": match.players,
         "rated": match.rated,
+        "rating": match_rating(match),
         "options": options,
+        "deck_chosen": deck_chosen_by_creator(match),
         "created_by": match.created_by_id,
         "created_at": match.created_at,
         "started_at": match.started_at,
@@ -59,6 +64,69 @@ def match_summary(match: Match) -> dict[str, Any]:
         "clock_seconds": match.clock_seconds,
         "deadline": match.deadline,
     }
+
+
+def deck_chosen_by_creator(match: Match) -> bool:
+    """Whether a person fixed the table's deck (`options["deck"]`), and so may know every hand.
+
+    Only `match_create` lets a person fix a deck, on a casual table that stays open until its
+    creator starts it. A deck in a match the server started itself (its MatchStarted actor:
+    a tournament's duplicate deal) was dealt from the server's own secret seed: nobody chose it.
+    """
+    if "deck" not in match.options:
+        return False
+    if match.status == Match.Status.OPEN:
+        return True
+    started_by = Event.objects.filter(match=match, seq=1).values_list("actor", flat=True).first()
+    return started_by != "server"
+
+
+def people_who_moved(events: QuerySet[Event]) -> set[tuple[int, int]]:
+    """(match id, user id) of each person who played a move of their own among `events`.
+
+    A move of their own is a MovePlayed fact with the person as its actor; what the clock or the
+    fallback bot played for them (actor `clock`) is not one.
+    """
+    rows = (
+        events.filter(kind=Event.Kind.TABLE, type="MovePlayed", actor__startswith=_USER_ACTOR)
+        .values_list("match_id", "actor")
+        .distinct()
+    )
+    # An imported match keeps the actors of its file: one that is not an id here is nobody.
+    ids = ((match_id, whole_number(actor[len(_USER_ACTOR):])) for match_id, actor in rows)
+    return {(match_id, user_id) for match_id, user_id in ids if user_id is not None}
+
+
+def seats_never_moved(match_id: int) -> list[int]:
+    """The seats of people who have not played a move of their own at the match (so far).
+
+    Bots' seats are not among them: a bot plays its own moves. A person whose seat never had a
+    decision to make is: nothing in the log shows they were there.
+    """
+    moved = people_who_moved(Event.objects.filter(match_id=match_id))
+    people = Seat.objects.filter(match_id=match_id, user__isnull=False).order_by("seat")
+    people = people.values_list("seat", "user_id")
+    return [seat for seat, user_id in people if (match_id, user_id) not in moved]
+
+
+def match_rating(match: Match) -> dict[str, Any] | None:
+    """Whether a finished match counts for ratings, and if not why (None until it ends).
+
+    Not rated: a casual match, and a match where a person never played a move of their own
+    (`seat_never_moved`: the clock and the fallback bot played every move of their seat, or it
+    never had one to play). Such a match shows nothing about that person, and rating it would
+    let a second account that never moves hand rating points to the first, so it counts for
+    nobody (lichess aborts a game in which a side never moved). `ratings.selectors.ratable_matches`
+    applies the same rule to the event log; tournament results still count the match.
+    """
+    if match.status != Match.Status.FINISHED:
+        return None
+    if not match.rated:
+        return {"rated": False, "reason": "casual", "seats": []}
+    absent = seats_never_moved(match.pk)
+    if absent:
+        return {"rated": False, "reason": "seat_never_moved", "seats": absent}
+    return {"rated": True, "reason": None, "seats": []}
 
 
 def match_view_for_user(match: Match, user: User | None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from games.bots import BOTS, STRONG_BOT
 from games.chain import event_hash, seed_sha256
 from games.engines import ENGINES, IllegalMove
 from games.models import Event, Match, MoveReceipt, Seat
+from games.selectors import deck_chosen_by_creator
 from games.state import state_at_head, state_cache
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 
@@ -141,10 +142,20 @@ def _free_seat(match: Match, seat: int | None) -> int:
     return seat
 
 
-def match_join(*, match_id: int, user: User, seat: int | None = None) -> Seat:
-    """Sits a person at an open table, in the given seat or the first free one."""
+def match_join(*, match_id: int, user: User, seat: int | None = None, confirm_chosen_deck: bool = False) -> Seat:
+    """Sits a person at an open table, in the given seat or the first free one.
+
+    At a table whose creator chose the deck (and so may know every hand) only with
+    `confirm_chosen_deck`: the joiner says they know.
+    """
     with transaction.atomic():
         match = _open_match_for_update(match_id)
+        if deck_chosen_by_creator(match) and match.created_by_id != user.pk and not confirm_chosen_deck:
+            raise conflict(
+                "chosen_deck_not_confirmed",
+                "The table's creator chose the deck, so they may know every hand. "
+                'Send "confirm_chosen_deck": true to sit down anyway.',
+            )
         if Seat.objects.filter(match=match, user=user).exists():
             raise conflict("already_seated", "You already sit at this table.")
         transaction.on_commit(lambda: notify.match_seats_changed(match_id))

@@ -15,7 +15,7 @@ from django.db.models.functions import Cast
 from accounts.models import User
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
-from games.selectors import rating_ranks
+from games.selectors import people_who_moved, rating_ranks
 from ratings import math as rmath
 from ratings.models import Kind, Ladder, Pool, Rating, RatingEntry, TeamResult
 from server.errors import bad_request, not_found
@@ -72,6 +72,8 @@ def ratable_matches(
 ) -> list[RatableMatch]:
     """Every finished, rated match of `game` (both pools), in match-end order, from its MatchFinished fact.
 
+    Left out: a match where a person never played a move of their own (`games.selectors.match_rating`
+    says why), decided from its MovePlayed facts, so the task and a rebuild leave out the same ones.
     `after` / `upto` bound the match-end key (exclusive / inclusive); `match_ids` picks matches.
     """
     if after is None and upto is None and match_ids is None:
@@ -101,8 +103,12 @@ def ratable_matches(
         facts += [(to_datetime(finished_at), match_id, outcome) for match_id, finished_at, outcome in raw_rows(rows)]
     if len(scopes) > 1:
         facts.sort(key=lambda fact: fact[:2])  # match-end order, as each scope came
-    # Seats after the facts: a match committed in between brings seats that are not used, never
-    # a fact without its seats (a match's seats commit no later than its MatchFinished fact).
+    # Seats and moves after the facts: a match committed in between brings rows that are not used,
+    # never a fact without its seats and moves (they commit no later than its MatchFinished fact).
+    moved: set[tuple[int, int]] = set()
+    for scope in scopes:
+        moved |= people_who_moved(Event.objects.filter(scope))
+    never_moved: set[int] = set()
     competitors: dict[int, list[str]] = {}  # per match, in seat order
     abandoned_seats: dict[int, set[int]] = {}
     with_bot: set[int] = set()
@@ -114,6 +120,8 @@ def ratable_matches(
                 competitor = user_competitors.get(user_id)
                 if competitor is None:
                     competitor = user_competitors[user_id] = rmath.user_competitor(user_id)
+                if (match_id, user_id) not in moved:
+                    never_moved.add(match_id)
             else:
                 competitor = rmath.bot_competitor(bot)
                 with_bot.add(match_id)
@@ -130,6 +138,7 @@ def ratable_matches(
             match_id, finished_at, outcome, competitors[match_id], abandoned_seats.get(match_id), match_id in with_bot
         )
         for (finished_at, match_id, _), outcome in zip(facts, outcomes)
+        if match_id not in never_moved
     ]
 
 

@@ -37,8 +37,9 @@ def _ladder_locked(game: str, pool: str) -> Ladder:
 def match_rate(*, match_id: int) -> int:
     """Rates a finished, rated match, with every unrated match of its ladder that ended before it.
 
-    Returns how many matches it rated; 0 when there is nothing to do (casual, not finished, or
-    already rated: a replayed task finds its ledger rows and stops).
+    Returns how many matches it rated; 0 when there is nothing to do (casual, not finished, a
+    person never moved (`ratable_matches`), or already rated: a replayed task finds its ledger
+    rows and stops).
     Lock: the ladder's row (`select_for_update`) for the whole transaction, so one writer at a
     time appends to a ladder and positions follow a single order.
     """

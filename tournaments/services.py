@@ -31,8 +31,8 @@ from games import turns
 from games.bots import BOTS
 from games.engines import ENGINES
 from games.engines._common import seeded_shuffle
-from games.models import Event, Match, Seat
-from games.selectors import rating_ranks
+from games.models import Match, Seat
+from games.selectors import rating_ranks, seats_never_moved
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 from tournaments import projections, webhooks
 from tournaments.formats import FORMATS, Pairing, forfeit_result
@@ -637,13 +637,7 @@ def _absent_at_deadline(rnd: dict[str, Any]) -> list[dict[str, Any]]:
     for table in rnd["tables"]:
         if table["result"] is not None or not table["match"]:
             continue
-        seats = Seat.objects.filter(match_id=table["match"], user__isnull=False)
-        movers = set(
-            Event.objects.filter(
-                match_id=table["match"], type="MovePlayed", actor__startswith="user:"
-            ).values_list("actor", flat=True)
-        )
-        gone = [table["seats"][seat.seat] for seat in seats if f"user:{seat.user_id}" not in movers]
+        gone = [table["seats"][seat] for seat in seats_never_moved(table["match"])]
         if gone:
             found.append({"table": table["table"], "absent": sorted(gone)})
     return found

@@ -20,7 +20,7 @@ def window_table(users, **services_options):
     deck = build_deck(3, hands=[BLUE_RUN, ["block", "R5", "R5", "R5", "R5"], ["R4"] * 5], draw=["R3"] * 5)
     match = services.match_create(user=users[0], game=GAME, players=3, rated=False, options={"deck": deck})
     for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
+        services.match_join(match_id=match.pk, user=user, confirm_chosen_deck=True)
     for user, enabled in services_options.get("auto_pass", {}).items():
         services.seat_auto_pass_set(match_id=match.pk, user=user, enabled=enabled)
     services.match_start(match_id=match.pk, user=users[0])

@@ -2,8 +2,8 @@
 
 `recorded` stores a whole match through `games.services.match_record` (every move decided again
 by the engine): the real path, for the tests that check single updates. `stored` writes only
-what ratings read (the match row, its seats, the MatchStarted and MatchFinished facts, hash
-chained), so the tests that need hundreds of matches stay fast; the outcomes are still those of
+what ratings read (the match row, its seats, the MatchStarted fact, a MovePlayed fact per seat,
+the MatchFinished fact, hash chained), so the tests that need hundreds of matches stay fast; the outcomes are still those of
 real games played by bots.
 """
 from __future__ import annotations
@@ -57,8 +57,10 @@ def recorded(game: str, seats: list[User | str], *, seed: int, bots: tuple[str, 
 
 
 def stored(game: str, seats: list[User | str], outcome: dict, *, seed: int = 0, rated: bool = True,
-           abandoned: tuple[int, ...] = (), finished_at=None) -> Match:
-    """A finished match with only its facts: match row, seats, MatchStarted and MatchFinished."""
+           abandoned: tuple[int, ...] = (), never_moved: tuple[int, ...] = (), without_turn: tuple[int, ...] = (),
+           finished_at=None) -> Match:
+    """A finished match with only its facts: match row, seats, MatchStarted, one MovePlayed per seat
+    (its own; the clock's for the seats in `never_moved`; none for those `without_turn`) and MatchFinished."""
     owner = next((who for who in seats if isinstance(who, User)), None) or User.objects.get_or_create(username="house")[0]
     now = finished_at or timezone.now()
     with transaction.atomic():
@@ -82,15 +84,21 @@ def stored(game: str, seats: list[User | str], outcome: dict, *, seed: int = 0, 
             ],
             "seed_sha256": seed_sha256(seed),
         }
+        moves = [
+            ({"type": "MovePlayed", "seat": i, "move": {"action": "pass"}},
+             "clock" if i in never_moved else f"user:{who.pk}" if isinstance(who, User) else f"bot:{who}")
+            for i, who in enumerate(seats)
+            if i not in without_turn
+        ]
         finished = {"type": "MatchFinished", "outcome": outcome, "seed": seed}
         previous = ""
         rows = []
-        for seq, data in enumerate([started, finished], start=1):
-            previous = event_hash(previous, seq=seq, kind=Event.Kind.TABLE, actor="server", data=data)
+        for seq, (data, actor) in enumerate([(started, "server"), *moves, (finished, "server")], start=1):
+            previous = event_hash(previous, seq=seq, kind=Event.Kind.TABLE, actor=actor, data=data)
             rows.append(Event(match=match, seq=seq, kind=Event.Kind.TABLE, type=data["type"], data=data,
-                              actor="server", hash=previous))
+                              actor=actor, hash=previous))
         Event.objects.bulk_create(rows)
-        match.last_seq, match.head_hash = 2, previous
+        match.last_seq, match.head_hash = len(rows), previous
         match.save(update_fields=["last_seq", "head_hash"])
     return match
 
@@ -105,8 +113,9 @@ def random_bots(game: str, players: int, rng: random.Random) -> tuple[str, ...]:
     return tuple(strong if rng.random() < share else "random" for _ in range(players))
 
 
-def random_matches(game: str, users: list[User], count: int, *, seed: int = 0) -> list[Match]:
-    """`count` stored matches of random size, random people and random play; some seats abandoned."""
+def random_matches(game: str, users: list[User], count: int, *, seed: int = 0, never_moved: float = 0.0) -> list[Match]:
+    """`count` stored matches of random size, random people and random play; some seats abandoned,
+    and with `never_moved` that share of seats played by the clock only (those matches are not rated)."""
     engine = ENGINES[game]
     low = engine.min_players if ENGINES[game].slug == "the-game" else max(2, engine.min_players)
     rng = random.Random(f"{game}:{seed}")
@@ -116,5 +125,6 @@ def random_matches(game: str, users: list[User], count: int, *, seed: int = 0) -
         outcome, _ = played(game, random_bots(game, players, rng), seed * 100_000 + index)
         seats = rng.sample(users, players)
         abandoned = tuple(s for s in range(players) if rng.random() < 0.05)
-        matches.append(stored(game, seats, outcome, seed=index, abandoned=abandoned))
+        idle = tuple(s for s in range(players) if never_moved and rng.random() < never_moved)
+        matches.append(stored(game, seats, outcome, seed=index, abandoned=abandoned, never_moved=idle))
     return matches

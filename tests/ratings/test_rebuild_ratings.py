@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 from django.test import override_settings
 
 from games.engines import ENGINES
+from games.selectors import seats_never_moved
 from ratings import math as rmath
 from ratings import projections
 from ratings.models import Ladder, Rating, RatingEntry, TeamResult
@@ -79,6 +80,32 @@ def test_a_rebuild_after_200_random_matches_equals_the_incremental_ratings_exact
     assert projection_state() == incremental
     assert "epoch 1 reproduced, 0 ledger rows appended" in output
     assert Rating.objects.filter(ladder__game=game).count() >= len(people)
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_a_rebuild_leaves_out_the_matches_where_a_person_never_moved_exactly_as_the_tasks_do(game, people):
+    """Regression (rating farming with a second account that never moves): the incremental task
+    and a rebuild decide from the same MovePlayed facts, so both leave out the same matches."""
+    matches = random_matches(game, people, 120, never_moved=0.1)
+    idle = {m.pk for m in matches if seats_never_moved(m.pk)}
+    assert 10 < len(idle) < 100
+    rate_as_workers_would(matches, random.Random(game))
+    rated = set(RatingEntry.objects.values_list("match", flat=True))
+    assert rated == {m.pk for m in matches} - idle
+    incremental = projection_state()
+
+    assert "epoch 1 reproduced, 0 ledger rows appended" in rebuild("--game", game)
+    assert projection_state() == incremental
+
+
+def test_after_a_rebuild_from_an_empty_ledger_no_task_rates_a_match_where_a_person_never_moved(people):
+    """Regression (rating farming): the other way round, a rebuild first, then every task."""
+    matches = random_matches("ten", people, 40, seed=8, never_moved=0.1)
+    idle = {m.pk for m in matches if seats_never_moved(m.pk)}
+    assert idle
+    rebuild("--game", "ten")
+    assert set(RatingEntry.objects.values_list("match", flat=True)) == {m.pk for m in matches} - idle
+    assert all(match_rate(match_id=m.pk) == 0 for m in matches)
 
 
 def test_a_rebuild_appends_the_matches_whose_tasks_never_ran_in_match_end_order(people):

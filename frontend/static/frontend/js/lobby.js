@@ -2,6 +2,7 @@
 // that opens a table, seats bots in the other seats and starts it.
 import { ApiError, get, pageData, post } from "./api.js";
 import { clockText, flash, h, plural, rerender, timeAgo } from "./dom.js";
+import { DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
 
 const games = pageData("games-data");
 const user = pageData("user-data");
@@ -100,7 +101,8 @@ function tableRow(match) {
     h("span", { class: "table-seats" }, seatsText(match)),
     h("span", { class: "table-meta muted" }, [
       match.status === "open" ? `${plural(free, "free seat")}` : null,
-      match.rated ? "rated" : "casual",
+      ratingText(match),
+      match.deck_chosen ? DECK_CHOSEN_TEXT : null,
       match.clock_seconds ? `${clockText(match.clock_seconds)} a move` : null,
       match.status === "finished" ? timeAgo(match.finished_at) : null,
     ].filter(Boolean).join(" · ")),

@@ -3,6 +3,7 @@
 import { get, pageData } from "./api.js";
 import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
+import { DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
 
 const data = pageData("replay-data");
 const match = data.match;
@@ -110,7 +111,8 @@ function show(position) {
   renderResult(view, ctx);
   history.replaceState(null, "", `?seq=${seq}&seat=${seatParam(state.seat)}`);
   el.status.textContent = `${state.seat === "all" ? "Everyone's cards" : state.seat === "spectator" ? "As a spectator saw it"
-    : `As ${name(Number(state.seat))} saw it`} · ${match.rated ? "rated" : "casual"} · finished ${new Date(match.finished_at).toLocaleString()}`;
+    : `As ${name(Number(state.seat))} saw it`} · ${ratingText(match)}${match.deck_chosen ? ` · ${DECK_CHOSEN_TEXT}` : ""}`
+    + ` · finished ${new Date(match.finished_at).toLocaleString()}`;
 }
 
 function renderLog(position, ctx) {

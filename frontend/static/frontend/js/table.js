@@ -3,6 +3,7 @@
 import { api, ApiError, get, pageData, post } from "./api.js";
 import { clockText, flash, h, plural, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
+import { DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
 import { MatchSocket } from "./socket.js";
 
 const data = pageData("table-data");
@@ -24,6 +25,7 @@ const state = {
   busy: null, // the seq a sent move was made at, until the table moves on or the move is refused
   ui: {},
   autoPass: data.auto_pass,
+  deckConfirmed: false, // the joiner ticked that they know the creator chose the deck
   connection: "connecting",
   botHintsArrive: false, // set once a bot's move was pushed to this page without being asked for
 };
@@ -214,7 +216,8 @@ function render() {
 
 function renderStatus() {
   const texts = { open: "Waiting for players", running: "Playing", finished: "Finished" };
-  const bits = [texts[state.status] || state.status, state.match.rated ? "rated" : "casual"];
+  const bits = [texts[state.status] || state.status, ratingText(state.match)];
+  if (state.match.deck_chosen) bits.push(DECK_CHOSEN_TEXT);
   if (state.match.clock_seconds) bits.push(`${clockText(state.match.clock_seconds)} a move`);
   if (state.seat === null || state.seat === undefined) bits.push(state.status === "finished" ? "" : "you are watching");
   el.status.textContent = bits.filter(Boolean).join(" · ");
@@ -318,6 +321,9 @@ function renderResult() {
     h("h2", {}, "Result"),
     h("p", { class: "result-headline" }, headline),
     h("p", {}, renderer.resultText(outcome, context())),
+    state.match.rating && !state.match.rating.rated && state.match.rating.reason === "seat_never_moved"
+      ? h("p", { class: "banner", id: "not-rated" }, `${ratingText(state.match)}, so the match counts for nobody's rating.`)
+      : null,
     h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"),
       h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))), h("tbody", {}, rows)),
     h("p", {}, h("a", { class: "btn", href: `/tables/${matchId}/replay` }, "Watch the replay"), " ",
@@ -361,6 +367,8 @@ function renderSetup() {
   const seated = state.seat !== null && state.seat !== undefined;
   const free = state.match.seats.filter((info) => !info.name).length;
   const bots = data.bots;
+  // Sitting down at a table whose creator chose the deck takes the joiner's word that they know.
+  const mustConfirm = Boolean(state.match.deck_chosen && user && !seated && !isCreator());
   const rows = state.match.seats.map((info) => {
     const seat = info.seat;
     if (info.name) {
@@ -374,7 +382,9 @@ function renderSetup() {
     return h("li", { class: "setup-seat" }, h("span", { class: "seat-no" }, `Seat ${seat + 1}`),
       h("span", { class: "muted" }, "empty"),
       user && !seated ? h("button", { type: "button", class: "btn btn-small btn-primary", "data-key": `sit:${seat}`,
-        onclick: () => act(`matches/${matchId}/join`, { seat }, "You sat down.") }, "Sit here") : null,
+        disabled: mustConfirm && !state.deckConfirmed,
+        onclick: () => act(`matches/${matchId}/join`, mustConfirm ? { seat, confirm_chosen_deck: true } : { seat },
+          "You sat down.") }, "Sit here") : null,
       isCreator() ? h("span", { class: "add-bot" }, botSelect, h("button", {
         type: "button", class: "btn btn-small", "data-key": `bot:${seat}`,
         onclick: () => act(`matches/${matchId}/bots`, { seat, bot: botSelect.value }, "A bot sat down."),
@@ -393,7 +403,14 @@ function renderSetup() {
   } else if (free === 0) {
     footer.push(h("p", { class: "muted" }, "Every seat is taken: the table's creator starts the game."));
   }
-  rerender(el.setup, () => [h("h2", {}, "Seats"), h("ol", { class: "setup-seats" }, rows),
+  const deckNotice = state.match.deck_chosen ? h("div", { class: "banner", id: "deck-chosen" },
+    h("p", {}, isCreator() ? "You chose this table's deck: whoever sits down is asked to agree to it."
+      : "The table's creator chose the deck, so they may know every hand."),
+    mustConfirm ? h("label", { class: "check" }, h("input", {
+      type: "checkbox", "data-key": "confirm-deck", checked: state.deckConfirmed,
+      onchange: (event) => { state.deckConfirmed = event.target.checked; renderSetup(); },
+    }), " I understand, and want to sit down anyway") : null) : null;
+  rerender(el.setup, () => [h("h2", {}, "Seats"), deckNotice, h("ol", { class: "setup-seats" }, rows),
     h("div", { class: "action-bar" }, footer)]);
 }
 
