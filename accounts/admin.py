@@ -1,10 +1,32 @@
+from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import UserChangeForm
 
+from accounts import services
 from accounts.models import User
+from server.errors import ApplicationError
+
+
+class PlayerChangeForm(UserChangeForm):
+    """Staff renaming a user are held to the sign-up's name checks, so the admin is no way round them."""
+
+    def clean(self):
+        data = super().clean()
+        if not {"username", "display_name"} & set(self.changed_data):
+            return data
+        try:
+            services.user_names_check(
+                username=data.get("username", self.instance.username),
+                display_name=data.get("display_name", ""), user=self.instance,
+            )
+        except ApplicationError as exc:
+            raise forms.ValidationError({exc.extra.get("field", "username"): exc.message}) from None
+        return data
 
 
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
+    form = PlayerChangeForm
     fieldsets = UserAdmin.fieldsets + (("Player", {"fields": ("display_name",)}),)
     list_display = ("username", "display_name", "is_staff", "date_joined")

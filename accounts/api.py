@@ -30,7 +30,7 @@ class UserRegisterApi(APIView):
     throttle_scope = "signup"
 
     class InputSerializer(serializers.Serializer):
-        username = serializers.RegexField(r"^[\w.@+-]+$", max_length=150)
+        username = serializers.RegexField(r"^[\w.+-]+$", max_length=150)
         password = serializers.CharField(max_length=128, trim_whitespace=False)
         display_name = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
 

@@ -3,12 +3,29 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
+from accounts.names import name_key
+
 
 class User(AbstractUser):
     """A person who plays, organises or watches. Bots are not users: they sit in seats by name."""
 
     display_name = models.CharField(max_length=40, blank=True)
+    # `name_key` of each name, kept by `save()`: what sign-up compares a new name against, so
+    # nobody is seen by another player's name or a confusable copy of it (accounts.services).
+    username_key = models.TextField(editable=False, default="")
+    display_key = models.TextField(editable=False, default="", blank=True, db_index=True)
+
+    class Meta(AbstractUser.Meta):
+        # Usernames are one per reader-visible name, whatever the path that creates the user.
+        constraints = [models.UniqueConstraint(fields=["username_key"], name="user_username_key_unique")]
 
     @property
     def shown_name(self) -> str:
         return self.display_name or self.username
+
+    def save(self, *args, **kwargs) -> None:
+        self.username_key, self.display_key = name_key(self.username), name_key(self.display_name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"username", "display_name"} & set(fields):
+            kwargs["update_fields"] = {*fields, "username_key", "display_key"}
+        super().save(*args, **kwargs)

@@ -8,9 +8,9 @@ _USERNAME_ATTRS = {"autocomplete": "username", "autocapitalize": "none", "spellc
 
 class SignupForm(forms.Form):
     username = forms.RegexField(
-        regex=r"^[\w.@+-]+$", max_length=150,
-        help_text="Letters, digits and @ . + - _ only.",
-        error_messages={"invalid": "Use only letters, digits and @ . + - _"},
+        regex=r"^[\w.+-]+$", max_length=150,
+        help_text="Letters, digits and . + - _ only.",
+        error_messages={"invalid": "Use only letters, digits and . + - _"},
         widget=forms.TextInput(attrs=_USERNAME_ATTRS),
     )
     display_name = forms.CharField(

@@ -101,7 +101,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         try:
             user = account_services.user_register(**form.cleaned_data)
         except ApplicationError as exc:
-            form.add_error("username" if exc.code == "username_taken" else "password", exc.message)
+            form.add_error(exc.extra.get("field", "password"), exc.message)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.shown_name}! Open a table below or join one.")

@@ -384,13 +384,9 @@ class MatchImportApi(APIView):
     )
     def post(self, request):
         upload = request.data.get("file")
-        if upload is None:
+        if not hasattr(upload, "read"):  # missing, or sent as a text field
             raise serializers.ValidationError({"file": "attach the .jsonl file as `file`"})
-        try:
-            lines = upload.read().decode("utf-8").splitlines()
-        except UnicodeDecodeError:
-            raise exchange.ImportRefused(1, "the file is not UTF-8 text") from None
-        match = exchange.match_import(lines, imported_by=request.user)
+        match = exchange.match_import_bytes(upload.read(), imported_by=request.user)
         return Response(_summary(match), status=status.HTTP_201_CREATED)
 
 

@@ -3,19 +3,30 @@
 Export gives anyone a file they can check without this server (`python -m games.verify_file`);
 import checks the file end to end (hash chain, shuffle, every move) before it stores anything,
 and refuses it with the line and the reason otherwise.
+
+The chain proves the moves follow the rules, not who made them: anyone can write a valid file
+naming anyone. So an imported match's people are never local accounts: each sits as a guest
+`name@server` (the server the file says it comes from, `import` if it says none), and the
+match is never rated. A file's local people are written by username with the exporting
+server's name (`EXPORT_SERVER_NAME`) as `source`; guests keep their `name@server`.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from django.conf import settings
 from django.db import transaction
 
 from accounts.models import User
+from accounts.names import host_problem, username_problem
+from games.bots import BOTS
 from games.chain import canonical_json
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
 from games.verification import FORMAT, FORMAT_VERSION, FileRefused, parse_match_file, verify_file_contents
 from server.errors import ApplicationError, conflict, forbidden
+
+UNNAMED_SOURCE = "import"  # the server of a file's people when the file names none
 
 
 class ImportRefused(ApplicationError):
@@ -35,10 +46,11 @@ def match_export_lines(match: Match, user: User | None = None) -> Iterator[str]:
     header = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
+        "source": settings.EXPORT_SERVER_NAME or None,
         "game": match.game,
         "engine_version": getattr(ENGINES[match.game], "version", 1),
         "players": [
-            {"seat": s, "username": seats[s].user.username if seats[s].user else None, "bot": seats[s].bot}
+            {"seat": s, "username": seats[s].user.username if seats[s].user else seats[s].guest or None, "bot": seats[s].bot}
             for s in range(match.players)
         ],
         "rated": match.rated,
@@ -54,26 +66,40 @@ def match_export_lines(match: Match, user: User | None = None) -> Iterator[str]:
         )
 
 
+def match_import_bytes(content: bytes, *, imported_by: User) -> Match:
+    """`match_import` of a file as uploaded or read from disk: UTF-8 text, or refused on line 1."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ImportRefused(1, "the file is not UTF-8 text") from None
+    return match_import(text.splitlines(), imported_by=imported_by)
+
+
 def match_import(lines: Iterable[str], *, imported_by: User) -> Match:
     """Verifies a match file completely, then stores it as a finished, unrated match.
 
-    People's seats go to the local users of the same username (created, without a usable
-    password, where missing). Refuses a file that fails any check (`ImportRefused`) and one
-    already imported (same final hash: 409).
+    People sit as guests `name@server`, never as local users (see the module's docstring).
+    Refuses a file that fails any check (`ImportRefused`) and one already imported (same final
+    hash: 409); nothing is written then.
     """
     try:
         header, events, created = parse_match_file(lines)
     except FileRefused as exc:
         raise ImportRefused(exc.line, exc.reason) from None
     game = header["game"]
+    seats = _seats(header)
+    started = events[0].data
+    if started.get("practice_of") is not None:
+        # Its opening is another match's position, which only that match's server can vouch for.
+        raise ImportRefused(2, "a practice match is not imported: its position comes from a match of another server")
     report = verify_file_contents(header, events)
     if not report.ok:
         raise ImportRefused(report.first_line(), report.problems[0])
     if events[-1].data.get("type") != "MatchFinished" or report.outcome is None:
         raise ImportRefused(len(events) + 1, "the match did not finish: only finished matches are imported")
-    started = events[0].data
-    if len(header["players"]) != started.get("players") or [p.get("bot") or "" for p in header["players"]] != [
-        s.get("bot") or "" for s in started.get("seats", [])
+    started_seats = started.get("seats")
+    if len(seats) != started.get("players") or not isinstance(started_seats, list) or [s.bot for s in seats] != [
+        (s.get("bot") or "") if isinstance(s, dict) else None for s in started_seats
     ]:
         raise ImportRefused(1, "the header's players do not match the seats in MatchStarted")
     with transaction.atomic():
@@ -85,7 +111,9 @@ def match_import(lines: Iterable[str], *, imported_by: User) -> Match:
             seed=events[-1].data.get("seed"), seed_sha256=started.get("seed_sha256", ""), last_seq=len(events),
             head_hash=header["final_hash"], outcome=report.outcome,
         )
-        Seat.objects.bulk_create([_seat(match, player) for player in header["players"]])
+        for seat in seats:
+            seat.match = match
+        Seat.objects.bulk_create(seats)
         Event.objects.bulk_create(
             Event(match=match, seq=e.seq, kind=e.kind, type=e.data["type"], data=e.data, actor=e.actor, created=at, hash=e.hash)
             for e, at in zip(events, created)
@@ -93,11 +121,30 @@ def match_import(lines: Iterable[str], *, imported_by: User) -> Match:
     return match
 
 
-def _seat(match: Match, player: dict) -> Seat:
-    if player.get("bot"):
-        return Seat(match=match, seat=player["seat"], bot=player["bot"])
-    user, made = User.objects.get_or_create(username=player["username"], defaults={"is_active": True})
-    if made:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return Seat(match=match, seat=player["seat"], user=user)
+def _seats(header: dict) -> list[Seat]:
+    """The header's players as unsaved seats: bots of this server's game, people as guests."""
+    source = header.get("source") or UNNAMED_SOURCE
+    problem = host_problem(source)
+    if problem is not None:
+        raise ImportRefused(1, f"source: {problem}")
+    bots = BOTS.get(header["game"], {})
+    seats = []
+    for player in header["players"]:
+        if player.get("bot"):
+            if player["bot"] not in bots:
+                raise ImportRefused(1, f"seat {player['seat']}: {player['bot'][:40]!r} is not a bot of this game here")
+            seats.append(Seat(seat=player["seat"], bot=player["bot"]))
+        else:
+            seats.append(Seat(seat=player["seat"], guest=_guest_name(player["seat"], player["username"], source)))
+    return seats
+
+
+def _guest_name(seat: int, username: str, source: str) -> str:
+    """`name@server`: a name already of that form (a guest exported again) keeps its server."""
+    name, at, server = username.rpartition("@")
+    if not at:
+        name, server = username, source
+    problem = username_problem(name) or host_problem(server)
+    if problem is not None:
+        raise ImportRefused(1, f"seat {seat}: {problem}")
+    return f"{name}@{server}"

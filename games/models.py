@@ -49,6 +49,8 @@ class Match(models.Model):
         ordering = ["-id"]
         # (game, status, finished_at): ratings look up finished matches in match-end order.
         indexes = [models.Index(fields=["game", "status"]), models.Index(fields=["game", "status", "finished_at"])]
+        # An import file's players are claims: its matches never move anyone's rating.
+        constraints = [models.CheckConstraint(condition=~models.Q(origin="imported", rated=True), name="imported_is_unrated")]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk} ({self.status})"
@@ -60,12 +62,15 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    """Who sits where: a person or a bot (by name), never both."""
+    """Who sits where: a local user, a bot (by name) or, in an imported match, a player of
+    another server (`guest`, shown as `name@server`), exactly one of them."""
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="seat_set")
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
     bot = models.CharField(max_length=40, blank=True)
+    # An export file's claim about who played, never a local account: a file can name anyone.
+    guest = models.CharField(max_length=255, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
     # Set when a person let the clock run out too often; the bot finishes for them and
     # the seat ranks last for ratings (see `rating_ranks`).
@@ -81,13 +86,21 @@ class Seat(models.Model):
                 fields=["match", "user"], condition=models.Q(user__isnull=False), name="user_sits_once_per_match"
             ),
             models.CheckConstraint(
-                condition=(models.Q(user__isnull=False, bot="") | models.Q(user__isnull=True) & ~models.Q(bot="")),
-                name="seat_is_user_xor_bot",
+                condition=(
+                    models.Q(user__isnull=False, bot="", guest="")
+                    | models.Q(user__isnull=True, guest="") & ~models.Q(bot="")
+                    | models.Q(user__isnull=True, bot="") & ~models.Q(guest="")
+                ),
+                name="seat_is_user_bot_or_guest",
             ),
         ]
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat}"
+
+    @property
+    def shown_name(self) -> str:
+        return self.user.shown_name if self.user is not None else self.bot or self.guest
 
 
 class Event(models.Model):

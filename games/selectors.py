@@ -52,7 +52,7 @@ def match_summary(match: Match) -> dict[str, Any]:
             {
                 "seat": s,
                 "user": seats[s].user_id if s in seats else None,
-                "name": (seats[s].user.shown_name if seats[s].user else seats[s].bot) if s in seats else None,
+                "name": seats[s].shown_name if s in seats else None,
                 "bot": seats[s].bot if s in seats else "",
             }
             for s in range(match.players)

@@ -17,6 +17,10 @@ ENGINE_KIND, TABLE_KIND = "engine", "table"
 FORMAT = "cardleague.match"  # the export file (games.exchange)
 FORMAT_VERSION = 1
 _EVENT_KEYS = {"seq", "kind", "type", "actor", "data", "hash"}
+# What a hostile file could hold that a store cannot (the columns' lengths, PostgreSQL's jsonb
+# and UTF-8) or a replay should not meet; refused on the line rather than failing on write.
+_TYPE_MAX, _ACTOR_MAX, _DATA_DEPTH_MAX = 40, 64, 32
+_SEED_RANGE = range(-(2**63), 2**63)  # the seed column is a bigint
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,9 @@ def _check_rules(game: str, events: list[StoredEvent], report: Report) -> None:
         return
     game_started = opening[0].data
     seed = game_started.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed not in _SEED_RANGE:
+        report.problems.append(f"seq {opening[0].seq}: the seed is not a 64-bit integer")
+        return
     if seed_sha256(seed) != started.data.get("seed_sha256"):
         report.problems.append(f"seq {opening[0].seq}: the seed does not match the SHA-256 published at the start")
     try:
@@ -206,11 +213,12 @@ def parse_match_file(lines: Iterable[str]) -> tuple[dict, list[StoredEvent], lis
     header = _json_object(next(iterator, ""), 1)
     if header.get("format") != FORMAT or header.get("format_version") != FORMAT_VERSION:
         raise FileRefused(1, f"not a {FORMAT} file of version {FORMAT_VERSION}")
-    if header.get("game") not in ENGINES:
-        raise FileRefused(1, f"unknown game {header.get('game')!r}")
+    if not isinstance(header.get("game"), str) or header["game"] not in ENGINES:
+        raise FileRefused(1, f"unknown game {str(header.get('game'))[:40]!r}")
     players = header.get("players")
     if not isinstance(players, list) or not all(
-        isinstance(p, dict) and isinstance(p.get("seat"), int) and (bool(p.get("bot")) or isinstance(p.get("username"), str))
+        isinstance(p, dict) and type(p.get("seat")) is int and isinstance(p.get("bot") or "", str)
+        and (bool(p.get("bot")) or isinstance(p.get("username"), str))
         for p in players
     ) or [p["seat"] for p in players] != list(range(len(players))):
         raise FileRefused(1, "players must list every seat in order with a username or a bot")
@@ -221,12 +229,17 @@ def parse_match_file(lines: Iterable[str]) -> tuple[dict, list[StoredEvent], lis
         if not line.strip():
             continue
         raw = _json_object(line, number)
-        if not _EVENT_KEYS <= raw.keys() or not isinstance(raw["data"], dict) or not isinstance(raw["seq"], int):
+        if not _EVENT_KEYS <= raw.keys() or not isinstance(raw["data"], dict) or type(raw["seq"]) is not int:
             raise FileRefused(number, f"an event needs {', '.join(sorted(_EVENT_KEYS))} with data an object")
         if raw["kind"] not in (ENGINE_KIND, TABLE_KIND) or raw["data"].get("type") != raw["type"]:
             raise FileRefused(number, "the event's kind or type is not valid")
-        if not isinstance(raw["actor"], str) or not isinstance(raw["hash"], str) or len(raw["actor"]) > 64:
-            raise FileRefused(number, "actor and hash must be strings")
+        if not isinstance(raw["type"], str) or len(raw["type"]) > _TYPE_MAX:
+            raise FileRefused(number, f"the event's type is a string of at most {_TYPE_MAX} characters")
+        if not isinstance(raw["actor"], str) or not isinstance(raw["hash"], str) or len(raw["actor"]) > _ACTOR_MAX:
+            raise FileRefused(number, f"actor and hash must be strings (an actor of at most {_ACTOR_MAX} characters)")
+        problem = _unstorable(raw["data"], 0) or _unstorable(raw["actor"], 0)
+        if problem is not None:
+            raise FileRefused(number, problem)
         events.append(StoredEvent(raw["seq"], raw["kind"], raw["actor"], raw["data"], raw["hash"]))
         created.append(_timestamp(raw.get("created"), number))
     if not events:
@@ -239,7 +252,7 @@ def parse_match_file(lines: Iterable[str]) -> tuple[dict, list[StoredEvent], lis
 def _json_object(line: str, number: int) -> dict[str, Any]:
     try:
         value = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise FileRefused(number, "not valid JSON") from None
     if not isinstance(value, dict):
         raise FileRefused(number, "not a JSON object")
@@ -251,6 +264,31 @@ def _timestamp(value: Any, number: int) -> datetime:
         return datetime.now(timezone.utc)
     try:
         moment = datetime.fromisoformat(value)
-    except (TypeError, ValueError):
+        return moment.astimezone(timezone.utc) if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    except (TypeError, ValueError, OverflowError):
         raise FileRefused(number, "created is not an ISO 8601 time") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _unstorable(value: Any, depth: int) -> str | None:
+    """Why a JSON value cannot be stored as it is (nesting, NUL, lone surrogates), or None."""
+    if depth > _DATA_DEPTH_MAX:
+        return f"the event's data is nested deeper than {_DATA_DEPTH_MAX} levels"
+    if isinstance(value, dict):
+        items = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        items = value
+    elif isinstance(value, str):
+        if "\x00" in value or not value.isascii() and _has_surrogate(value):
+            return "the event holds a NUL character or an unpaired surrogate"
+        return None
+    else:
+        return None
+    return next((problem for item in items if (problem := _unstorable(item, depth + 1)) is not None), None)
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

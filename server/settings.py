@@ -217,6 +217,10 @@ REST_FRAMEWORK = {
 MAX_BODY_BYTES = 64 * 1024
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 UPLOAD_PATHS = {"/api/matches/import"}
+# This server's name in the match files it exports (a lower-case host name, e.g. cards.example.org):
+# another server shows this one's players as `username@<name>`. Empty: files name no server,
+# and importers show the players as `username@import`.
+EXPORT_SERVER_NAME = os.environ.get("EXPORT_SERVER_NAME", "")
 MAX_JSON_DEPTH = 20
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
 # A socket may send this many frames per second (a burst of twice as many is allowed).

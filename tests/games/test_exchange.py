@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
+from accounts.models import User
 from games.engines import ENGINES
 from games.exchange import ImportRefused, match_export_lines, match_import
 from games.models import Event, Match
@@ -41,12 +42,11 @@ def test_export_then_import_into_an_empty_database_gives_identical_events_and_ha
     assert stored == in_file
     assert verify_match(match).ok
     assert list(match_export_lines(match))[1:] == lines[1:]
-    assert [s.user.username for s in match.seat_set.order_by("seat")] == [u.username for u in users]
+    seats = list(match.seat_set.order_by("seat"))
+    assert [(s.user, s.guest) for s in seats] == [(None, f"{u.username}@import") for u in users]
 
 
 def refusal(lines) -> ImportRefused:
-    from accounts.models import User
-
     with pytest.raises(ImportRefused) as refused:
         match_import(lines, imported_by=User.objects.first())
     assert not Match.objects.exists()
@@ -148,3 +148,262 @@ def test_a_file_verifies_without_a_server(tmp_path, alice, bob):
     assert verify_file(str(path)) is None
     path.write_text(path.read_text().replace('"won":false', '"won":true', 1))
     assert verify_file(str(path)).startswith("line ")
+
+
+# --- who an imported match names ----------------------------------------------------------------
+
+
+def with_header(lines: list[str], **changes) -> list[str]:
+    header = json.loads(lines[0])
+    header.update(changes)
+    return [json.dumps(header), *lines[1:]]
+
+
+def named(lines: list[str], *usernames) -> list[str]:
+    header = json.loads(lines[0])
+    for player, username in zip(header["players"], usernames):
+        player["username"] = username
+    return [json.dumps(header), *lines[1:]]
+
+
+def test_an_import_never_credits_a_local_account(alice, bob, carol):
+    """Prevents a forged file from attaching a made-up match to existing users: the file's
+    people sit as guests `name@server`, linked to no account, and the match is in no one's list."""
+    lines = with_header(exported_then_forgotten("the-game", [alice, bob]), source="cards.example.org")
+    match = match_import(lines, imported_by=carol)
+    assert [(s.user_id, s.shown_name) for s in match.seat_set.order_by("seat")] == [
+        (None, "alice@cards.example.org"), (None, "bob@cards.example.org"),
+    ]
+    summary = client_for(None).get(f"/api/matches/{match.pk}").json()
+    assert [(s["user"], s["name"]) for s in summary["seats"]] == [(None, "alice@cards.example.org"), (None, "bob@cards.example.org")]
+    listed = client_for(None).get("/api/matches", {"player": "alice"}).json()
+    assert match.pk not in [m["id"] for m in listed["results"]]
+
+
+def test_an_import_creates_no_user_even_for_an_unknown_name(alice, bob, carol):
+    """Prevents imports from creating local accounts (with names sign-up refuses) for the file's people."""
+    lines = named(exported_then_forgotten("the-game", [alice, bob]), "mallory", "trent")
+    before = User.objects.count()
+    match = match_import(lines, imported_by=carol)
+    assert User.objects.count() == before
+    assert [s.guest for s in match.seat_set.order_by("seat")] == ["mallory@import", "trent@import"]
+
+
+@pytest.mark.parametrize(
+    "username, reason",
+    [
+        ("", "non-empty"),
+        ("<b>boss</b>", "only letters"),
+        ("a" * 151, "at most 150"),
+        ("eve@Not A Host", "host name"),
+        ("eve@", "host name"),
+    ],
+)
+def test_a_name_sign_up_would_refuse_is_refused_with_line_1_and_the_reason(alice, bob, username, reason):
+    """Prevents names that sign-up refuses (HTML, empty, 151 characters: once a 500) from entering by import."""
+    lines = named(exported_then_forgotten("the-game", [alice, bob]), username)
+    users = User.objects.count()
+    refused = refusal(lines)
+    assert refused.line == 1 and reason in refused.reason and "seat 0" in refused.reason
+    assert User.objects.count() == users
+    upload = client_for(alice).post("/api/matches/import", {"file": io.BytesIO("\n".join(lines).encode())}, format="multipart")
+    assert upload.status_code == 400 and upload.json()["error"]["extra"]["line"] == 1
+
+
+def test_a_source_that_is_not_a_host_name_is_refused(alice, bob):
+    """Prevents a file from dressing its players in a made-up server name with HTML or spaces."""
+    lines = with_header(exported_then_forgotten("the-game", [alice, bob]), source="<i>x</i>")
+    assert "source" in refusal(lines).reason
+
+
+def test_exporting_an_imported_match_keeps_name_at_source(alice, bob, carol, settings):
+    """Prevents a re-exported import from passing its guests off as this server's users."""
+    lines = with_header(exported_then_forgotten("the-game", [alice, bob]), source="cards.example.org")
+    settings.EXPORT_SERVER_NAME = "here.example.net"
+    with transaction.atomic():
+        again = list(match_export_lines(match_import(lines, imported_by=carol)))
+        transaction.set_rollback(True)
+    header = json.loads(again[0])
+    assert header["source"] == "here.example.net"
+    assert [p["username"] for p in header["players"]] == ["alice@cards.example.org", "bob@cards.example.org"]
+    match = match_import(again, imported_by=carol)
+    assert [s.guest for s in match.seat_set.order_by("seat")] == ["alice@cards.example.org", "bob@cards.example.org"]
+
+
+def test_a_local_export_names_this_server_as_source(alice, bob, settings):
+    settings.EXPORT_SERVER_NAME = "here.example.net"
+    header = json.loads(exported_then_forgotten("the-game", [alice, bob])[0])
+    assert header["source"] == "here.example.net" and [p["username"] for p in header["players"]] == ["alice", "bob"]
+
+
+def test_an_imported_match_is_never_rated(alice, bob, carol):
+    """Prevents an import from moving anyone's rating: the rating task skips it and the database
+    refuses an imported match marked rated."""
+    from django.db import IntegrityError
+
+    from ratings.services import match_rate
+
+    match = match_import(exported_then_forgotten("the-game", [alice, bob]), imported_by=carol)
+    assert match_rate(match_id=match.pk) == 0
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Match.objects.filter(pk=match.pk).update(rated=True)
+
+
+def test_a_practice_match_is_not_imported(alice, bob, staff):
+    """Prevents a made-up position from entering as a practice match (its source is another server's match)."""
+    from games.services import match_practice
+
+    with transaction.atomic():
+        source = finished_match("the-game", [alice, bob])
+        lines = list(match_export_lines(match_practice(match_id=source.pk, user=alice, seq=5), staff))
+        transaction.set_rollback(True)
+    refused = refusal(lines)
+    assert refused.line == 2 and "practice" in refused.reason
+
+
+def test_a_bot_this_game_has_not_is_refused(alice, bob):
+    """Prevents a 41-character or unknown bot name from reaching the seat column (a 500)."""
+    with transaction.atomic():
+        match = services_match_with_bot(alice)
+        lines = list(match_export_lines(match))
+        transaction.set_rollback(True)
+    header = json.loads(lines[0])
+    header["players"][1]["bot"] = "x" * 41
+    assert "not a bot" in refusal([json.dumps(header), *lines[1:]]).reason
+
+
+def services_match_with_bot(user):
+    from games import services
+    from tests.games.builders import bot_moves
+
+    moves = bot_moves("the-game", 2, 3, ["tight", "tight"])
+    return services.match_record(game="the-game", seats=[user, "tight"], created_by=user, seed=3, moves=moves, rated=False)
+
+
+# --- no file answers 500 ------------------------------------------------------------------------
+
+
+def _mutations():
+    from hypothesis import strategies as st
+
+    json_values = st.recursive(
+        st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70) | st.floats(allow_nan=False)
+        | st.text(max_size=200) | st.sampled_from(["\x00", "\ud800", "a" * 300, "<b>x</b>", "", "@", "x@y"]),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+        max_leaves=8,
+    )
+    keys = st.sampled_from(
+        ["seq", "kind", "type", "actor", "data", "hash", "created", "format", "format_version", "game", "players",
+         "events", "final_hash", "source", "username", "bot", "seat", "seed", "seed_sha256", "practice_of", "seats",
+         "outcome", "move", "type"]
+    )
+    edit = st.tuples(st.sampled_from(["set", "delete", "raw", "drop_line", "dup_line", "bytes"]), keys, json_values,
+                     st.integers(min_value=0, max_value=10**6), st.binary(max_size=40))
+    return st.tuples(st.lists(edit, min_size=1, max_size=4), st.booleans())
+
+
+def _apply(lines: list[str], mutation) -> bytes:
+    """The file after the edits: values set or deleted at any depth, lines dropped or doubled, raw
+    bytes; then, half of the time, the chain hashed again as a forger would, so the edits get past
+    the hash check to the rules and the store."""
+    edits, rehash = mutation
+    lines = list(lines)
+    tail = b""
+    for action, key, value, where, raw in edits:
+        number = where % len(lines)
+        if action == "drop_line" and len(lines) > 1:
+            del lines[number]
+        elif action == "dup_line":
+            lines.insert(number, lines[number])
+        elif action == "raw":
+            lines[number] = lines[number][: where % (len(lines[number]) + 1)] + json.dumps(value)
+        elif action == "bytes":
+            tail += raw
+        else:
+            objects = _objects(_loaded(lines[number]))
+            target = objects[where % len(objects)]
+            if action == "set":
+                target[key] = value
+            else:
+                target.pop(key, None)
+            lines[number] = json.dumps(objects[0])
+    if rehash:
+        lines = _rehashed(lines)
+    return "\n".join(lines).encode("utf-8", "surrogatepass") + tail
+
+
+def _rehashed(lines: list[str]) -> list[str]:
+    from games.chain import event_hash
+
+    previous, out, count = "", [], 0
+    for line in lines[1:]:
+        try:
+            event = json.loads(line)
+            event["hash"] = previous = event_hash(
+                previous, seq=event["seq"], kind=event["kind"], actor=event["actor"], data=event["data"]
+            )
+            line = json.dumps(event)
+            count += 1
+        except Exception:  # noqa: BLE001 - a line the edits broke stays broken
+            pass
+        out.append(line)
+    try:
+        header = json.loads(lines[0])
+        header.update(final_hash=previous, events=count)
+        return [json.dumps(header), *out]
+    except Exception:  # noqa: BLE001
+        return [lines[0], *out]
+
+
+def _loaded(line: str):
+    try:
+        return json.loads(line)
+    except ValueError:
+        return {}
+
+
+def _objects(value) -> list[dict]:
+    found = [value] if isinstance(value, dict) else []
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    for child in children:
+        found += _objects(child)
+    return found or [{}]
+
+
+def test_no_mangled_file_answers_500_or_writes_anything(alice, bob, tmp_path):
+    """Prevents a hostile file from crashing the import (a 500) or leaving rows behind: every
+    mangled file is imported whole or refused with a 4xx, over the API and by the command."""
+    from hypothesis import HealthCheck, given, settings as hypothesis_settings
+
+    lines = exported_then_forgotten("the-game", [alice, bob])
+    api = client_for(alice)
+    path = tmp_path / "mangled.jsonl"
+
+    @hypothesis_settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(_mutations())
+    def check(edits):
+        content = _apply(lines, edits)
+        with transaction.atomic():
+            counts = (Match.objects.count(), User.objects.count())
+            answer = api.post("/api/matches/import", {"file": io.BytesIO(content)}, format="multipart")
+            assert answer.status_code in (201, 400, 409, 422), answer.content
+            if answer.status_code != 201:
+                assert answer.json()["error"]["code"] and (Match.objects.count(), User.objects.count()) == counts
+            transaction.set_rollback(True)
+        path.write_bytes(content)
+        with transaction.atomic():
+            try:
+                call_command("import_matches", str(path), "--as", "alice", stdout=io.StringIO(), stderr=io.StringIO())
+            except SystemExit:  # refused: the command says so on stderr and exits 1
+                assert (Match.objects.count(), User.objects.count()) == counts
+            transaction.set_rollback(True)
+
+    check()
+
+
+def test_the_command_refuses_a_file_that_is_not_utf8_without_a_traceback(tmp_path, alice, capsys):
+    """Prevents a crash of `import_matches` on bytes that are not UTF-8 (the command read text)."""
+    (tmp_path / "bad.jsonl").write_bytes(b"\xff\xfe{}")
+    with pytest.raises(SystemExit):
+        call_command("import_matches", str(tmp_path), "--as", "alice")
+    assert "not UTF-8" in capsys.readouterr().err and not Match.objects.exists()

@@ -6,7 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import User
-from games.exchange import match_import
+from games.exchange import match_import_bytes
 from server.errors import ApplicationError
 
 
@@ -24,13 +24,12 @@ class Command(BaseCommand):
         files = [f for p in map(Path, paths) for f in (sorted(p.glob("*.jsonl")) if p.is_dir() else [p])]
         imported, refused = 0, 0
         for path in files:
-            with open(path, encoding="utf-8") as lines:
-                try:
-                    match = match_import(lines, imported_by=importer)
-                except ApplicationError as exc:
-                    refused += 1
-                    self.stderr.write(f"{path}: refused: {exc.message}")
-                    continue
+            try:
+                match = match_import_bytes(path.read_bytes(), imported_by=importer)
+            except ApplicationError as exc:
+                refused += 1
+                self.stderr.write(f"{path}: refused: {exc.message}")
+                continue
             imported += 1
             self.stdout.write(f"{path}: imported as match {match.pk}")
         self.stdout.write(f"import_matches: {imported} imported, {refused} refused")
