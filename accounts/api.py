@@ -45,11 +45,14 @@ class UserRegisterApi(APIView):
 
 
 class UserLoginApi(APIView):
-    """Logs in with username and password; returns the API token and sets the session cookie."""
+    """Logs in with username and password; returns the API token and sets the session cookie.
+
+    Throttled per address and per account tried (429 `throttled`)."""
 
     authentication_classes: list = []
     permission_classes = [AllowAny]
     throttle_scope = "login"
+    account_throttle_scope = "login_account"
 
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField(max_length=150)
