@@ -117,7 +117,7 @@ def login_page(request: HttpRequest) -> HttpResponse:
 @require_POST
 def logout_page(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        account_services.user_token_revoke(user=request.user)
+        account_services.user_tokens_revoke(user=request.user)
     logout(request)
     messages.info(request, "You are logged out.")
     return redirect("/")

@@ -100,7 +100,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
@@ -235,6 +234,11 @@ REST_FRAMEWORK = {
         "moves": os.environ.get("THROTTLE_MOVES", "1200/minute"),
     },
 }
+
+# API tokens expire this many days after they are made (at login or sign-up).
+API_TOKEN_DAYS = float(os.environ.get("API_TOKEN_DAYS", "30"))
+# A socket ticket (`POST /api/auth/socket-ticket`) opens one socket within this many seconds.
+SOCKET_TICKET_SECONDS = int(os.environ.get("SOCKET_TICKET_SECONDS", "30"))
 
 # What a client may send.
 MAX_BODY_BYTES = 64 * 1024
