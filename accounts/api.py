@@ -1,14 +1,16 @@
 """Accounts over HTTP: thin views that call accounts.services."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import login, logout
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import services
+from accounts import selectors, services
 
 
 class UserOutputSerializer(serializers.Serializer):
@@ -19,7 +21,9 @@ class UserOutputSerializer(serializers.Serializer):
 
 class SessionOutputSerializer(serializers.Serializer):
     user = UserOutputSerializer()
-    token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
+    token = serializers.CharField(
+        help_text="Send as `Authorization: Token <token>`. Shown this once; it expires after `API_TOKEN_DAYS` days."
+    )
 
 
 class UserRegisterApi(APIView):
@@ -45,11 +49,14 @@ class UserRegisterApi(APIView):
 
 
 class UserLoginApi(APIView):
-    """Logs in with username and password; returns the API token and sets the session cookie."""
+    """Logs in with username and password; returns a new API token and sets the session cookie.
+
+    Throttled per address and per account tried (429 `throttled`)."""
 
     authentication_classes: list = []
     permission_classes = [AllowAny]
     throttle_scope = "login"
+    account_throttle_scope = "login_account"
 
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField(max_length=150)
@@ -66,13 +73,13 @@ class UserLoginApi(APIView):
 
 
 class UserLogoutApi(APIView):
-    """Ends the session and revokes the API token."""
+    """Ends the session and revokes every API token of the user."""
 
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={204: None})
     def post(self, request):
-        services.user_token_revoke(user=request.user)
+        services.user_tokens_revoke(user=request.user)
         logout(request)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -85,3 +92,49 @@ class UserMeApi(APIView):
     @extend_schema(responses={200: UserOutputSerializer})
     def get(self, request):
         return Response(UserOutputSerializer(request.user).data)
+
+
+class TokenListApi(APIView):
+    """The logged-in user's API tokens that still work (never their keys)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        created = serializers.DateTimeField()
+        expires = serializers.DateTimeField()
+
+    @extend_schema(responses={200: OutputSerializer(many=True)})
+    def get(self, request):
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(selectors.token_list(user=request.user), request, view=self)
+        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+
+
+class TokenRevokeApi(APIView):
+    """Revokes one of the logged-in user's API tokens; it fails on its very next use."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, token_id: int):
+        services.user_token_revoke(user=request.user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SocketTicketCreateApi(APIView):
+    """A single-use ticket for opening a socket as the logged-in user: `/ws/...?ticket=<ticket>`,
+    within `expires_in` seconds. The API token itself never goes in a URL."""
+
+    permission_classes = [IsAuthenticated]
+
+    class OutputSerializer(serializers.Serializer):
+        ticket = serializers.CharField()
+        expires_in = serializers.IntegerField(help_text="Seconds the ticket is good for.")
+
+    @extend_schema(request=None, responses={201: OutputSerializer})
+    def post(self, request):
+        token_key = request.auth if isinstance(request.auth, str) else None  # None: the session's
+        ticket = services.socket_ticket_issue(user=request.user, token_key=token_key)
+        body = {"ticket": ticket, "expires_in": settings.SOCKET_TICKET_SECONDS}
+        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)

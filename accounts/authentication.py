@@ -2,31 +2,37 @@
 
 DRF's `TokenAuthentication` builds `Token.objects.select_related("user").get(key=...)` on every
 request: about a third of the move endpoint's CPU (bench/moves.py), for a one-row lookup.
-This reads the same row with a fixed query and builds the user as the ORM would. A revoked
-token fails on the very next request.
+This reads the same row with a fixed query and builds the user as the ORM would. A revoked or
+expired token fails on the very next request.
 """
 from __future__ import annotations
 
 from django.db import connection
+from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
-from rest_framework.authtoken.models import Token
 
-from accounts.models import User
+from accounts.models import ApiToken, User
+from accounts.tokens import key_hash
 
 _USER_COLUMNS = [field.column for field in User._meta.concrete_fields]
 _USER_ATTNAMES = [field.attname for field in User._meta.concrete_fields]
 
 
 def user_for_token(key: str) -> User | None:
-    """The active user owning `key`, or None."""
+    """The active user owning the unexpired token `key`, or None."""
+    return user_for_token_hash(key_hash(key))
+
+
+def user_for_token_hash(digest: str) -> User | None:
+    """The active user owning the unexpired token whose key hashes to `digest`, or None."""
     quote = connection.ops.quote_name
     columns = ", ".join(f"u.{quote(column)}" for column in _USER_COLUMNS)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT {columns} FROM {User._meta.db_table} u JOIN {Token._meta.db_table} t ON t.user_id = u.id"
-            " WHERE t.key = %s",
-            [key],
+            f"SELECT {columns} FROM {User._meta.db_table} u JOIN {ApiToken._meta.db_table} t ON t.user_id = u.id"
+            " WHERE t.key_hash = %s AND t.expires > %s",
+            [digest, connection.ops.adapt_datetimefield_value(timezone.now())],
         )
         row = cursor.fetchone()
     if row is None:

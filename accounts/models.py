@@ -29,3 +29,18 @@ class User(AbstractUser):
         if fields is not None and {"username", "display_name"} & set(fields):
             kwargs["update_fields"] = {*fields, "username_key", "display_key"}
         super().save(*args, **kwargs)
+
+class ApiToken(models.Model):
+    """An API token (`Authorization: Token <key>`), until it expires or its owner revokes it.
+
+    Only the SHA-256 of the key is kept: the key is shown once, when it is made, and a copy of
+    this table opens nothing. (The key is 160 random bits: a salt or a slow hash adds nothing.)
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    key_hash = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created", "-id"]

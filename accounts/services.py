@@ -1,16 +1,24 @@
-"""Accounts: registration, login (session for the browser, token for the API), logout."""
+"""Accounts: registration, login (session for the browser, token for the API), API tokens and
+socket tickets, logout."""
 from __future__ import annotations
 
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import authenticate, password_validation
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from rest_framework.authtoken.models import Token
+from django.utils import timezone
 
-from accounts.models import User
+from accounts.authentication import user_for_token_hash
+from accounts.models import ApiToken, User
 from accounts.names import name_key, username_problem
+from accounts.tokens import key_hash, key_new
 from games.bots import BOTS
-from server.errors import ApplicationError, bad_request, conflict
+from server.errors import ApplicationError, bad_request, conflict, not_found
 
 # Bots sit at tables by name: nobody may be seen by one of those names.
 _BOT_KEYS = frozenset(name_key(bot) for bots in BOTS.values() for bot in bots)
@@ -70,9 +78,52 @@ def user_authenticate(*, request, username: str, password: str) -> User:
 
 
 def user_token(*, user: User) -> str:
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+    """A new API token for `user`, valid for `API_TOKEN_DAYS`. Its key is returned this once and
+    kept only as a hash. The user's expired tokens go meanwhile, so they do not pile up."""
+    now = timezone.now()
+    ApiToken.objects.filter(user=user, expires__lte=now).delete()
+    key = key_new()
+    ApiToken.objects.create(user=user, key_hash=key_hash(key), expires=now + timedelta(days=settings.API_TOKEN_DAYS))
+    return key
 
 
-def user_token_revoke(*, user: User) -> None:
-    Token.objects.filter(user=user).delete()
+def user_token_revoke(*, user: User, token_id: int) -> None:
+    """Revokes one of `user`'s tokens; another user's is as unknown as one that never was (404)."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    if not deleted:
+        raise not_found("token_not_found", f"You have no token {token_id}.")
+
+
+def user_tokens_revoke(*, user: User) -> None:
+    """Revokes every token of `user` (logging out logs out everywhere)."""
+    ApiToken.objects.filter(user=user).delete()
+
+
+def socket_ticket_issue(*, user: User, token_key: str | None) -> str:
+    """A ticket that opens one socket as `user` within `SOCKET_TICKET_SECONDS`: a URL that may be
+    logged on the way holds nothing lasting. Made with a token, it dies with that token."""
+    ticket = secrets.token_urlsafe(32)
+    issued = {"user": user.pk, "token": key_hash(token_key) if token_key else None}
+    try:
+        cache.set(_ticket_cache_key(ticket), issued, settings.SOCKET_TICKET_SECONDS)
+    except Exception:  # noqa: BLE001 - the cache backend's own connection errors
+        raise ApplicationError("tickets_unavailable", "Socket tickets are unavailable right now; "
+                               "send the token in an Authorization header instead.", status=503) from None
+    return ticket
+
+
+def socket_ticket_redeem(*, ticket: str) -> User | None:
+    """The active user a ticket was issued to, the first time it is shown; None after that, after
+    it expired, or once the token it was made with is revoked or expired."""
+    cache_key = _ticket_cache_key(ticket)
+    issued = cache.get(cache_key)
+    if issued is None or not cache.delete(cache_key):  # of two redeeming at once, one deletes it
+        return None
+    if issued["token"] is not None:
+        user = user_for_token_hash(issued["token"])
+        return user if user is not None and user.pk == issued["user"] else None
+    return User.objects.filter(pk=issued["user"], is_active=True).first()
+
+
+def _ticket_cache_key(ticket: str) -> str:
+    return f"socket_ticket_{key_hash(ticket)}"  # the cache holds no ticket that works either

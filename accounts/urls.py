@@ -7,4 +7,7 @@ urlpatterns = [
     path("auth/login", api.UserLoginApi.as_view(), name="login"),
     path("auth/logout", api.UserLogoutApi.as_view(), name="logout"),
     path("auth/me", api.UserMeApi.as_view(), name="me"),
+    path("auth/tokens", api.TokenListApi.as_view(), name="token-list"),
+    path("auth/tokens/<int:token_id>", api.TokenRevokeApi.as_view(), name="token-revoke"),
+    path("auth/socket-ticket", api.SocketTicketCreateApi.as_view(), name="socket-ticket"),
 ]

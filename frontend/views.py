@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
-from rest_framework.throttling import ScopedRateThrottle
 
 from accounts import services as account_services
 from accounts.models import User
@@ -24,6 +23,7 @@ from games import selectors
 from games.bots import BOTS, STRONG_BOT
 from games.models import Seat
 from server.errors import ApplicationError
+from server.limits import throttle_wait
 
 GAME_TITLES = {"the-game": "The Game", "ten": "Ten", "sequence-stacks": "Sequence Stacks", "split": "Split"}
 # The game-specific options the lobby's form offers (each engine's rules page lists them).
@@ -60,22 +60,6 @@ def _page(
     return render(request, template, {**base, **(context or {})}, **kwargs)
 
 
-class _Scoped:
-    """What DRF's ScopedRateThrottle reads from a view: its scope."""
-
-    def __init__(self, scope: str):
-        self.throttle_scope = scope
-
-
-def _throttle_wait(request: HttpRequest, scope: str) -> int | None:
-    """Seconds to wait when `request` is over the API's rate for `scope` (the pages and the API
-    count together, under the same cache keys), else None."""
-    throttle = ScopedRateThrottle()
-    if throttle.allow_request(request, _Scoped(scope)):
-        return None
-    return int(throttle.wait() or 1)
-
-
 # --- lobby and accounts -----------------------------------------------------------------------
 
 
@@ -93,7 +77,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
-    wait = _throttle_wait(request, "signup") if request.method == "POST" else None
+    wait = throttle_wait(request, "signup") if request.method == "POST" else None
     if wait is not None:
         form.is_valid()
         form.add_error(None, f"Too many sign-ups from here: try again in {wait} seconds.")
@@ -113,7 +97,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def login_page(request: HttpRequest) -> HttpResponse:
     form = LoginForm(request.POST or None)
-    wait = _throttle_wait(request, "login") if request.method == "POST" else None
+    wait = throttle_wait(request, "login", account_scope="login_account") if request.method == "POST" else None
     if wait is not None:
         form.is_valid()
         form.add_error(None, f"Too many attempts: try again in {wait} seconds.")
@@ -133,7 +117,7 @@ def login_page(request: HttpRequest) -> HttpResponse:
 @require_POST
 def logout_page(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        account_services.user_token_revoke(user=request.user)
+        account_services.user_tokens_revoke(user=request.user)
     logout(request)
     messages.info(request, "You are logged out.")
     return redirect("/")

@@ -32,9 +32,8 @@ from django.http.request import split_domain_port, validate_host
 from psycopg.errors import UniqueViolation
 from psycopg_pool import AsyncConnectionPool
 
-from rest_framework.authtoken.models import Token
-
-from accounts.models import User
+from accounts.models import ApiToken, User
+from accounts.tokens import key_hash
 from games import services, store
 from games.models import Event, Match, MoveReceipt, Seat
 from games.state import state_cache, state_from_rows
@@ -201,7 +200,7 @@ async def http_move(scope, receive, send, django) -> None:
     logs.match_id.set(match_id)
     answer = status = None
     async with await pool.connection() as conn:
-        cursor = await conn.execute(_HEAD_BY_TOKEN_SQL, [key, token, match_id])
+        cursor = await conn.execute(_HEAD_BY_TOKEN_SQL, [key, key_hash(token), match_id])
         rows = await cursor.fetchall()
         user_id = rows[0][0] if rows else None
         if user_id is not None and await _throttle.allows(user_id):
@@ -293,13 +292,13 @@ def _is_secure(scope, headers: dict[str, str]) -> bool:
     return scope.get("scheme") == "https"
 
 
-# `store.HEAD_SQL` for the owner of an API token (no row: no such token, or its user is not
-# active), read anew for every request so a revoked token fails at once.
+# `store.HEAD_SQL` for the owner of an API token (no row: no such token, an expired one, or its
+# user is not active), read anew for every request so a revoked token fails at once.
 _HEAD_BY_TOKEN_SQL = f"""
     SELECT who.id, {store.HEAD_COLUMNS},
            (SELECT r.id FROM {MoveReceipt._meta.db_table} r WHERE r.user_id = who.id AND r.key = %s)
-    FROM (SELECT u.id FROM {User._meta.db_table} u JOIN {Token._meta.db_table} t ON t.user_id = u.id
-          WHERE t.key = %s AND u.is_active) who
+    FROM (SELECT u.id FROM {User._meta.db_table} u JOIN {ApiToken._meta.db_table} t ON t.user_id = u.id
+          WHERE t.key_hash = %s AND t.expires > now() AND u.is_active) who
     LEFT JOIN {Match._meta.db_table} m ON m.id = %s LEFT JOIN {Seat._meta.db_table} s ON s.match_id = m.id
 """
 

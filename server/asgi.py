@@ -26,8 +26,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs
 from django.conf import settings  # noqa: E402
 
 from games import fastlane, notify  # noqa: E402
+from server import logs  # noqa: E402
 from server.routing import websocket_urlpatterns  # noqa: E402
 from server.ws_auth import WebSocketAuthStack, origin_checked  # noqa: E402
+
+logs.uvicorn_logs_redacted()
 
 _django_http = WSGIMiddleware(django_wsgi_app, workers=settings.HTTP_THREADS)
 

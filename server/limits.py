@@ -1,10 +1,15 @@
 """Limits on what a client may send: body size (413), JSON depth and NUL characters (400).
 
-Request rates (429) are DRF's scoped throttles, configured in settings.
+Request rates (429) are DRF's scoped throttles, configured in settings, counted per client
+address (`client_address`), per user, and for logins per account tried as well.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
+import ipaddress
 import logging
+import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -96,6 +101,52 @@ class BoundedJSONParser(JSONParser):
         return data
 
 
+@functools.lru_cache(maxsize=8)
+def _networks(proxies: tuple[str, ...]) -> tuple:
+    return tuple(ipaddress.ip_network(proxy, strict=False) for proxy in proxies)
+
+
+def _address(text: str):
+    """`text` as an IP address (a port and IPv6 brackets dropped, as proxies may write them), or None."""
+    text = text.strip()
+    if text.startswith("["):
+        text = text[1:].partition("]")[0]
+    elif text.count(":") == 1:
+        text = text.partition(":")[0]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    return address.ipv4_mapped or address if address.version == 6 else address
+
+
+def _trusted(address) -> bool:
+    return address is not None and any(address in network for network in _networks(tuple(settings.TRUSTED_PROXIES)))
+
+
+def client_address(meta) -> str:
+    """The address a request comes from, as the throttles count it.
+
+    The socket's peer, unless that is one of `TRUSTED_PROXIES`: then the right-most address of
+    X-Forwarded-For that is not a trusted proxy (each proxy appends the address it heard from,
+    so everything left of that is whatever the client wrote). An IPv6 client counts as its /64:
+    one subscriber commonly holds all of it, and a fresh address per request would be a fresh
+    allowance.
+    """
+    peer_text = meta.get("REMOTE_ADDR") or ""
+    address = _address(peer_text)
+    if _trusted(address):
+        forwarded = [_address(part) for part in meta.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        untrusted = [hop for hop in reversed(forwarded) if not _trusted(hop)]
+        if untrusted and untrusted[0] is not None:
+            address = untrusted[0]
+    if address is None:
+        return peer_text  # not IP (a Unix socket): every such client counts together
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
 _throttle_cache = None
 
 
@@ -126,8 +177,11 @@ class ScopedThrottle(ScopedRateThrottle):
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_ends = (window + 1) * self.duration
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
         try:
-            return self._count(self.window_key(self.get_cache_key(request, view), window)) <= self.num_requests
+            return self._count(self.window_key(key, window)) <= self.num_requests
         except Exception:  # noqa: BLE001 - the cache backend's own connection errors
             log.warning("throttle cache unavailable; letting %s through", request.path, exc_info=True)
             return True
@@ -144,8 +198,56 @@ class ScopedThrottle(ScopedRateThrottle):
                 return 1
             return self.cache.incr(key)
 
+    def get_ident(self, request) -> str:
+        # DRF's takes X-Forwarded-For whole from anyone, which anyone can change on every request.
+        return client_address(request.META)
+
     def wait(self) -> float:
         return max(0.0, self.window_ends - self.now)
+
+
+class AccountThrottle(ScopedThrottle):
+    """Attempts per account: the `username` a request names, from any address, so that a guesser
+    spread over many addresses is stopped too. Views name the scope in `account_throttle_scope`.
+
+    Every attempt counts, right or wrong, and the count is checked before the password: a
+    password that is right cannot be told from a wrong one once the account is throttled.
+    The price: a stranger can keep an account's owner from logging in with a password for the
+    window (their open sessions and tokens still work).
+    """
+
+    scope_attr = "account_throttle_scope"
+
+    def get_cache_key(self, request, view) -> str | None:
+        # A DRF request's parsed body, or a form page's POST.
+        body = request.data if hasattr(request, "data") else request.POST
+        username = body.get("username") if hasattr(body, "get") else None
+        if not isinstance(username, str):
+            return None
+        ident = hashlib.sha256(account_folded(username).encode("utf-8", "surrogatepass")).hexdigest()
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def account_folded(username: str) -> str:
+    """One text for every spelling that logs into the same account: the API strips the username,
+    the admin's form also NFKC-normalises it; case is folded too, which only joins more."""
+    return unicodedata.normalize("NFKC", username.strip()).casefold()
+
+
+class _Scopes:
+    """What the throttles read from a view: its scopes."""
+
+    def __init__(self, scope: str, account_scope: str | None):
+        self.throttle_scope = scope
+        self.account_throttle_scope = account_scope
+
+
+def throttle_wait(request, scope: str, *, account_scope: str | None = None) -> int | None:
+    """Seconds a plain Django view's `request` must wait under the API's throttles for `scope`
+    (and `account_scope`), else None. Pages and the API count together, under the same keys."""
+    view = _Scopes(scope, account_scope)
+    waits = [throttle.wait() for throttle in (ScopedThrottle(), AccountThrottle()) if not throttle.allow_request(request, view)]
+    return max(1, int(max(waits))) if waits else None
 
 
 class _RefusingNul:

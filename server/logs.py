@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from contextvars import ContextVar
 from datetime import datetime, timezone
+from urllib.parse import unquote_plus
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 match_id: ContextVar[int | None] = ContextVar("match_id", default=None)
@@ -32,3 +34,38 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return json.dumps(entry, default=str)
+
+
+_QUERY_PAIR = re.compile(r"(?<=[?&])([^=&#\s\"]*)=([^&#\s\"]*)")
+_SECRET_PARAMETERS = {"token", "ticket"}
+
+
+def _pair_redacted(pair: re.Match) -> str:
+    # Decoded as the server decodes it: `%74oken=` is a token too.
+    return f"{pair[1]}=[redacted]" if unquote_plus(pair[1]).lower() in _SECRET_PARAMETERS else pair[0]
+
+
+def secrets_redacted(text: str) -> str:
+    """`text` with the values of `token` and `ticket` in any URL query it holds blanked."""
+    return _QUERY_PAIR.sub(_pair_redacted, text) if "=" in text else text
+
+
+class SecretQueryFilter(logging.Filter):
+    """Blanks API tokens and socket tickets in logged URLs: uvicorn's access lines (and its
+    WebSocket "accepted" lines) print each request's path with its query."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = secrets_redacted(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(secrets_redacted(arg) if isinstance(arg, str) else arg for arg in record.args)
+        return True
+
+
+def uvicorn_logs_redacted() -> None:
+    """Puts `SecretQueryFilter` on the loggers uvicorn writes URLs to, however it was started
+    (its command line configures its own logging before it loads this application)."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(existing, SecretQueryFilter) for existing in logger.filters):
+            logger.addFilter(SecretQueryFilter())

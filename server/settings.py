@@ -64,6 +64,27 @@ SESSION_COOKIE_HTTPONLY = True
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
+
+
+def _trusted_proxies() -> list[str]:
+    """TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed (addresses or networks, comma
+    separated; none by default). Anything else sends that header freely, so it must not pick
+    the address the throttles count. A bad entry stops the server rather than being ignored."""
+    import ipaddress
+
+    from django.core.exceptions import ImproperlyConfigured
+
+    proxies = env_list("TRUSTED_PROXIES", "")
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(f"TRUSTED_PROXIES: {proxy!r} is not an address or a network") from None
+    return proxies
+
+
+# uvicorn is given the same list (`--forwarded-allow-ips`, docker/Dockerfile and `manage.py serve`).
+TRUSTED_PROXIES = _trusted_proxies()
 if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -79,7 +100,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
@@ -204,14 +224,21 @@ REST_FRAMEWORK = {
         "server.limits.FormParser",
         "server.limits.MultiPartParser",
     ],
-    "DEFAULT_THROTTLE_CLASSES": ["server.limits.ScopedThrottle"],
-    # Per address for sign-up and login, per user for moves; backed by the cache (Redis in production).
+    "DEFAULT_THROTTLE_CLASSES": ["server.limits.ScopedThrottle", "server.limits.AccountThrottle"],
+    # Per address for sign-up and login, per account tried for login too (a guesser with many
+    # addresses), per user for moves; backed by the cache (Redis in production).
     "DEFAULT_THROTTLE_RATES": {
         "signup": os.environ.get("THROTTLE_SIGNUP", "20/hour"),
         "login": os.environ.get("THROTTLE_LOGIN", "30/minute"),
+        "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "20/hour"),
         "moves": os.environ.get("THROTTLE_MOVES", "1200/minute"),
     },
 }
+
+# API tokens expire this many days after they are made (at login or sign-up).
+API_TOKEN_DAYS = float(os.environ.get("API_TOKEN_DAYS", "30"))
+# A socket ticket (`POST /api/auth/socket-ticket`) opens one socket within this many seconds.
+SOCKET_TICKET_SECONDS = int(os.environ.get("SOCKET_TICKET_SECONDS", "30"))
 
 # What a client may send.
 MAX_BODY_BYTES = 64 * 1024

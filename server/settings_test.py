@@ -13,6 +13,7 @@ os.environ.setdefault("SECURE_COOKIES", "0")
 # Tests sign up many users from one address; the throttle tests set their own rates.
 os.environ.setdefault("THROTTLE_SIGNUP", "100000/hour")
 os.environ.setdefault("THROTTLE_LOGIN", "100000/hour")
+os.environ.setdefault("THROTTLE_LOGIN_ACCOUNT", "100000/hour")
 
 from server.settings import *  # noqa: E402,F403
 

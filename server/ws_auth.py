@@ -1,4 +1,9 @@
-"""WebSocket authentication: the session cookie (browsers), or `?token=` with an API token."""
+"""WebSocket authentication: the session cookie (browsers), a single-use `?ticket=` from
+`POST /api/auth/socket-ticket`, or an API token in an `Authorization: Token <key>` header.
+
+`?token=<key>` still works for programs written before tickets; uvicorn's logs never show it
+(`server.logs.SecretQueryFilter`), but a proxy in front may log URLs: send the header instead.
+"""
 from __future__ import annotations
 
 from urllib.parse import parse_qs
@@ -11,19 +16,26 @@ from django.conf import settings
 
 
 @database_sync_to_async
-def _user_for_token(key: str):
+def _user_for(ticket: str | None, key: str | None):
     from accounts.authentication import user_for_token
+    from accounts.services import socket_ticket_redeem
 
+    if ticket is not None:
+        return socket_ticket_redeem(ticket=ticket)
     return user_for_token(key)
 
 
 class TokenAuthMiddleware(BaseMiddleware):
-    """Runs inside the session middleware; a valid `?token=` replaces the session's user."""
+    """Runs inside the session middleware; a valid ticket or token replaces the session's user.
+    One that is not valid (used, expired, revoked) leaves the session's user, or nobody."""
 
     async def __call__(self, scope, receive, send):
-        keys = parse_qs(scope.get("query_string", b"").decode()).get("token")
-        if keys:
-            user = await _user_for_token(keys[0][:64])
+        query = parse_qs(scope.get("query_string", b"").decode())
+        scheme, _, header_key = dict(scope.get("headers", [])).get(b"authorization", b"").decode("latin-1").partition(" ")
+        ticket = query["ticket"][0][:64] if "ticket" in query else None
+        key = header_key.strip() if scheme.lower() == "token" else query.get("token", [None])[0]
+        if ticket is not None or key:
+            user = await _user_for(ticket, key[:64] if key else None)
             if user is not None:
                 scope = dict(scope, user=user)
         return await super().__call__(scope, receive, send)
@@ -38,7 +50,7 @@ class BrowserOriginValidator(OriginValidator):
 
     The Origin check guards session cookies against cross-site WebSocket hijacking. Clients
     that send no Origin are not browsers on someone else's page: they authenticate with a
-    token (or are anonymous spectators).
+    ticket or a token (or are anonymous spectators).
     """
 
     def valid_origin(self, parsed_origin) -> bool:

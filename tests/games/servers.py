@@ -21,14 +21,22 @@ def free_port() -> int:
 
 
 @contextmanager
-def uvicorn_servers(count: int, *, redis_url: str | None = None):
-    """Starts `count` uvicorn processes sharing the test database and Redis; yields their base URLs."""
-    env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=redis_url or settings.REDIS_URL, LOG_LEVEL="WARNING")
+def uvicorn_servers(count: int, *, redis_url: str | None = None, log_file=None, **overrides: str):
+    """Starts `count` uvicorn processes sharing the test database and Redis; yields their base URLs.
+
+    `overrides` are environment variables (settings) for the servers; with `log_file` (an open
+    file) they log at INFO, uvicorn's access lines included, into it.
+    """
+    env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=redis_url or settings.REDIS_URL, LOG_LEVEL="WARNING",
+               **overrides)
+    level = "info" if log_file is not None else "warning"
+    logs = log_file if log_file is not None else (None if os.environ.get("SERVER_LOGS") else subprocess.DEVNULL)
     ports = [free_port() for _ in range(count)]
     processes = [
         subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "server.asgi:application", "--port", str(port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=None if os.environ.get("SERVER_LOGS") else subprocess.DEVNULL,
+            [sys.executable, "-m", "uvicorn", "server.asgi:application", "--port", str(port), "--log-level", level,
+             "--forwarded-allow-ips", env.get("TRUSTED_PROXIES", "")],  # as docker/Dockerfile
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=logs,
         )
         for port in ports
     ]

@@ -38,6 +38,7 @@ class Command(BaseCommand):
             uvicorn.run(
                 "server.asgi:application", host=host, port=port, log_level="info", lifespan="off",
                 ws_per_message_deflate=False,  # as docker/Dockerfile, which says why
+                forwarded_allow_ips=",".join(settings.TRUSTED_PROXIES),  # as the throttles: none unless set
             )
         finally:
             if worker is not None:
