@@ -10,6 +10,7 @@ import os
 import httpx
 import psycopg
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 
@@ -25,10 +26,8 @@ LOG_TABLES = ["games_event", "ratings_ratingentry", "tournaments_tournamentevent
 @pytest.fixture
 def as_runtime(db):
     """A connection to the test database as the runtime role."""
-    settings = connection.settings_dict
-    with psycopg.connect(
-        host=settings["HOST"], port=settings["PORT"], dbname=settings["NAME"], user=RUNTIME_ROLE, autocommit=True
-    ) as runtime:
+    db = connection.settings_dict
+    with psycopg.connect(host=db["HOST"], port=db["PORT"], dbname=db["NAME"], user=RUNTIME_ROLE, autocommit=True) as runtime:
         yield runtime
 
 
@@ -130,7 +129,7 @@ def test_db_runtime_role_refuses_a_role_that_could_get_round_the_triggers(attrib
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (set REDIS_URL)")
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
 def test_the_servers_the_e2e_tests_start_connect_as_the_runtime_role():
     with uvicorn_servers(1) as (base,):
         assert httpx.get(f"{base}/readyz", timeout=10).json()["checks"]["database"] == "ok"

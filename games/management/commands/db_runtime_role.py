@@ -83,7 +83,9 @@ def _role_ensure(cursor, role: str, *, password: str) -> None:
             if cursor.fetchone() is None:
                 raise
     if password:
-        statement = sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(role), sql.Literal(password))
+        # Hashed here, so the password itself is never in a statement the server might log.
+        hashed = cursor.connection.pgconn.encrypt_password(password.encode(), role.encode()).decode()
+        statement = sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(role), sql.Literal(hashed))
         cursor.execute(statement.as_string(cursor.connection))
 
 
