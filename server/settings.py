@@ -155,6 +155,13 @@ if DATABASE_URL:
         DATABASES["default"]["OPTIONS"] = {
             "pool": {"min_size": 1, "max_size": int(os.environ.get("DB_POOL_MAX", "16")), "timeout": 30}
         }
+    # Migrations connect as the tables' owner (`migrate --database owner`, then `db_runtime_role`),
+    # the web and worker processes as DATABASE_URL, a role that owns nothing. Give
+    # MIGRATE_DATABASE_URL to the migration's process only; unset, one role does both.
+    DATABASES["owner"] = {
+        **dj_database_url.parse(os.environ.get("MIGRATE_DATABASE_URL") or DATABASE_URL),
+        "TEST": {"MIRROR": "default"},
+    }
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {

@@ -6,6 +6,7 @@ concurrency tests and prove less than it claims.
 from __future__ import annotations
 
 import inspect
+import io
 import os
 
 import pytest
@@ -133,8 +134,19 @@ def staff(db):
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup):
-    """Closes the connection pool before pytest-django drops the test database."""
+def django_db_setup(django_db_setup, django_db_blocker):
+    """Grants the runtime role its privileges on the test database, so the server processes the
+    tests start run as production's do (tests/games/worker.py); closes the connection pool before
+    pytest-django drops the test database."""
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        from django.core.management import call_command
+
+        from tests.games.worker import RUNTIME_ROLE
+
+        with django_db_blocker.unblock():
+            call_command("db_runtime_role", RUNTIME_ROLE, stdout=io.StringIO())
     yield
     from django.db import connections
 
@@ -142,3 +154,21 @@ def django_db_setup(django_db_setup):
     for connection in connections.all():
         if getattr(connection, "pool", None) is not None:
             connection.close_pool()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flush_past_append_only():
+    """Transactional tests end by emptying every table with one TRUNCATE, which the append-only
+    tables refuse: the suite, a superuser, empties them as a replica would (their triggers off),
+    which no server role can do."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    sql_flush = DatabaseOperations.sql_flush
+
+    def flush_as_replica(self, *args, **kwargs):
+        statements = sql_flush(self, *args, **kwargs)
+        return ["SET LOCAL session_replication_role = replica;", *statements] if statements else statements
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(DatabaseOperations, "sql_flush", flush_as_replica)
+        yield

@@ -14,9 +14,14 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# The server processes the tests start connect as this role, which owns nothing: the suite's
+# session setup (tests/conftest.py) grants it what `manage.py db_runtime_role` grants in production.
+RUNTIME_ROLE = "cardleague_runtime"
+
+
 def test_database_url() -> str:
     db = connection.settings_dict
-    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    return f"postgres://{RUNTIME_ROLE}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
 @contextmanager
