@@ -101,7 +101,9 @@ pool = _Pool()
 _ENGINE_ROWS_SQL = (
     f"SELECT seq, data FROM {Event._meta.db_table} WHERE match_id = %s AND kind = %s AND seq > %s AND seq <= %s ORDER BY seq"
 )
-_RECEIPT_SQL = f"SELECT response FROM {MoveReceipt._meta.db_table} WHERE user_id = %s AND key = %s"
+_RECEIPT_SQL = (
+    f"SELECT request_sha256, response FROM {MoveReceipt._meta.db_table} WHERE user_id = %s AND match_id = %s AND key = %s"
+)
 
 
 async def move_submit(*, match_id: int, user_id: int, move: Any, expected_seq: int | None = None,
@@ -115,25 +117,25 @@ async def _move(conn, match_id: int, user_id: int, head: store.Head | None, move
                 idempotency_key: str | None) -> dict:
     """`services._move_append` on `conn`; `head`, if given, is the first attempt's (read with the
     caller's token and the same receipt key)."""
-    receipt = (user_id, idempotency_key) if idempotency_key else None
+    receipt = services.move_receipt(user_id, idempotency_key, move, expected_seq)
     for _ in range(services.MAX_APPEND_ATTEMPTS):
         if head is None:
             cursor = await conn.execute(store.HEAD_SQL, store.head_params(match_id, receipt))
             head = store.head_from_rows(match_id, await cursor.fetchall())
-        if head is not None and head.receipt_id is not None:
-            return await _receipt(conn, receipt)
+        if head is not None and head.receipt_request is not None:
+            return services.receipt_answer(receipt, *await _receipt(conn, match_id, receipt))
         seat = services.move_seat(head, match_id, None, move, user_id=user_id, expected_seq=expected_seq)
         state = await _state(conn, head.match)
         decided = services.move_decide(head, state, seat, move, services.user_actor_of(user_id))
         sql, params = store.claim_statement(
-            match_id, decided.base_seq, decided.changes, decided.rows, receipt=receipt and (*receipt, decided.response)
+            match_id, decided.base_seq, decided.changes, decided.rows, receipt=receipt and (receipt, decided.response)
         )
         try:
             claimed = (await (await conn.execute(sql, params)).fetchone())[0] == 1
         except UniqueViolation:
             # The same key won a race in another request: give its answer.
-            if receipt is not None and (answer := await _receipt(conn, receipt)) is not None:
-                return answer
+            if receipt is not None and (stored := await _receipt(conn, match_id, receipt)) is not None:
+                return services.receipt_answer(receipt, *stored)
             raise
         if claimed:
             _committed(match_id, decided)
@@ -144,9 +146,9 @@ async def _move(conn, match_id: int, user_id: int, head: store.Head | None, move
     raise services.table_busy()
 
 
-async def _receipt(conn, receipt: tuple[int, str]) -> dict | None:
-    row = await (await conn.execute(_RECEIPT_SQL, list(receipt))).fetchone()
-    return row[0] if row else None
+async def _receipt(conn, match_id: int, receipt: store.Receipt) -> tuple[str, dict] | None:
+    row = await (await conn.execute(_RECEIPT_SQL, [receipt.user_id, match_id, receipt.key])).fetchone()
+    return tuple(row) if row else None
 
 
 async def _state(conn, match) -> Any:
@@ -296,7 +298,8 @@ def _is_secure(scope, headers: dict[str, str]) -> bool:
 # user is not active), read anew for every request so a revoked token fails at once.
 _HEAD_BY_TOKEN_SQL = f"""
     SELECT who.id, {store.HEAD_COLUMNS},
-           (SELECT r.id FROM {MoveReceipt._meta.db_table} r WHERE r.user_id = who.id AND r.key = %s)
+           (SELECT r.request_sha256 FROM {MoveReceipt._meta.db_table} r
+            WHERE r.user_id = who.id AND r.key = %s AND r.match_id = m.id)
     FROM (SELECT u.id FROM {User._meta.db_table} u JOIN {ApiToken._meta.db_table} t ON t.user_id = u.id
           WHERE t.key_hash = %s AND t.expires > now() AND u.is_active) who
     LEFT JOIN {Match._meta.db_table} m ON m.id = %s LEFT JOIN {Seat._meta.db_table} s ON s.match_id = m.id

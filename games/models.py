@@ -134,13 +134,19 @@ class Event(models.Model):
 
 
 class MoveReceipt(models.Model):
-    """The first answer to a move sent with an idempotency key, so a retry gets it again."""
+    """The first answer to a move sent with an idempotency key, so a retry gets it again.
+
+    A key names one request of one user at one table: the same key at another table is another
+    request, and the same key with another move is refused (`request_sha256`), not answered
+    with the first move's receipt as if it had been played.
+    """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     key = models.CharField(max_length=128)
     match = models.ForeignKey(Match, on_delete=models.PROTECT)
+    request_sha256 = models.CharField(max_length=64, default="", help_text="of the move and expected_seq it answered")
     response = models.JSONField()
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "key"], name="receipt_unique_per_user_key")]
+        constraints = [models.UniqueConstraint(fields=["user", "match", "key"], name="receipt_unique_per_user_match_key")]

@@ -5,6 +5,7 @@ sent from `transaction.on_commit` and carries ids only.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import frames, notify, store, turns
 from games.bots import BOTS, STRONG_BOT
-from games.chain import event_hash, seed_sha256
+from games.chain import canonical_json, event_hash, seed_sha256
 from games.engines import ENGINES, IllegalMove
 from games.models import Event, Match, MoveReceipt, Seat
 from games.selectors import deck_chosen_by_creator
@@ -357,20 +358,43 @@ def move_submit(
 
     With `expected_seq`, a match that has moved on refuses the move (`stale_seq`); without
     it the move is decided on the latest state, and decided again if it loses a race.
-    With `idempotency_key`, a retry returns the first answer instead of playing twice.
+    With `idempotency_key`, a retry returns the first answer instead of playing twice; the same
+    key with another move at this table is refused (422 `idempotency_key_reused`).
     """
-    receipt = (user.pk, idempotency_key) if idempotency_key else None
+    receipt = move_receipt(user.pk, idempotency_key, move, expected_seq)
     try:
         return _move_append(match_id, None, move, user_actor(user), expected_seq, receipt, user_id=user.pk)
     except IntegrityError:
         # The same key won a race in another request: give its answer.
-        if receipt is not None and (answer := _receipt(*receipt)) is not None:
-            return answer
+        if receipt is not None and (stored := _receipt(match_id, receipt)) is not None:
+            return receipt_answer(receipt, *stored)
         raise
 
 
-def _receipt(user_id: int, key: str) -> dict | None:
-    return MoveReceipt.objects.filter(user_id=user_id, key=key).values_list("response", flat=True).first()
+def move_receipt(user_id: int, key: str | None, move: Any, expected_seq: int | None) -> store.Receipt | None:
+    """The receipt a move request with idempotency key `key` is answered under (None: no key)."""
+    if not key:
+        return None
+    request = canonical_json({"move": move, "expected_seq": expected_seq})
+    return store.Receipt(user_id, key, hashlib.sha256(request.encode()).hexdigest())
+
+
+def receipt_answer(receipt: store.Receipt, request_sha256: str, response: dict) -> dict:
+    """A stored receipt's answer to a retry of its request; another request under its key is refused."""
+    if request_sha256 != receipt.request_sha256:
+        raise ApplicationError(
+            "idempotency_key_reused",
+            "This Idempotency-Key already answered another move at this table: send a new key for a new move.",
+            status=422,
+        )
+    return response
+
+
+def _receipt(match_id: int, receipt: store.Receipt) -> tuple[str, dict] | None:
+    return (
+        MoveReceipt.objects.filter(user_id=receipt.user_id, match_id=match_id, key=receipt.key)
+        .values_list("request_sha256", "response").first()
+    )
 
 
 def move_play(*, match_id: int, seat: int, move: Any, actor: str, expected_seq: int | None = None) -> dict:
@@ -392,7 +416,7 @@ def _move_append(
     move: Any,
     actor: str,
     expected_seq: int | None,
-    receipt: tuple[int, str] | None,
+    receipt: store.Receipt | None,
     *,
     user_id: int | None = None,
 ) -> dict:
@@ -411,7 +435,7 @@ def _try_move(
     move: Any,
     actor: str,
     expected_seq: int | None,
-    receipt: tuple[int, str] | None,
+    receipt: store.Receipt | None,
     user_id: int | None,
 ) -> dict:
     """One attempt: decide on the committed head, then claim it (`_LostRace` if another writer did).
@@ -421,12 +445,12 @@ def _try_move(
     on. Inside a caller's transaction both join it, and what follows waits for its commit.
     """
     head = store.head_read(match_id, receipt=receipt)
-    if head is not None and head.receipt_id is not None:
-        return _receipt(*receipt)
+    if head is not None and head.receipt_request is not None:
+        return receipt_answer(receipt, *_receipt(match_id, receipt))
     seat = move_seat(head, match_id, seat, move, user_id=user_id, expected_seq=expected_seq)
     state = state_at_head(match_id, head.match.game, head.match.last_seq)
     decided = move_decide(head, state, seat, move, actor)
-    if not store.head_claim(match_id, decided.base_seq, decided.changes, decided.rows, receipt=receipt and (*receipt, decided.response)):
+    if not store.head_claim(match_id, decided.base_seq, decided.changes, decided.rows, receipt=receipt and (receipt, decided.response)):
         raise _LostRace
     transaction.on_commit(lambda: match_committed(match_id, decided))
     transaction.on_commit(lambda: move_tasks_send(match_id, decided))

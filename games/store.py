@@ -49,11 +49,12 @@ class MatchRow:
 
 @dataclass(frozen=True)
 class Head:
-    """What a move is decided on: the match as committed, its seats, and a receipt if one exists."""
+    """What a move is decided on: the match as committed, its seats, and, if the move's
+    idempotency key already has a receipt at this table, the digest of the request it answered."""
 
     match: MatchRow
     seats: dict[int, SeatRow]
-    receipt_id: int | None
+    receipt_request: str | None
 
     def seat_of(self, user_id: int) -> int | None:
         return next((row.seat for row in self.seats.values() if row.user_id == user_id), None)
@@ -68,30 +69,31 @@ HEAD_COLUMNS = """m.game, m.status, m.last_seq, m.head_hash, m.seed, m.clock_sec
            s.seat, s.user_id, s.bot, s.abandoned, s.auto_pass"""
 HEAD_SQL = f"""
     SELECT {HEAD_COLUMNS},
-           (SELECT r.id FROM {_RECEIPT} r WHERE r.user_id = %s AND r.key = %s) AS receipt_id
+           (SELECT r.request_sha256 FROM {_RECEIPT} r WHERE r.user_id = %s AND r.key = %s AND r.match_id = m.id)
     FROM {_MATCH} m LEFT JOIN {_SEAT} s ON s.match_id = m.id
     WHERE m.id = %s
 """
 
 
-def head_read(match_id: int, *, receipt: tuple[int, str] | None = None) -> Head | None:
+def head_read(match_id: int, *, receipt: Receipt | None = None) -> Head | None:
     """The match's committed head with its seats (None if there is no such match).
 
-    With `receipt` (user id, idempotency key), also whether that key already has an answer:
-    read in the same statement, so a head that includes a twin request's move shows its receipt.
+    With `receipt`, also whether its key already has an answer at this table: read in the same
+    statement, so a head that includes a twin request's move shows its receipt.
     """
     with connection.cursor() as cursor:
         cursor.execute(HEAD_SQL, head_params(match_id, receipt))
         return head_from_rows(match_id, cursor.fetchall())
 
 
-def head_params(match_id: int, receipt: tuple[int, str] | None) -> list:
-    user_id, key = receipt or (None, None)
+def head_params(match_id: int, receipt: Receipt | None) -> list:
+    user_id, key = (receipt.user_id, receipt.key) if receipt else (None, None)
     return [user_id, key, match_id]
 
 
 def head_from_rows(match_id: int, rows: list[tuple]) -> Head | None:
-    """`HEAD_COLUMNS` and the receipt's id, read by an outer join (the match's columns null: none)."""
+    """`HEAD_COLUMNS` and the receipt's request digest, read by an outer join (the match's
+    columns null: none)."""
     if not rows or rows[0][0] is None:
         return None
     match = MatchRow(match_id, *rows[0][:7])
@@ -99,6 +101,14 @@ def head_from_rows(match_id: int, rows: list[tuple]) -> Head | None:
         row[7]: SeatRow(row[7], row[8], row[9], bool(row[10]), bool(row[11])) for row in rows if row[7] is not None
     }
     return Head(match, seats, rows[0][12])
+
+
+class Receipt(NamedTuple):
+    """An idempotency key of a user's move request at one table, and the digest of that request."""
+
+    user_id: int
+    key: str
+    request_sha256: str
 
 
 class NewRow(NamedTuple):
@@ -115,14 +125,16 @@ class NewRow(NamedTuple):
 
 
 _EVENT_COLUMNS = ("match_id", "seq", "kind", "type", "data", "actor", "created", "hash")
-_RECEIPT_COLUMNS = ("user_id", "key", "match_id", "response", "created")
+_RECEIPT_COLUMNS = ("user_id", "key", "match_id", "request_sha256", "response", "created")
 _EVENT_COLUMN_LIST = ", ".join(f'"{name}"' for name in _EVENT_COLUMNS)
 _RECEIPT_COLUMN_LIST = ", ".join(f'"{name}"' for name in _RECEIPT_COLUMNS)
 
 
-def head_claim(match_id: int, base_seq: int, changes: dict, rows: list[NewRow], *, receipt: tuple[int, str, dict] | None = None) -> bool:
+def head_claim(
+    match_id: int, base_seq: int, changes: dict, rows: list[NewRow], *, receipt: tuple[Receipt, dict] | None = None
+) -> bool:
     """Moves the head from `base_seq` (with `changes` to the match), appends `rows` after it and,
-    with `receipt` (user id, idempotency key, response), records the answer to that key.
+    with `receipt` (the request's receipt and its response), records the answer to that key.
 
     All or nothing, and atomic on its own: on PostgreSQL one statement, so outside a transaction
     a move costs two round trips (this and `head_read`) where BEGIN/.../COMMIT took five. The
@@ -148,7 +160,9 @@ def head_claim(match_id: int, base_seq: int, changes: dict, rows: list[NewRow], 
     return True
 
 
-def claim_statement(match_id: int, base_seq: int, changes: dict, rows: list[NewRow], *, receipt: tuple[int, str, dict] | None = None) -> tuple[str, list]:
+def claim_statement(
+    match_id: int, base_seq: int, changes: dict, rows: list[NewRow], *, receipt: tuple[Receipt, dict] | None = None
+) -> tuple[str, list]:
     """`head_claim` on PostgreSQL as one statement answering one row: 1 if the head was claimed.
 
     The inserts take their rows from the update's, so they add nothing when it matched none.
@@ -165,8 +179,8 @@ def claim_statement(match_id: int, base_seq: int, changes: dict, rows: list[NewR
     if receipt is not None:
         sql += (
             f", answered AS (INSERT INTO {_RECEIPT} ({_RECEIPT_COLUMN_LIST}) "
-            f"SELECT r.user_id, r.key, claimed.id, r.response::jsonb, r.created::timestamptz "
-            f"FROM claimed, (VALUES (%s, %s, %s, %s, %s)) AS r({_RECEIPT_COLUMN_LIST}))"
+            f"SELECT r.user_id, r.key, claimed.id, r.request_sha256, r.response::jsonb, r.created::timestamptz "
+            f"FROM claimed, (VALUES (%s, %s, %s, %s, %s, %s)) AS r({_RECEIPT_COLUMN_LIST}))"
         )
         params += _receipt_params(match_id, receipt)
     return sql + " SELECT count(*) FROM claimed", params
@@ -200,10 +214,10 @@ def _event_params(rows: list[NewRow]) -> list:
     ]
 
 
-def _receipt_params(match_id: int, receipt: tuple[int, str, dict]) -> list:
+def _receipt_params(match_id: int, receipt: tuple[Receipt, dict]) -> list:
     """In `_RECEIPT_COLUMNS` order."""
-    user_id, key, response = receipt
-    return [user_id, key, match_id, json.dumps(response), _CREATED.get_db_prep_save(timezone.now(), connection)]
+    (user_id, key, request_sha256), response = receipt
+    return [user_id, key, match_id, request_sha256, json.dumps(response), _CREATED.get_db_prep_save(timezone.now(), connection)]
 
 
 _SEAT_USERS_SQL = {
