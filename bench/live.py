@@ -118,7 +118,9 @@ def start_server(*, echo: bool, database_url: str, redis_url: str, workers: int)
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    env = dict(os.environ, REDIS_URL=redis_url, LOG_LEVEL="WARNING", DEBUG="0")
+    # Every spectator the bench opens comes from this one loopback address, where production
+    # would see as many addresses as spectators: lift the per-address cap on sockets.
+    env = dict(os.environ, REDIS_URL=redis_url, LOG_LEVEL="WARNING", DEBUG="0", MAX_SOCKETS_PER_CLIENT_AND_TABLE="100000")
     if echo:
         env.pop("DJANGO_SETTINGS_MODULE", None)
         app, probe = "bench.echo:application", "/"

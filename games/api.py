@@ -6,7 +6,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import FileUploadParser, MultiPartParser
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,6 +13,7 @@ from rest_framework.views import APIView
 from games import exchange, replay, selectors, services
 from games.engines import ENGINES
 from games.models import Match
+from server.pagination import PAGE_PARAMETERS, Page
 
 
 class SeatOutputSerializer(serializers.Serializer):
@@ -133,6 +133,7 @@ class MatchListCreateApi(APIView):
             OpenApiParameter("game", str, enum=sorted(ENGINES)),
             OpenApiParameter("status", str, enum=[c for c, _ in Match.Status.choices]),
             OpenApiParameter("player", str, description="A username or user id."),
+            *PAGE_PARAMETERS,
         ],
         responses={200: MatchPageSerializer},
         operation_id="matches_list",
@@ -144,7 +145,7 @@ class MatchListCreateApi(APIView):
         matches = selectors.match_list(
             game=request.query_params.get("game"), status=status_filter, player=request.query_params.get("player")
         )
-        paginator = LimitOffsetPagination()
+        paginator = Page()
         page = paginator.paginate_queryset(matches.prefetch_related("seat_set__user"), request, view=self)
         return paginator.get_paginated_response([_summary(m) for m in page])
 

@@ -10,6 +10,10 @@ the REST endpoint: `{"type": "move", "move": {...}, "id": "<client id>"}` -> `ac
 A socket belongs to a person, not to a seat: every frame is built for the seat its user holds
 at that frame's head (`frames.frame_text`), so leaving a table, or a seat taken by someone
 else, changes what an open socket is sent at once, on every process.
+
+A client (a user, or an anonymous socket's address) holds at most
+`MAX_SOCKETS_PER_CLIENT_AND_TABLE` sockets at a table, counted over every process in presence:
+one more is sent a `too_many_sockets` error frame and closed with 4429.
 """
 from __future__ import annotations
 
@@ -51,14 +55,21 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.accept()
+        entry = {"user": self.user_id, "seat": None, "name": self.user.shown_name if self.user else None,
+                 "client": _client(self.scope, self.user_id)}
+        cap = settings.MAX_SOCKETS_PER_CLIENT_AND_TABLE
+        if await self._presence("claim", self.socket_id, entry, cap) is False:
+            # Accepted first so that the client reads why; a close before accepting says nothing.
+            await self._error(None, "too_many_sockets", f"At most {cap} sockets per table for one person or address; close one first.")
+            await self.close(code=4429)
+            return
+        self.entry = entry  # the socket's slot, released on disconnect
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
         except Exception:  # noqa: BLE001 - without the layer the socket still catches up on each ping
             log.warning("could not join group %s; this socket gets updates on ping only", self.group, exc_info=True)
         self.last_seq = _int(query.get("since", ["0"])[0])
         await self._send_frame("snapshot")
-        self.entry = {"user": self.user_id, "seat": self.seat, "name": self.user.shown_name if self.user else None}
-        await self._presence("join", self.socket_id, self.entry)
         await self._announce_presence()
         self.refresher = asyncio.ensure_future(self._refresh_presence())
         self.poller = asyncio.ensure_future(self._poll()) if settings.LIVE_POLL_SECONDS > 0 else None
@@ -88,6 +99,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._announce_presence()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
+        if not hasattr(self, "entry"):
+            return  # refused at connect and closing: it is sent nothing more
         if not self._within_rate():
             # The frame's id, if it has one, so the client knows which move was refused.
             await self._error(_frame_id(text_data), "rate_limited", f"At most {settings.SOCKET_FRAMES_PER_SECOND:g} frames a second.")
@@ -188,12 +201,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _send_frame(self, kind: str, hint: int | None = None) -> None:
         known = None if hint is None else frames.frame_text_known(self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint)
         seq, seat, text = known or await _in_thread(frames.frame_text)(self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint)
-        if seat != self.seat:
+        if seat != self.seat:  # the table is told where this person sits now
             self.seat = seat
-            if hasattr(self, "entry"):  # after the snapshot: the table is told where this person sits now
-                self.entry = {**self.entry, "seat": seat}
-                await self._presence("join", self.socket_id, self.entry)
-                await self._announce_presence()
+            self.entry = {**self.entry, "seat": seat}
+            await self._presence("join", self.socket_id, self.entry)
+            await self._announce_presence()
         if text is None:
             return  # another hint already brought this socket here
         self.last_seq = seq
@@ -267,6 +279,14 @@ def _frame_id(text: str | None) -> str | None:
         return None
     client_id = message.get("id") if isinstance(message, dict) else None
     return client_id if isinstance(client_id, str) and 0 < len(client_id) <= 64 else None
+
+
+def _client(scope: dict, user_id: int | None) -> str:
+    """Whom a socket counts against: its user, else the address it came from."""
+    if user_id is not None:
+        return f"user:{user_id}"
+    address = scope.get("client") or ("unknown",)
+    return f"address:{address[0]}"
 
 
 def _int(value) -> int:

@@ -1,7 +1,10 @@
 """Who is connected to each table: shared through Redis when there is one, else in this process.
 
-An entry per socket: `{"user", "seat", "name"}` with the time it was last refreshed. Sockets
-refresh their entry while they live, so entries of a crashed server fade out after `TTL`.
+An entry per socket: `{"user", "seat", "name", "client"}` with the time it was last refreshed.
+Sockets refresh their entry while they live, so entries of a crashed server fade out after
+`TTL`. A socket's first entry is a `claim`: refused when its client (the user, or an anonymous
+socket's address) already has `cap` live sockets at the table, so the entries are also the count
+of sockets per client and table. `client` never leaves the server: summaries name seats only.
 """
 from __future__ import annotations
 
@@ -32,6 +35,16 @@ class LocalPresence:
         with self._lock:
             self._tables.setdefault(match_id, {})[socket_id] = (time.monotonic(), entry)
 
+    def claim(self, match_id: int, socket_id: str, entry: dict, cap: int) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            table = self._tables.setdefault(match_id, {})
+            held = sum(1 for at, e in table.values() if e.get("client") == entry["client"] and now - at < TTL)
+            if held >= cap:
+                return False
+            table[socket_id] = (now, entry)
+            return True
+
     def leave(self, match_id: int, socket_id: str) -> None:
         with self._lock:
             self._tables.get(match_id, {}).pop(socket_id, None)
@@ -43,11 +56,33 @@ class LocalPresence:
         return _summary(live)
 
 
+# Counts the client's live entries and adds the new one in one step, so that sockets opened at
+# once on several processes cannot all pass; entries past TTL (a crashed server's) are dropped.
+_CLAIM = """
+local now, ttl, cap = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local entries = redis.call('HGETALL', KEYS[1])
+local held = 0
+for i = 1, #entries, 2 do
+  local entry = cjson.decode(entries[i + 1])
+  if now - entry.at >= ttl then
+    redis.call('HDEL', KEYS[1], entries[i])
+  elseif entry.client == ARGV[3] then
+    held = held + 1
+  end
+end
+if held >= cap then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], math.floor(ttl * 2))
+return 1
+"""
+
+
 class RedisPresence:
     def __init__(self, url: str) -> None:
         import redis
 
         self._redis = redis.Redis.from_url(url)
+        self._claim = self._redis.register_script(_CLAIM)
 
     @staticmethod
     def _key(match_id: int) -> str:
@@ -59,6 +94,11 @@ class RedisPresence:
         pipe.hset(key, socket_id, json.dumps({**entry, "at": time.time()}))
         pipe.expire(key, int(TTL * 2))
         pipe.execute()
+
+    def claim(self, match_id: int, socket_id: str, entry: dict, cap: int) -> bool:
+        now = time.time()
+        text = json.dumps({**entry, "at": now})
+        return bool(self._claim(keys=[self._key(match_id)], args=[socket_id, text, entry["client"], now, TTL, cap]))
 
     def leave(self, match_id: int, socket_id: str) -> None:
         self._redis.hdel(self._key(match_id), socket_id)

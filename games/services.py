@@ -11,6 +11,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -57,7 +58,11 @@ def match_create(
     rated: bool = True,
     clock_seconds: int | None = None,
 ) -> Match:
-    """Opens a table and seats its creator in seat 0; `clock_seconds` limits each decision."""
+    """Opens a table and seats its creator in seat 0; `clock_seconds` limits each decision.
+
+    Locks the creator's user row, so that two requests at once cannot both pass the cap on
+    open tables.
+    """
     engine = ENGINES.get(game)
     if engine is None:
         raise bad_request("unknown_game", f"No game is called {game!r}.", games=sorted(ENGINES))
@@ -73,11 +78,29 @@ def match_create(
     except ValueError as exc:
         raise bad_request("bad_options", str(exc)) from None
     with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        _check_open_tables(user)
         match = Match.objects.create(
             game=game, players=players, options=options, rated=rated, created_by=user, clock_seconds=clock_seconds
         )
         Seat.objects.create(match=match, seat=0, user=user)
     return match
+
+
+def _check_open_tables(user: User) -> None:
+    """Refuses a table past `MAX_OPEN_TABLES_PER_USER` of the user's own still open.
+
+    Counted by creator, not by seat: leaving one's own table does not close it, so counting
+    seats would let a user open and leave tables without end. Tables others opened are theirs
+    to count; the server's own (`match_start_seated`) start at once and are never open.
+    """
+    cap = settings.MAX_OPEN_TABLES_PER_USER
+    if Match.objects.filter(created_by=user, status=Match.Status.OPEN).count() >= cap:
+        raise conflict(
+            "too_many_open_tables",
+            f"You have {cap} open tables, the most one may have; start one or wait for it to fill first.",
+            max=cap,
+        )
 
 
 def match_start_seated(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,15 +14,12 @@ from rest_framework.views import APIView
 from games.engines import ENGINES
 from ratings import selectors
 from ratings.models import Pool
+from server.pagination import PAGE_PARAMETERS, Page
 
 _GAME = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=sorted(ENGINES), description="The game's slug.")
 _PLAYER = OpenApiParameter(
     "player", str, OpenApiParameter.PATH, description="A username (or user id), bot:<name>, or game:<players>."
 )
-_PAGE_PARAMS = [
-    OpenApiParameter("limit", int, description="Rows per page (default 50)."),
-    OpenApiParameter("offset", int, description="Rows to skip."),
-]
 _POOL_HELP = "people: matches with no bot (the default); bots: matches with a bot, where bots are rated."
 
 
@@ -52,7 +48,7 @@ class _Page(serializers.Serializer):
     previous = serializers.URLField(allow_null=True)
 
 
-def _page(paginator: LimitOffsetPagination, results: list, **extra) -> dict:
+def _page(paginator: Page, results: list, **extra) -> dict:
     return {
         "count": paginator.count,
         "next": paginator.get_next_link(),
@@ -139,11 +135,11 @@ class LeaderboardApi(APIView):
         results = RatingRowSerializer(many=True)
         player = RatingRowSerializer(allow_null=True, help_text="The asked-for player's row (null: not rated).")
 
-    @extend_schema(parameters=[_GAME, InputSerializer, *_PAGE_PARAMS], responses={200: OutputSerializer})
+    @extend_schema(parameters=[_GAME, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
     def get(self, request, game: str):
         query = _query(self.InputSerializer, request)
         board = selectors.leaderboard(game, query["pool"], min_games=query["min_games"])
-        paginator = LimitOffsetPagination()
+        paginator = Page()
         page = paginator.paginate_queryset(board, request, view=self)
         rows = [selectors.rating_row(game, r, paginator.offset + i + 1) for i, r in enumerate(page)]
         asked = query.get("player") or (request.user.username if request.user.is_authenticated else None)
@@ -184,13 +180,13 @@ class RatingHistoryApi(APIView):
     class OutputSerializer(_Page):
         results = HistoryRowSerializer(many=True)
 
-    @extend_schema(parameters=[_GAME, _PLAYER, InputSerializer, *_PAGE_PARAMS], responses={200: OutputSerializer})
+    @extend_schema(parameters=[_GAME, _PLAYER, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
     def get(self, request, game: str, player: str):
         query = _query(self.InputSerializer, request)
         selectors.game_check(game)
         ref = selectors.competitor_ref(game, player)
         history = selectors.rating_history(game, selectors.pool_for(ref, query.get("pool")), ref.competitor)
-        paginator = LimitOffsetPagination()
+        paginator = Page()
         page = paginator.paginate_queryset(history, request, view=self)
         rows = [selectors.history_row(entry) for entry in page]
         return Response(self.OutputSerializer(_page(paginator, rows)).data)
@@ -211,7 +207,7 @@ class HeadToHeadApi(APIView):
     class OutputSerializer(_Page):
         results = RecordSerializer(many=True)
 
-    @extend_schema(parameters=[_GAME, _PLAYER, InputSerializer, *_PAGE_PARAMS], responses={200: OutputSerializer})
+    @extend_schema(parameters=[_GAME, _PLAYER, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
     def get(self, request, game: str, player: str):
         query = _query(self.InputSerializer, request)
         selectors.game_check(game)
@@ -220,7 +216,7 @@ class HeadToHeadApi(APIView):
         records = selectors.head_to_head(
             game, selectors.pool_for(ref, query.get("pool")), ref.competitor, opponent=opponent
         )
-        paginator = LimitOffsetPagination()
+        paginator = Page()
         page = paginator.paginate_queryset(records, request, view=self)
         rows = [selectors.head_to_head_row(game, row) for row in page]
         return Response(self.OutputSerializer(_page(paginator, rows)).data)
@@ -272,11 +268,11 @@ class BestResultsApi(APIView):
         results = TeamResultSerializer(many=True)
         game_ratings = GameRatingSerializer(many=True, help_text="The game's own rating per player count.")
 
-    @extend_schema(parameters=[_GAME, InputSerializer, *_PAGE_PARAMS], responses={200: OutputSerializer})
+    @extend_schema(parameters=[_GAME, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
     def get(self, request, game: str):
         query = _query(self.InputSerializer, request)
         results = selectors.best_results(game, query["pool"], players=query.get("players"))
-        paginator = LimitOffsetPagination()
+        paginator = Page()
         page = paginator.paginate_queryset(results, request, view=self)
         body = _page(
             paginator, selectors.best_result_rows(page), game_ratings=selectors.game_ratings(game, query["pool"])

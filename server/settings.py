@@ -224,7 +224,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "server.schema.ViewScopedAutoSchema",
     "EXCEPTION_HANDLER": "server.errors.api_exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "server.pagination.Page",
     "PAGE_SIZE": 50,
     "DEFAULT_PARSER_CLASSES": [
         "server.limits.BoundedJSONParser",
@@ -259,6 +259,15 @@ MAX_JSON_DEPTH = 20
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
 # A socket may send this many frames per second (a burst of twice as many is allowed).
 SOCKET_FRAMES_PER_SECOND = float(os.environ.get("SOCKET_FRAMES_PER_SECOND", "20"))
+# Caps on what one client may hold open; past them the server refuses with a clear error.
+# A list's `limit` is at most MAX_PAGE_SIZE (400 `bad_limit` above it, not silently clamped).
+MAX_PAGE_SIZE = int(os.environ.get("MAX_PAGE_SIZE", "100"))
+# Open tables (not yet started) a user has created; tables the server seats (tournament rounds,
+# the demo) are not counted.
+MAX_OPEN_TABLES_PER_USER = int(os.environ.get("MAX_OPEN_TABLES_PER_USER", "5"))
+# Live sockets per table and client (the user, or the address of an anonymous one), counted over
+# every process through presence (Redis).
+MAX_SOCKETS_PER_CLIENT_AND_TABLE = int(os.environ.get("MAX_SOCKETS_PER_CLIENT_AND_TABLE", "5"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card League API",

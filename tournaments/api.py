@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -15,6 +14,7 @@ from rest_framework.views import APIView
 
 from games.engines import ENGINES
 from server.errors import forbidden
+from server.pagination import PAGE_PARAMETERS, Page
 from tournaments import selectors, services, webhooks
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament
@@ -169,11 +169,22 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
-class TournamentPageSerializer(serializers.Serializer):
+class _Page(serializers.Serializer):
     count = serializers.IntegerField()
     next = serializers.CharField(allow_null=True)
     previous = serializers.CharField(allow_null=True)
+
+
+class TournamentPageSerializer(_Page):
     results = TournamentOutputSerializer(many=True)
+
+
+class EntrantPageSerializer(_Page):
+    results = EntrantOutputSerializer(many=True)
+
+
+class StandingPageSerializer(_Page):
+    results = StandingOutputSerializer(many=True)
 
 
 class JsonApiView(APIView):
@@ -184,6 +195,12 @@ class JsonApiView(APIView):
 
 def _summary(tournament: Tournament) -> dict:
     return TournamentOutputSerializer(selectors.tournament_summary(tournament)).data
+
+
+def _page_of(serializer_class: type[serializers.Serializer], rows: list, request, view: APIView) -> Response:
+    paginator = Page()
+    page = paginator.paginate_queryset(rows, request, view=view)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
 class TournamentListCreateApi(JsonApiView):
@@ -219,6 +236,7 @@ class TournamentListCreateApi(JsonApiView):
             OpenApiParameter(
                 "organiser", {"type": "integer", "minimum": 1}, description="The organiser's user id."
             ),
+            *PAGE_PARAMETERS,
         ],
         responses={200: TournamentPageSerializer},
     )
@@ -233,7 +251,7 @@ class TournamentListCreateApi(JsonApiView):
         if organiser is not None:
             organiser = serializers.IntegerField(min_value=1).run_validation(organiser)
         rows = selectors.tournament_list(game=game, status=status_filter, organiser=organiser)
-        paginator = LimitOffsetPagination()
+        paginator = Page()
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response([_summary(t) for t in page])
 
@@ -260,10 +278,10 @@ class TournamentEntrantsApi(JsonApiView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: EntrantOutputSerializer(many=True)})
+    @extend_schema(parameters=PAGE_PARAMETERS, responses={200: EntrantPageSerializer})
     def get(self, request, tournament_id: int):
         tournament = selectors.tournament_get(tournament_id)
-        return Response(EntrantOutputSerializer(selectors.entrant_list(tournament), many=True).data)
+        return _page_of(EntrantOutputSerializer, selectors.entrant_list(tournament), request, self)
 
 
 class TournamentRegisterApi(JsonApiView):
@@ -338,10 +356,10 @@ class TournamentStandingsApi(JsonApiView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: StandingOutputSerializer(many=True)})
+    @extend_schema(parameters=PAGE_PARAMETERS, responses={200: StandingPageSerializer})
     def get(self, request, tournament_id: int):
         tournament = selectors.tournament_get(tournament_id)
-        return Response(StandingOutputSerializer(selectors.standings(tournament), many=True).data)
+        return _page_of(StandingOutputSerializer, selectors.standings(tournament), request, self)
 
 
 class TournamentRoundsApi(JsonApiView):

@@ -22,9 +22,13 @@ def table_of_two():
     return match_id, user_token(user=alice), user_token(user=bob)
 
 
-async def connect(match_id: int, token: str | None = None, since: int | None = None) -> WebsocketCommunicator:
+async def connect(
+    match_id: int, token: str | None = None, since: int | None = None, address: str | None = None
+) -> WebsocketCommunicator:
     query = "&".join(q for q in (f"token={token}" if token else "", f"since={since}" if since is not None else "") if q)
     socket = WebsocketCommunicator(application, f"/ws/matches/{match_id}/?{query}")
+    if address is not None:
+        socket.scope["client"] = (address, 50000)
     connected, _ = await socket.connect()
     assert connected
     return socket
@@ -141,7 +145,8 @@ async def test_spectators_arriving_together_are_announced_together():
     match_id, alice_token, _ = await table_of_two()
     alice = await connect(match_id, alice_token)
     await receive_until(alice, "presence")
-    watchers = [await connect(match_id) for _ in range(20)]
+    # Spectators from as many addresses: one address may hold only MAX_SOCKETS_PER_CLIENT_AND_TABLE.
+    watchers = [await connect(match_id, address=f"10.0.1.{i}") for i in range(20)]
     seen = [await receive_until(alice, "presence")]
     while seen[-1]["spectators"] < 20:
         seen.append(await receive_until(alice, "presence"))

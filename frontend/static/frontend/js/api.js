@@ -55,6 +55,15 @@ export async function api(path, { method = "GET", body, headers = {}, params } =
 }
 
 export const get = (path, params) => api(path, { params });
+/** Every row of a paged list, read a page at a time (the server's pages hold at most 100 rows). */
+export async function getAll(path, params = {}, { most = Infinity } = {}) {
+  const rows = [];
+  for (;;) {
+    const page = await get(path, { ...params, limit: 100, offset: rows.length });
+    rows.push(...page.results);
+    if (!page.next || !page.results.length || rows.length >= most) return rows.slice(0, most);
+  }
+}
 export const post = (path, body) => api(path, { method: "POST", body: body === undefined ? {} : body });
 
 /** Reads a JSON blob that a template put on the page with Django's json_script filter. */

@@ -1,5 +1,5 @@
 // A player's profile: a rating per game and board, and the rating history as a chart.
-import { get, pageData } from "./api.js";
+import { get, getAll, pageData } from "./api.js";
 import { lineChart } from "./chart.js";
 import { flash, h, plural, rerender } from "./dom.js";
 
@@ -42,14 +42,13 @@ async function loadRatings() {
 async function loadHistory() {
   const game = gameSelect.value;
   const pool = poolSelect.value;
-  let page;
+  let rows;
   try {
-    page = await get(`ratings/${game}/players/${encodeURIComponent(player.username)}/history`, { pool, limit: 500 });
+    rows = await getAll(`ratings/${game}/players/${encodeURIComponent(player.username)}/history`, { pool }, { most: 500 });
   } catch (err) {
     flash(`The rating history could not be loaded: ${err.message}`, "error");
     return;
   }
-  const rows = page.results;
   if (!rows.length) {
     rerender(historyRoot, () => h("p", { class: "muted" }, "No rated matches in this game on this board yet."));
     return;

@@ -1,7 +1,7 @@
 // One tournament, live: registration, the bracket (elimination) or the pairings and standings
 // with tie-breaks (Swiss, round robin), a league's calendar, and what happened, as it happens.
 // The page follows the tournament's event feed and reloads what an event changes.
-import { ApiError, get, pageData, post } from "./api.js";
+import { ApiError, get, getAll, pageData, post } from "./api.js";
 import { drawBracket } from "./bracket.js";
 import { clockText, flash, h, plural, rerender, timeAgo } from "./dom.js";
 
@@ -58,7 +58,7 @@ function points(row) {
 async function load() {
   const summary = await get(`tournaments/${id}`);
   const [entrants, rounds, standings] = await Promise.all([
-    get(`tournaments/${id}/entrants`), get(`tournaments/${id}/rounds`), get(`tournaments/${id}/standings`),
+    getAll(`tournaments/${id}/entrants`), get(`tournaments/${id}/rounds`), getAll(`tournaments/${id}/standings`),
   ]);
   Object.assign(state, { summary, entrants, rounds, standings });
   state.bracket = hasBracket(summary) && summary.status !== "registration" && state.entrants.length >= 2

@@ -1,0 +1,47 @@
+"""Lists come in pages of `limit` rows from `offset`; `limit` has a maximum, `MAX_PAGE_SIZE`.
+
+A limit past it is refused with 400 `bad_limit` rather than clamped: a client that asked for
+everything learns at once that it did not get it.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework.pagination import LimitOffsetPagination
+
+from server.errors import bad_request
+from server.limits import whole_number
+
+
+class Page(LimitOffsetPagination):
+    """DRF's limit/offset pages, refusing a limit or offset it would silently replace."""
+
+    def get_limit(self, request) -> int:
+        text = request.query_params.get(self.limit_query_param)
+        if text is None:
+            return self.default_limit
+        limit = whole_number(text)
+        if limit is None or not 1 <= limit <= settings.MAX_PAGE_SIZE:
+            raise bad_request(
+                "bad_limit", f"limit is a whole number from 1 to {settings.MAX_PAGE_SIZE}.", max=settings.MAX_PAGE_SIZE
+            )
+        return limit
+
+    def get_offset(self, request) -> int:
+        text = request.query_params.get(self.offset_query_param)
+        if text is None:
+            return 0
+        offset = whole_number(text)
+        if offset is None:
+            raise bad_request("bad_offset", "offset is a whole number of rows to skip.")
+        return offset
+
+
+PAGE_PARAMETERS = [
+    OpenApiParameter(
+        "limit",
+        {"type": "integer", "minimum": 1, "maximum": settings.MAX_PAGE_SIZE},
+        description=f"Rows per page (default {settings.REST_FRAMEWORK['PAGE_SIZE']}, at most {settings.MAX_PAGE_SIZE}).",
+    ),
+    OpenApiParameter("offset", {"type": "integer", "minimum": 0}, description="Rows to skip."),
+]
