@@ -5,12 +5,12 @@ from django.conf import settings
 from django.contrib.auth import login, logout
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import selectors, services
+from server.pagination import PAGE_PARAMETERS, Page
 
 
 class UserOutputSerializer(serializers.Serializer):
@@ -94,19 +94,28 @@ class UserMeApi(APIView):
         return Response(UserOutputSerializer(request.user).data)
 
 
+class TokenOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    created = serializers.DateTimeField()
+    expires = serializers.DateTimeField()
+
+
+class TokenPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = TokenOutputSerializer(many=True)
+
+
 class TokenListApi(APIView):
     """The logged-in user's API tokens that still work (never their keys)."""
 
     permission_classes = [IsAuthenticated]
+    OutputSerializer = TokenOutputSerializer
 
-    class OutputSerializer(serializers.Serializer):
-        id = serializers.IntegerField()
-        created = serializers.DateTimeField()
-        expires = serializers.DateTimeField()
-
-    @extend_schema(responses={200: OutputSerializer(many=True)})
+    @extend_schema(parameters=PAGE_PARAMETERS, responses={200: TokenPageSerializer})
     def get(self, request):
-        paginator = LimitOffsetPagination()
+        paginator = Page()
         page = paginator.paginate_queryset(selectors.token_list(user=request.user), request, view=self)
         return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
 

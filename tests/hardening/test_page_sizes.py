@@ -59,3 +59,11 @@ def test_entrants_and_standings_come_in_pages(tournament):
     for kind in ("entrants", "standings"):
         page = client_for().get(f"/api/tournaments/{tournament.pk}/{kind}").json()
         assert set(page) == {"count", "next", "previous", "results"}
+
+
+def test_a_users_token_list_has_the_same_maximum(alice, settings):
+    """Prevents the token list (one row per login) being the one list without a cap."""
+    client = client_for(alice)
+    answer = client.get("/api/auth/tokens", {"limit": settings.MAX_PAGE_SIZE + 1})
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_limit"
+    assert client.get("/api/auth/tokens", {"limit": 1}).json()["count"] == 1
