@@ -83,10 +83,15 @@ def _trusted_proxies() -> list[str]:
     return proxies
 
 
-# uvicorn is given the same list (`--forwarded-allow-ips`, docker/Dockerfile and `manage.py serve`).
+# uvicorn is given the same list (`--forwarded-allow-ips`, docker/Dockerfile and `manage.py serve`),
+# and takes X-Forwarded-Proto (whether the client came over TLS) from those proxies alone: the
+# request's scheme is uvicorn's. Django's SECURE_PROXY_SSL_HEADER would believe the header from
+# anyone who can reach the server, so it is not used.
 TRUSTED_PROXIES = _trusted_proxies()
 if env_bool("BEHIND_TLS_PROXY", False):
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("BEHIND_TLS_PROXY is gone: name the TLS proxy in TRUSTED_PROXIES instead")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
