@@ -3,10 +3,11 @@ socket tickets, logout."""
 from __future__ import annotations
 
 import secrets
+from importlib import import_module
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import authenticate, password_validation
+from django.contrib.auth import SESSION_KEY, authenticate, password_validation
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -112,17 +113,29 @@ def socket_ticket_issue(*, user: User, token_key: str | None) -> str:
     return ticket
 
 
-def socket_ticket_redeem(*, ticket: str) -> User | None:
-    """The active user a ticket was issued to, the first time it is shown; None after that, after
-    it expired, or once the token it was made with is revoked or expired."""
+def socket_ticket_redeem(*, ticket: str) -> tuple[User, str | None] | None:
+    """The active user a ticket was issued to, and the digest of the token it was made with (None:
+    made in a session), the first time it is shown; None after that, after it expired, or once
+    that token is revoked or expired."""
     cache_key = _ticket_cache_key(ticket)
     issued = cache.get(cache_key)
     if issued is None or not cache.delete(cache_key):  # of two redeeming at once, one deletes it
         return None
     if issued["token"] is not None:
         user = user_for_token_hash(issued["token"])
-        return user if user is not None and user.pk == issued["user"] else None
-    return User.objects.filter(pk=issued["user"], is_active=True).first()
+        return (user, issued["token"]) if user is not None and user.pk == issued["user"] else None
+    user = User.objects.filter(pk=issued["user"], is_active=True).first()
+    return (user, None) if user is not None else None
+
+
+def socket_credential_valid(*, user_id: int, token_sha256: str | None, session_key: str | None) -> bool:
+    """Whether an open socket's user may still be served: the API token it opened with is neither
+    revoked nor expired, or else the session it opened in is still logged in as that user."""
+    if token_sha256 is not None:
+        user = user_for_token_hash(token_sha256)
+        return user is not None and user.pk == user_id
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
+    return session.get(SESSION_KEY) == str(user_id) and User.objects.filter(pk=user_id, is_active=True).exists()
 
 
 def _ticket_cache_key(ticket: str) -> str:

@@ -29,6 +29,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from accounts import services as accounts_services
 from games import fastlane, frames, notify, selectors, services
 from games.presence import TTL, presence
 from server.errors import ApplicationError
@@ -72,6 +73,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._send_frame("snapshot")
         await self._announce_presence()
         self.refresher = asyncio.ensure_future(self._refresh_presence())
+        self.checker = asyncio.ensure_future(self._check_credential()) if self.user else None
         self.poller = asyncio.ensure_future(self._poll()) if settings.LIVE_POLL_SECONDS > 0 else None
 
     async def dispatch(self, message: dict) -> None:
@@ -88,9 +90,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "entry"):
             return
-        self.refresher.cancel()
-        if self.poller is not None:
-            self.poller.cancel()
+        for name in ("refresher", "poller", "checker"):  # absent if it closes while still connecting
+            if (task := getattr(self, name, None)) is not None:
+                task.cancel()
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         except Exception:  # noqa: BLE001 - the layer may be away; the socket is closing anyway
@@ -245,6 +247,26 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         while True:
             await asyncio.sleep(TTL / 3)
             await self._presence("join", self.socket_id, self.entry)
+
+    async def _check_credential(self) -> None:
+        """A socket lives no longer than what let it in: once its API token is revoked or expires,
+        or its session logs out, it is told so and closed within `SOCKET_CREDENTIAL_CHECK_SECONDS`."""
+        session = self.scope.get("session")
+        credential = {
+            "user_id": self.user_id, "token_sha256": self.scope.get("token_sha256"),
+            "session_key": session.session_key if session is not None else None,
+        }
+        while True:
+            await asyncio.sleep(settings.SOCKET_CREDENTIAL_CHECK_SECONDS)
+            try:
+                valid = await _in_thread(accounts_services.socket_credential_valid)(**credential)
+            except Exception:  # noqa: BLE001 - the database away for a while: check again later
+                log.warning("could not check socket %s's credential", self.socket_id, exc_info=True)
+                continue
+            if not valid:
+                await self._error(None, "credential_revoked", "Your token or session has ended: log in again.")
+                await self.close(code=4401)
+                return
 
     async def _poll(self) -> None:
         """Without a shared channel layer (the embedded default's in-memory one), moves made in

@@ -251,6 +251,8 @@ REST_FRAMEWORK = {
 API_TOKEN_DAYS = float(os.environ.get("API_TOKEN_DAYS", "30"))
 # A socket ticket (`POST /api/auth/socket-ticket`) opens one socket within this many seconds.
 SOCKET_TICKET_SECONDS = int(os.environ.get("SOCKET_TICKET_SECONDS", "30"))
+# How often an open socket checks that its token or session still stands (revoked, expired, logged out).
+SOCKET_CREDENTIAL_CHECK_SECONDS = float(os.environ.get("SOCKET_CREDENTIAL_CHECK_SECONDS", "30"))
 
 # What a client may send.
 MAX_BODY_BYTES = 64 * 1024

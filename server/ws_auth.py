@@ -3,6 +3,8 @@
 
 `?token=<key>` still works for programs written before tickets; uvicorn's logs never show it
 (`server.logs.SecretQueryFilter`), but a proxy in front may log URLs: send the header instead.
+A socket opened with a token (or a ticket made with one) keeps its digest in the scope
+(`token_sha256`), so the table can close it once that token is revoked or expires.
 """
 from __future__ import annotations
 
@@ -17,12 +19,15 @@ from django.conf import settings
 
 @database_sync_to_async
 def _user_for(ticket: str | None, key: str | None):
-    from accounts.authentication import user_for_token
+    """`(user, the digest of the token it came with or None)`, or None."""
+    from accounts.authentication import user_for_token_hash
     from accounts.services import socket_ticket_redeem
+    from accounts.tokens import key_hash
 
     if ticket is not None:
         return socket_ticket_redeem(ticket=ticket)
-    return user_for_token(key)
+    user = user_for_token_hash(digest := key_hash(key))
+    return (user, digest) if user is not None else None
 
 
 class TokenAuthMiddleware(BaseMiddleware):
@@ -35,9 +40,9 @@ class TokenAuthMiddleware(BaseMiddleware):
         ticket = query["ticket"][0][:64] if "ticket" in query else None
         key = header_key.strip() if scheme.lower() == "token" else query.get("token", [None])[0]
         if ticket is not None or key:
-            user = await _user_for(ticket, key[:64] if key else None)
-            if user is not None:
-                scope = dict(scope, user=user)
+            found = await _user_for(ticket, key[:64] if key else None)
+            if found is not None:
+                scope = dict(scope, user=found[0], token_sha256=found[1])
         return await super().__call__(scope, receive, send)
 
 

@@ -3,6 +3,8 @@ sockets authenticate without one in the URL: a single-use ticket, the session, o
 Every refusal holds on REST, on the fast lane's moves and on sockets."""
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from datetime import timedelta
 
@@ -169,3 +171,55 @@ async def test_a_ticket_dies_with_the_token_it_was_made_with(alice, table):
 async def test_a_socket_authenticates_with_a_token_header(alice, table):
     key = await sync_to_async(user_token)(user=alice)
     assert await socket_seat(f"/ws/matches/{table}/", headers=[(b"authorization", f"Token {key}".encode())]) == 0
+
+
+async def closed_after(socket: WebsocketCommunicator) -> dict:
+    """The frames up to the socket's close: the last is the close itself."""
+    while True:
+        output = await socket.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            return output
+        frame = json.loads(output["text"])
+        if frame["type"] == "error":
+            assert frame["code"] == "credential_revoked", frame
+
+
+@pytest.mark.parametrize("how", ["query", "header", "ticket"])
+async def test_an_open_socket_is_closed_once_its_token_is_revoked(how, alice, table, settings):
+    """Regression: a socket opened with a token was served for as long as it stayed open, after
+    its token was revoked or had expired."""
+    settings.SOCKET_CREDENTIAL_CHECK_SECONDS = 0.2
+    key = await sync_to_async(user_token)(user=alice)
+    path, headers = f"/ws/matches/{table}/", []
+    if how == "query":
+        path += f"?token={key}"
+    elif how == "header":
+        headers = [(b"authorization", f"Token {key}".encode())]
+    else:
+        path += "?ticket=" + (await sync_to_async(bearer(key).post)("/api/auth/socket-ticket")).json()["ticket"]
+    socket = WebsocketCommunicator(application, path, headers=headers)
+    assert (await socket.connect())[0]
+    while (await socket.receive_json_from(timeout=5))["type"] != "snapshot":
+        pass
+    await asyncio.sleep(0.6)  # checked a few times meanwhile: still open
+    await socket.send_json_to({"type": "ping"})
+    while (await socket.receive_json_from(timeout=5))["type"] != "pong":
+        pass
+    await sync_to_async(revoke)(key)
+    assert (await closed_after(socket))["code"] == 4401
+
+
+async def test_an_open_socket_is_closed_once_its_session_logs_out(alice, table, settings):
+    from django.test import Client
+
+    settings.SOCKET_CREDENTIAL_CHECK_SECONDS = 0.2
+    browser = Client()
+    await sync_to_async(browser.force_login)(alice)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
+    socket = WebsocketCommunicator(application, f"/ws/matches/{table}/", headers=[(b"cookie", cookie.encode())])
+    assert (await socket.connect())[0]
+    while (frame := await socket.receive_json_from(timeout=5))["type"] != "snapshot":
+        pass
+    assert frame["seat"] == 0
+    await sync_to_async(browser.logout)()
+    assert (await closed_after(socket))["code"] == 4401
