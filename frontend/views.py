@@ -130,11 +130,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = User.objects.filter(username=username).first()
     if player is None:
         raise Http404("No such player.")
-    recent = selectors.match_list(player=player.username).prefetch_related("seat_set__user")[:20]
+    recent = selectors.match_summaries(list(selectors.match_list(player=player.username)[:20]))
     return _page(request, "frontend/profile.html", {
         "player": player,
         "player_data": {"username": player.username, "name": player.shown_name, "id": player.pk},
-        "recent": [_match_row(selectors.match_summary(m), player.pk) for m in recent],
+        "recent": [_match_row(summary, player.pk) for summary in recent],
     })
 
 

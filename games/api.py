@@ -146,8 +146,8 @@ class MatchListCreateApi(APIView):
             game=request.query_params.get("game"), status=status_filter, player=request.query_params.get("player")
         )
         paginator = Page()
-        page = paginator.paginate_queryset(matches.prefetch_related("seat_set__user"), request, view=self)
-        return paginator.get_paginated_response([_summary(m) for m in page])
+        page = paginator.paginate_queryset(matches, request, view=self)
+        return paginator.get_paginated_response(MatchOutputSerializer(selectors.match_summaries(page), many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: MatchOutputSerializer})
     def post(self, request):

@@ -32,18 +32,36 @@ def seat_of(match: Match, user: User | None) -> int | None:
 def match_summary(match: Match) -> dict[str, Any]:
     """A table's public facts. The seed and a chosen deck stay hidden until the match ends; that
     the creator chose the deck does not (`deck_chosen`)."""
+    return match_summaries([match])[0]
+
+
+def match_summaries(matches: list[Match]) -> list[dict[str, Any]]:
+    """`match_summary` of each match, with what they need read once for all of them (a page of
+    fifty tables was fifty reads of seats and a hundred of events more)."""
+    ids = [match.pk for match in matches]
+    seats_of: dict[int, list[Seat]] = {match_id: [] for match_id in ids}
+    for seat in Seat.objects.filter(match_id__in=ids).select_related("user").order_by("seat"):
+        seats_of[seat.match_id].append(seat)
+    rated_finished = [m.pk for m in matches if m.status == Match.Status.FINISHED and m.rated]
+    moved = people_who_moved(Event.objects.filter(match_id__in=rated_finished)) if rated_finished else set()
+    dealt = [m.pk for m in matches if "deck" in m.options and m.status != Match.Status.OPEN]
+    opened_by = dict(Event.objects.filter(match_id__in=dealt, seq=1).values_list("match_id", "actor")) if dealt else {}
+    return [_summary(match, seats_of[match.pk], moved, opened_by.get(match.pk)) for match in matches]
+
+
+def _summary(match: Match, seat_rows: list[Seat], moved: set[tuple[int, int]], opened_by: str | None) -> dict[str, Any]:
     finished = match.revealed
     options = match.options if finished else {k: v for k, v in match.options.items() if k != "deck"}
-    seats = {s.seat: s for s in match.seat_set.select_related("user")}
+    seats = {s.seat: s for s in seat_rows}
     return {
         "id": match.pk,
         "game": match.game,
         "status": match.status,
         "players": match.players,
         "rated": match.rated,
-        "rating": match_rating(match),
+        "rating": _rating(match, _never_moved(match.pk, seat_rows, moved)),
         "options": options,
-        "deck_chosen": deck_chosen_by_creator(match),
+        "deck_chosen": _deck_chosen(match, opened_by),
         "created_by": match.created_by_id,
         "created_at": match.created_at,
         "started_at": match.started_at,
@@ -73,12 +91,14 @@ def deck_chosen_by_creator(match: Match) -> bool:
     creator starts it. A deck in a match the server started itself (its MatchStarted actor:
     a tournament's duplicate deal) was dealt from the server's own secret seed: nobody chose it.
     """
-    if "deck" not in match.options:
-        return False
-    if match.status == Match.Status.OPEN:
-        return True
-    started_by = Event.objects.filter(match=match, seq=1).values_list("actor", flat=True).first()
-    return started_by != "server"
+    if "deck" not in match.options or match.status == Match.Status.OPEN:
+        return _deck_chosen(match, None)
+    return _deck_chosen(match, Event.objects.filter(match=match, seq=1).values_list("actor", flat=True).first())
+
+
+def _deck_chosen(match: Match, opened_by: str | None) -> bool:
+    """`deck_chosen_by_creator`, given the actor of the match's first event (its opener)."""
+    return "deck" in match.options and (match.status == Match.Status.OPEN or opened_by != "server")
 
 
 def people_who_moved(events: QuerySet[Event]) -> set[tuple[int, int]]:
@@ -104,12 +124,14 @@ def seats_never_moved(match_id: int) -> list[int]:
     decision to make is: nothing in the log shows they were there.
     """
     moved = people_who_moved(Event.objects.filter(match_id=match_id))
-    people = Seat.objects.filter(match_id=match_id, user__isnull=False).order_by("seat")
-    people = people.values_list("seat", "user_id")
-    return [seat for seat, user_id in people if (match_id, user_id) not in moved]
+    return _never_moved(match_id, Seat.objects.filter(match_id=match_id).order_by("seat"), moved)
 
 
-def match_rating(match: Match) -> dict[str, Any] | None:
+def _never_moved(match_id: int, seats, moved: set[tuple[int, int]]) -> list[int]:
+    return [s.seat for s in seats if s.user_id is not None and (match_id, s.user_id) not in moved]
+
+
+def _rating(match: Match, never_moved: list[int]) -> dict[str, Any] | None:
     """Whether a finished match counts for ratings, and if not why (None until it ends).
 
     Not rated: a casual match, and a match where a person never played a move of their own
@@ -123,9 +145,8 @@ def match_rating(match: Match) -> dict[str, Any] | None:
         return None
     if not match.rated:
         return {"rated": False, "reason": "casual", "seats": []}
-    absent = seats_never_moved(match.pk)
-    if absent:
-        return {"rated": False, "reason": "seat_never_moved", "seats": absent}
+    if never_moved:
+        return {"rated": False, "reason": "seat_never_moved", "seats": never_moved}
     return {"rated": True, "reason": None, "seats": []}
 
 

@@ -72,7 +72,7 @@ def ratable_matches(
 ) -> list[RatableMatch]:
     """Every finished, rated match of `game` (both pools), in match-end order, from its MatchFinished fact.
 
-    Left out: a match where a person never played a move of their own (`games.selectors.match_rating`
+    Left out: a match where a person never played a move of their own (`games.selectors.match_summary`
     says why), decided from its MovePlayed facts, so the task and a rebuild leave out the same ones.
     `after` / `upto` bound the match-end key (exclusive / inclusive); `match_ids` picks matches.
     """
