@@ -111,13 +111,12 @@ class TokenListApi(APIView):
     """The logged-in user's API tokens that still work (never their keys)."""
 
     permission_classes = [IsAuthenticated]
-    OutputSerializer = TokenOutputSerializer
 
     @extend_schema(parameters=PAGE_PARAMETERS, responses={200: TokenPageSerializer})
     def get(self, request):
         paginator = Page()
         page = paginator.paginate_queryset(selectors.token_list(user=request.user), request, view=self)
-        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+        return paginator.get_paginated_response(TokenOutputSerializer(page, many=True).data)
 
 
 class TokenRevokeApi(APIView):

@@ -30,6 +30,7 @@ class User(AbstractUser):
             kwargs["update_fields"] = {*fields, "username_key", "display_key"}
         super().save(*args, **kwargs)
 
+
 class ApiToken(models.Model):
     """An API token (`Authorization: Token <key>`), until it expires or its owner revokes it.
 

@@ -3,8 +3,8 @@ socket tickets, logout."""
 from __future__ import annotations
 
 import secrets
-from importlib import import_module
 from datetime import timedelta
+from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, authenticate, password_validation
