@@ -59,7 +59,7 @@ class Entrant(models.Model):
     """A player in a tournament: a person or a bot (by name), never both.
 
     The row is the entrant's identity (its id is the player id the formats see); `status`
-    is kept by the projection from the events.
+    and the fields after it are kept by the projection from the events.
     """
 
     class Status(models.TextChoices):
@@ -75,6 +75,12 @@ class Entrant(models.Model):
     name = models.CharField(max_length=80)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     created_at = models.DateTimeField(auto_now_add=True)
+    seed_order = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The seq of the registration that put them in the field (null: not in it)."
+    )
+    seed_rating = models.FloatField(null=True, blank=True, help_text="The rating frozen at the start.")
+    withdrawn_from_round = models.PositiveIntegerField(null=True, blank=True)
+    disqualified_from_round = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament_id", "id"]
@@ -176,13 +182,19 @@ class RoundTable(models.Model):
     class Meta:
         ordering = ["round_id", "number"]
         constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_unique_per_round")]
+        indexes = [
+            # Whether a round is complete, and which of its tables wait for a result, in O(1).
+            models.Index(fields=["round", "number"], condition=models.Q(result__isnull=True), name="table_waiting"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.round} table {self.number}"
 
 
 class TournamentProjection(models.Model):
-    """The folded state of a tournament's stream, tracking the last event applied."""
+    """The tournament's own facts as folded from its stream (status, options, the times it
+    started and ended, its champion, how often each round was paired again), tracking the last
+    event applied; the rest of the state lives in the entrant, round, table and standing rows."""
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="projection"
@@ -213,11 +225,14 @@ class StandingRow(models.Model):
     sonneborn_berger = models.CharField(max_length=32)
     rating = models.FloatField(null=True, blank=True)
     mean_team_score = models.FloatField(null=True, blank=True)
+    # The team scores summed in the order they came, so a result adds to the mean exactly.
+    team_score_sum = models.FloatField(null=True, blank=True)
     withdrawn = models.BooleanField(default=False)
     disqualified = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["tournament_id", "position"]
+        indexes = [models.Index(fields=["tournament", "position"], name="standing_by_position")]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "entrant"], name="standing_unique_per_entrant")
         ]

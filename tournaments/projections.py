@@ -1,10 +1,23 @@
 """Read models of a tournament, folded from its event stream (eventsourcing's `Tracking`).
 
-`evolve(state, event)` is the pure fold: the state is a JSON-ready dict, so the incremental
-projection stores it as it goes (`TournamentProjection.state`, tracking `last_seq`). After
-each appended event, `apply` folds it in and writes the rows derived from the state (rounds,
-tables, entrants' status, standings) in the same transaction as the append. `rebuild` folds
-the whole stream from nothing and writes every row again; it must give the same result.
+Two folds of one stream, which must agree:
+
+- `fold(events)` is the pure fold: a JSON-ready dict holding the whole tournament. It decides
+  nothing on the hot path; it is what a rebuild starts from and what the tests compare with.
+- `apply(tournament, event)` is the incremental projection, run in the appending transaction:
+  each event writes only the rows it touches (an entrant's row, a round's, a table's, the
+  standing rows of the players it seats), so registering or recording a result costs the same
+  whatever the field's size. `state_of(tournament)` reads the same dict back from those rows
+  (once per round, for pairing and the organiser's corrections).
+
+The standings rows follow one rule in both folds (`standings_after`): a registration, a
+withdrawal and a table's first result change only the rows of the players concerned (their
+points, games and flags); every other event that changes the standings (the start, a pairing
+with its byes, a round completed, a correction, a disqualification, the end) ranks the whole
+table again, tie-breaks that depend on opponents (Buchholz, Sonneborn–Berger) included. So
+between two of those, positions and tie-breaks are those of the last ranking and points are
+live; when a round completes the table is exact. `rebuild` folds the log purely and writes
+every row again: it must give the same rows.
 
 Event types and their data:
 
@@ -15,7 +28,8 @@ Event types and their data:
 - TournamentStarted {field, ratings}              (field: entrant ids, organiser's order)
 - RoundPaired {round, tables: [{table, seats, bracket, deal}], byes, starts_at, date}
 - RoundUnpaired {round, reason}                   (a round not started is paired again)
-- RoundStarted {round, tables: [{table, match}], deadline}
+- TablesStarted {round, tables: [{table, match}]}    (a batch of a big round's tables opened)
+- RoundStarted {round, tables: [{table, match}], deadline}   (the last batch: the round is on)
 - TableResult {round, table, match, ranks | team_score, forfeited}   (from the match)
 - ForfeitAwarded {round, table, ranks, forfeited, reason}           (by the organiser)
 - ResultCorrected {round, table, ranks | team_score, forfeited, reason}
@@ -35,9 +49,11 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.dateparse import parse_date, parse_datetime
 
 from tournaments.formats import FORMATS, Entrant, Format, History, Options, Result
+from tournaments import standings as _standings
 from tournaments.formats import Bye as _Bye
 
 State = dict[str, Any]
@@ -78,11 +94,15 @@ def fold(events: Iterable[dict[str, Any]], state: State | None = None) -> State:
     """The state after these events, in order; the input is not changed."""
     new = copy.deepcopy(state) if state else empty_state()
     for event in events:
-        handler = _HANDLERS.get(event["type"])
-        if handler is not None:
-            handler(new, event["data"], event)
-        new["last_seq"] = event["seq"]
+        _fold_in_place(new, event)
     return new
+
+
+def _fold_in_place(state: State, event: dict[str, Any]) -> None:
+    handler = _HANDLERS.get(event["type"])
+    if handler is not None:
+        handler(state, event["data"], event)
+    state["last_seq"] = event["seq"]
 
 
 def _created(state: State, data: dict, event: dict) -> None:
@@ -160,28 +180,39 @@ def _paired(state: State, data: dict, event: dict) -> None:
 
 def _unpaired(state: State, data: dict, event: dict) -> None:
     key = str(data["round"])
-    del state["rounds"][key]
+    state["rounds"].pop(key, None)
     state["unpaired"][key] = state["unpaired"].get(key, 0) + 1
 
 
-def _round_started(state: State, data: dict, event: dict) -> None:
+def _tables_started(state: State, data: dict, event: dict) -> None:
     rnd = state["rounds"][str(data["round"])]
-    rnd.update(started_at=event["created"], deadline=data.get("deadline"))
     matches = {t["table"]: t["match"] for t in data["tables"]}
     for table in rnd["tables"]:
-        table["match"] = matches.get(table["table"])
+        if table["table"] in matches:
+            table["match"] = matches[table["table"]]
+
+
+def _round_started(state: State, data: dict, event: dict) -> None:
+    _tables_started(state, data, event)
+    state["rounds"][str(data["round"])].update(started_at=event["created"], deadline=data.get("deadline"))
 
 
 def _result(state: State, data: dict, event: dict) -> None:
     table = table_of(state, data["round"], data["table"])
-    table["result"] = {
+    table["result"] = result_of(event)
+    table["result_seq"] = event["seq"]
+
+
+def result_of(event: dict) -> dict[str, Any]:
+    """A table's result as a result event (TableResult, ForfeitAwarded, ResultCorrected) sets it."""
+    data = event["data"]
+    return {
         "ranks": data.get("ranks"),
         "team_score": data.get("team_score"),
         "forfeited": sorted(data.get("forfeited") or []),
         "source": event["type"],
         "reason": data.get("reason", ""),
     }
-    table["result_seq"] = event["seq"]
 
 
 def _deadline_passed(state: State, data: dict, event: dict) -> None:
@@ -212,6 +243,7 @@ _HANDLERS: dict[str, Callable[[State, dict, dict], None]] = {
     "TournamentStarted": _started,
     "RoundPaired": _paired,
     "RoundUnpaired": _unpaired,
+    "TablesStarted": _tables_started,
     "RoundStarted": _round_started,
     "TableResult": _result,
     "ForfeitAwarded": _result,
@@ -242,9 +274,9 @@ def latest_round(state: State) -> dict[str, Any] | None:
     return rounds[-1] if rounds else None
 
 
-def round_complete(rnd: dict[str, Any]) -> bool:
-    """Every table of the round has a result (a round of byes only is complete at once)."""
-    return all(table["result"] is not None for table in rnd["tables"])
+def round_begun(rnd: dict[str, Any]) -> bool:
+    """Somebody sits at a table of the round: it has started, or a batch of its tables has."""
+    return rnd["started_at"] is not None or any(table["match"] for table in rnd["tables"])
 
 
 def format_of(state: State) -> Format:
@@ -317,6 +349,11 @@ def standings(state: State) -> list[dict[str, Any]]:
         places = dict(placing.placements(field, options, past))  # type: ignore[attr-defined]
     order = {row.player: index for index, row in enumerate(rows)}
     ranks = {row.player: row.rank for row in rows}
+    team_sums: dict[Any, float] = {}
+    for res in past.results:  # summed in the order results come, as `standings_after` adds them
+        if res.team_score is not None:
+            for player in res.seats:
+                team_sums[player] = team_sums.get(player, 0) + res.team_score
     if places:
         # A bracket ranks by how far each player got: players still in are ahead of everyone out
         # (rank 1 until they are placed); points and tie-breaks only order the rows within a place.
@@ -338,6 +375,7 @@ def standings(state: State) -> list[dict[str, Any]]:
             "sonneborn_berger": str(row.sonneborn_berger),
             "rating": row.rating,
             "mean_team_score": row.mean_team_score,
+            "team_score_sum": team_sums.get(row.player),
             "withdrawn": row.withdrawn,
             "disqualified": row.disqualified,
         }
@@ -349,7 +387,112 @@ def as_fraction(text: str) -> Fraction:
     return Fraction(text)
 
 
-# --- the rows derived from the state (same transaction as the append) -------------------------
+# --- the standings rows, event by event (one rule for both folds) ----------------------------
+
+# Events after which the whole table is ranked again; the others change a few rows or none.
+RANKED_AFTER = frozenset(
+    {
+        "TournamentStarted",
+        "PlayerDisqualified",
+        "RoundPaired",
+        "RoundUnpaired",
+        "ForfeitAwarded",
+        "ResultCorrected",
+        "RoundCompleted",
+        "TournamentFinished",
+        "TournamentCancelled",
+    }
+)
+Row = dict[str, Any]
+
+
+def blank_row(entrant: int) -> Row:
+    """A new entrant's row: no games yet, ranked with everyone else before the start (rank 1)."""
+    return {
+        "entrant": entrant,
+        "rank": 1,
+        "place": None,
+        "points": "0",
+        "played": 0,
+        "wins": 0,
+        "draws": 0,
+        "losses": 0,
+        "byes": 0,
+        "forfeits": 0,
+        "buchholz": "0",
+        "sonneborn_berger": "0",
+        "rating": None,
+        "mean_team_score": None,
+        "team_score_sum": None,
+        "withdrawn": False,
+        "disqualified": False,
+    }
+
+
+def result_counted(row: Row, seat: int, data: dict[str, Any]) -> None:
+    """Adds a table's result to the row of the player in `seat` (their points, games, W/D/L)."""
+    row["played"] += 1
+    if row["entrant"] in (data.get("forfeited") or ()):
+        row["forfeits"] += 1
+    if data.get("team_score") is not None:
+        total = (row["team_score_sum"] or 0) + data["team_score"]
+        row["team_score_sum"], row["mean_team_score"] = total, total / row["played"]
+        return
+    ranks = data["ranks"]
+    row["points"] = str(Fraction(row["points"]) + _standings.table_points(ranks)[seat])
+    best = min(ranks)
+    if ranks[seat] != best:
+        row["losses"] += 1
+    elif ranks.count(best) == 1:
+        row["wins"] += 1
+    else:
+        row["draws"] += 1
+
+
+def standings_after(state: State, rows: list[Row], event: dict[str, Any], *, first_result: bool) -> list[Row]:
+    """The standings rows after `event`, already folded into `state` (see the module docstring).
+
+    `first_result`: a result event found its table without a result before it."""
+    kind, data = event["type"], event["data"]
+    if kind in RANKED_AFTER or (kind == "TableResult" and not first_result):
+        return standings(state)
+    if kind == "PlayerRegistered":
+        return [*rows, blank_row(data["entrant"])]
+    if kind == "PlayerWithdrawn":
+        if data["from_round"] is None:
+            return [row for row in rows if row["entrant"] != data["entrant"]]
+        return [{**row, "withdrawn": True} if row["entrant"] == data["entrant"] else row for row in rows]
+    if kind == "TableResult":
+        seats = {entrant: seat for seat, entrant in enumerate(table_of(state, data["round"], data["table"])["seats"])}
+        changed = []
+        for row in rows:
+            if row["entrant"] in seats:
+                row = dict(row)
+                result_counted(row, seats[row["entrant"]], data)
+            changed.append(row)
+        return changed
+    return rows
+
+
+def fold_with_standings(events: Iterable[dict[str, Any]]) -> tuple[State, list[Row]]:
+    """The pure fold of the whole stream with its standings rows, as `apply` keeps them."""
+    state, rows = empty_state(), []
+    for event in events:
+        first = event["type"] == "TableResult" and _has_no_result(state, event["data"])
+        _fold_in_place(state, event)
+        rows = standings_after(state, rows, event, first_result=first)
+    return state, rows
+
+
+def _has_no_result(state: State, data: dict[str, Any]) -> bool:
+    return table_of(state, data["round"], data["table"])["result"] is None
+
+
+# --- the rows, event by event (the incremental projection) -------------------------------------
+
+# The tournament's own facts, kept whole in `TournamentProjection.state` (a few small values).
+_TOURNAMENT_KEYS = ("status", "game", "format", "options", "organiser", "unpaired", "started_at",
+                    "finished_at", "champion")
 
 
 def event_dict(row: Any) -> dict[str, Any]:
@@ -357,31 +500,310 @@ def event_dict(row: Any) -> dict[str, Any]:
     return {"seq": row.seq, "type": row.type, "data": row.data, "created": row.created.isoformat()}
 
 
-def apply(tournament: Any, event_row: Any) -> State:
-    """Folds a newly appended event into the stored projection and rewrites the rows it touches.
+def apply(tournament: Any, event_row: Any) -> None:
+    """Writes the rows a newly appended event changes. Called inside the appending transaction,
+    with the tournament's row locked. A projection that is behind (it never should be) is
+    rebuilt from the log instead."""
+    from tournaments.models import TournamentProjection
 
-    Called inside the appending transaction, with the tournament row locked. A projection
-    that is behind (it never should be) catches up from the log first.
-    """
-    from tournaments.models import TournamentEvent, TournamentProjection
-
-    projection, _ = TournamentProjection.objects.get_or_create(
-        tournament=tournament, defaults={"state": empty_state()}
-    )
+    projection = TournamentProjection.objects.filter(tournament=tournament).first()
+    if projection is None:
+        projection = TournamentProjection(tournament=tournament, last_seq=0, state={})
     if event_row.seq <= projection.last_seq:
-        return projection.state
-    state = projection.state or empty_state()
+        return
     if event_row.seq > projection.last_seq + 1:
-        missing = TournamentEvent.objects.filter(
-            tournament=tournament, seq__gt=projection.last_seq, seq__lt=event_row.seq
-        ).order_by("seq")
-        state = fold((event_dict(row) for row in missing), state)
-    before = state
-    state = evolve(state, event_dict(event_row))
-    projection.state, projection.last_seq = state, event_row.seq
-    projection.save(update_fields=["state", "last_seq"])
-    _write_rows(tournament, before, state, event_row.type, event_row.data)
+        rebuild(tournament)
+        return
+    event = event_dict(event_row)
+    facts = {**empty_state(), **projection.state}
+    before = facts["status"]
+    if event["type"] in _CHANGE_FACTS:
+        _fold_in_place(facts, event)  # on the facts alone: these handlers touch nothing else kept
+    projection.last_seq = event_row.seq
+    projection.state = _tournament_facts(facts)
+    projection.save(force_insert=projection._state.adding)
+    table = _table_before(tournament, event)
+    writer = _WRITERS.get(event["type"])
+    if writer is not None:
+        writer(tournament, event)
+    if facts["status"] != before:
+        _write_status(tournament, facts["status"])
+    _write_standing_rows(tournament, event, table)
+
+
+def _tournament_facts(state: State) -> State:
+    return {key: copy.deepcopy(state[key]) for key in _TOURNAMENT_KEYS}
+
+
+_CHANGE_FACTS = frozenset(
+    {"TournamentCreated", "TournamentStarted", "RoundUnpaired", "TournamentFinished", "TournamentCancelled"}
+)
+
+
+def _table_before(tournament: Any, event: dict) -> dict[str, Any] | None:
+    """A result event's table as it was before the event: its seats, and whether it had a result."""
+    from tournaments.models import RoundTable
+
+    if event["type"] != "TableResult":
+        return None
+    data = event["data"]
+    return (
+        RoundTable.objects.filter(round__tournament=tournament, round__number=data["round"], number=data["table"])
+        .values("seats", "result_seq")
+        .first()
+    )
+
+
+def _on_registered(tournament: Any, event: dict) -> None:
+    from tournaments.models import Entrant
+
+    Entrant.objects.filter(pk=event["data"]["entrant"]).update(status="active", seed_order=event["seq"])
+
+
+def _on_withdrawn(tournament: Any, event: dict) -> None:
+    from tournaments.models import Entrant
+
+    data = event["data"]
+    if data["from_round"] is None:
+        Entrant.objects.filter(pk=data["entrant"]).update(status="withdrawn", seed_order=None)
+    else:
+        Entrant.objects.filter(pk=data["entrant"]).update(
+            status="withdrawn", withdrawn_from_round=data["from_round"]
+        )
+
+
+def _on_disqualified(tournament: Any, event: dict) -> None:
+    from tournaments.models import Entrant
+
+    data = event["data"]
+    Entrant.objects.filter(pk=data["entrant"]).update(
+        status="disqualified", disqualified_from_round=data["from_round"]
+    )
+
+
+def _on_started(tournament: Any, event: dict) -> None:
+    from tournaments.models import Entrant
+
+    ratings = event["data"]["ratings"]
+    rows = [Entrant(pk=int(key), seed_rating=rating) for key, rating in ratings.items() if rating is not None]
+    Entrant.objects.bulk_update(rows, ["seed_rating"], batch_size=1000)
+
+
+def _on_paired(tournament: Any, event: dict) -> None:
+    from tournaments.models import Round, RoundTable
+
+    data = event["data"]
+    rnd = Round.objects.create(
+        tournament=tournament,
+        number=data["round"],
+        date=parse_date(data["date"]) if data.get("date") else None,
+        starts_at=when(data["starts_at"]),
+        byes=list(data["byes"]),
+    )
+    RoundTable.objects.bulk_create(
+        [
+            RoundTable(
+                round=rnd, number=t["table"], seats=list(t["seats"]), bracket=t.get("bracket") or "",
+                deal=t.get("deal"),
+            )
+            for t in data["tables"]
+        ],
+        batch_size=1000,
+    )
+
+
+def _on_unpaired(tournament: Any, event: dict) -> None:
+    from tournaments.models import Round
+
+    Round.objects.filter(tournament=tournament, number=event["data"]["round"]).delete()
+
+
+def _on_tables_started(tournament: Any, event: dict) -> None:
+    from tournaments.models import Round, RoundTable
+
+    data = event["data"]
+    rnd = Round.objects.get(tournament=tournament, number=data["round"])
+    matches = {t["table"]: t["match"] for t in data["tables"]}
+    tables = list(RoundTable.objects.filter(round=rnd, number__in=list(matches)).only("pk", "number"))
+    for table in tables:
+        table.match_id = matches[table.number]
+    RoundTable.objects.bulk_update(tables, ["match"], batch_size=1000)
+    if event["type"] == "RoundStarted":
+        Round.objects.filter(pk=rnd.pk).update(started_at=when(event["created"]), deadline=when(data.get("deadline")))
+
+
+def _on_result(tournament: Any, event: dict) -> None:
+    from tournaments.models import RoundTable
+
+    data = event["data"]
+    RoundTable.objects.filter(
+        round__tournament=tournament, round__number=data["round"], number=data["table"]
+    ).update(result=result_of(event), result_seq=event["seq"])
+
+
+def _on_deadline(tournament: Any, event: dict) -> None:
+    from tournaments.models import Round, RoundTable
+
+    data = event["data"]
+    rnd = Round.objects.get(tournament=tournament, number=data["round"])
+    Round.objects.filter(pk=rnd.pk).update(deadline_passed_at=when(event["created"]))
+    absent = {t["table"]: sorted(t["absent"]) for t in data["tables"]}
+    tables = list(RoundTable.objects.filter(round=rnd, number__in=list(absent)).only("pk", "number"))
+    for table in tables:
+        table.absent = absent[table.number]
+    RoundTable.objects.bulk_update(tables, ["absent"], batch_size=1000)
+
+
+def _on_completed(tournament: Any, event: dict) -> None:
+    from tournaments.models import Round
+
+    Round.objects.filter(tournament=tournament, number=event["data"]["round"]).update(
+        completed_at=when(event["created"])
+    )
+
+
+_WRITERS: dict[str, Callable[[Any, dict], None]] = {
+    "PlayerRegistered": _on_registered,
+    "PlayerWithdrawn": _on_withdrawn,
+    "PlayerDisqualified": _on_disqualified,
+    "TournamentStarted": _on_started,
+    "RoundPaired": _on_paired,
+    "RoundUnpaired": _on_unpaired,
+    "TablesStarted": _on_tables_started,
+    "RoundStarted": _on_tables_started,
+    "TableResult": _on_result,
+    "ForfeitAwarded": _on_result,
+    "ResultCorrected": _on_result,
+    "RoundDeadlinePassed": _on_deadline,
+    "RoundCompleted": _on_completed,
+}
+
+
+_STANDING_FIELDS = tuple(key for key in blank_row(0) if key != "entrant")
+
+
+def _write_standing_rows(tournament: Any, event: dict, table: dict[str, Any] | None) -> None:
+    """The standings rows after an event whose other rows are written (`standings_after`);
+    `table`: a result's table as it was before it."""
+    from tournaments.models import StandingRow
+
+    kind, data = event["type"], event["data"]
+    first_result = table is not None and table["result_seq"] is None
+    if kind in RANKED_AFTER or (kind == "TableResult" and not first_result):
+        _standings_replace(tournament, standings(state_of(tournament)))
+    elif kind == "PlayerRegistered":
+        last = StandingRow.objects.filter(tournament=tournament).order_by("-position").values_list(
+            "position", flat=True
+        ).first()
+        StandingRow.objects.create(
+            tournament=tournament, entrant_id=data["entrant"], position=(last or 0) + 1,
+            **{key: value for key, value in blank_row(data["entrant"]).items() if key != "entrant"},
+        )
+    elif kind == "PlayerWithdrawn":
+        rows = StandingRow.objects.filter(tournament=tournament)
+        if data["from_round"] is None:
+            position = rows.filter(entrant_id=data["entrant"]).values_list("position", flat=True).first()
+            rows.filter(entrant_id=data["entrant"]).delete()
+            if position is not None:
+                rows.filter(position__gt=position).update(position=F("position") - 1)
+        else:
+            rows.filter(entrant_id=data["entrant"]).update(withdrawn=True)
+    elif kind == "TableResult":
+        seats = {entrant: seat for seat, entrant in enumerate(table["seats"])}
+        changed = []
+        for standing in StandingRow.objects.filter(tournament=tournament, entrant_id__in=list(seats)):
+            row = {"entrant": standing.entrant_id, **{key: getattr(standing, key) for key in _STANDING_FIELDS}}
+            result_counted(row, seats[standing.entrant_id], data)
+            for key in _STANDING_FIELDS:
+                setattr(standing, key, row[key])
+            changed.append(standing)
+        StandingRow.objects.bulk_update(
+            changed, ["points", "played", "wins", "draws", "losses", "forfeits", "mean_team_score", "team_score_sum"]
+        )
+
+
+def _standings_replace(tournament: Any, rows: list[Row]) -> None:
+    from tournaments.models import StandingRow
+
+    StandingRow.objects.filter(tournament=tournament).delete()
+    StandingRow.objects.bulk_create(
+        [
+            StandingRow(
+                tournament=tournament,
+                entrant_id=row["entrant"],
+                position=position,
+                **{key: value for key, value in row.items() if key != "entrant"},
+            )
+            for position, row in enumerate(rows, start=1)
+        ],
+        batch_size=2000,
+    )
+
+
+def _write_status(tournament: Any, status: str) -> None:
+    from tournaments.models import Tournament
+
+    if status:
+        Tournament.objects.filter(pk=tournament.pk).update(status=status)
+        tournament.status = status
+
+
+# --- reading the rows back, and rebuilding them -------------------------------------------------
+
+
+def state_of(tournament: Any) -> State:
+    """The fold's state read back from the rows (empty for a tournament without events): O(field),
+    for decisions taken once a round (pairing, corrections, the end)."""
+    from tournaments.models import Entrant, Round, RoundTable, TournamentProjection
+
+    projection = TournamentProjection.objects.filter(tournament=tournament).first()
+    state = empty_state()
+    if projection is None:
+        return state
+    state.update(copy.deepcopy(projection.state))
+    state["last_seq"] = projection.last_seq
+    entrants = list(
+        Entrant.objects.filter(tournament=tournament).values_list(
+            "pk", "name", "user_id", "bot", "status", "seed_order", "seed_rating",
+            "withdrawn_from_round", "disqualified_from_round",
+        )
+    )
+    for pk, name, user, bot, status, _, _, withdrawn, disqualified in entrants:
+        state["entrants"][str(pk)] = {"name": name, "user": user, "bot": bot, "status": status}
+        if withdrawn is not None:
+            state["withdrawn"][str(pk)] = withdrawn
+        if disqualified is not None:
+            state["disqualified"][str(pk)] = disqualified
+    state["order"] = [row[0] for row in sorted((r for r in entrants if r[5] is not None), key=lambda r: r[5])]
+    if state["started_at"] is not None:
+        state["field"] = list(state["order"])
+        state["ratings"] = {str(row[0]): row[6] for row in entrants if row[5] is not None}
+    rounds = {}
+    for rnd in Round.objects.filter(tournament=tournament).order_by("number"):
+        rounds[rnd.pk] = state["rounds"][str(rnd.number)] = {
+            "number": rnd.number,
+            "tables": [],
+            "byes": rnd.byes,
+            "starts_at": _iso(rnd.starts_at),
+            "date": rnd.date.isoformat() if rnd.date else None,
+            "started_at": _iso(rnd.started_at),
+            "deadline": _iso(rnd.deadline),
+            "deadline_passed_at": _iso(rnd.deadline_passed_at),
+            "completed_at": _iso(rnd.completed_at),
+        }
+    tables = RoundTable.objects.filter(round__tournament=tournament).order_by("round_id", "number").values_list(
+        "round_id", "number", "seats", "bracket", "deal", "match_id", "absent", "result", "result_seq"
+    )
+    for round_id, number, seats, bracket, deal, match, absent, result, result_seq in tables:
+        rounds[round_id]["tables"].append(
+            {"table": number, "seats": seats, "bracket": bracket, "deal": deal, "match": match,
+             "absent": absent, "result": result, "result_seq": result_seq}
+        )
     return state
+
+
+def _iso(moment: dt.datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
 
 
 def rebuild(tournament: Any) -> State:
@@ -389,53 +811,21 @@ def rebuild(tournament: Any) -> State:
     from tournaments.models import Round, TournamentEvent, TournamentProjection
 
     with transaction.atomic():
-        events = TournamentEvent.objects.filter(tournament=tournament).order_by("seq")
-        state = fold(event_dict(row) for row in events)
+        events = [event_dict(row) for row in TournamentEvent.objects.filter(tournament=tournament).order_by("seq")]
+        state, rows = fold_with_standings(events)
         TournamentProjection.objects.update_or_create(
-            tournament=tournament, defaults={"state": state, "last_seq": state["last_seq"]}
+            tournament=tournament, defaults={"state": _tournament_facts(state), "last_seq": state["last_seq"]}
         )
         Round.objects.filter(tournament=tournament).exclude(
             number__in=[int(k) for k in state["rounds"]]
         ).delete()
         for rnd in rounds_in_order(state):
             _write_round(tournament, rnd)
-        _write_entrants(tournament, state, None)
-        _write_standings(tournament, state)
-        _write_status(tournament, state)
+        registered = {e["data"]["entrant"]: e["seq"] for e in events if e["type"] == "PlayerRegistered"}
+        _write_entrants(tournament, state, registered)
+        _standings_replace(tournament, rows)
+        _write_status(tournament, state["status"])
     return state
-
-
-def state_of(tournament: Any) -> State:
-    """The projection's state at the head (empty for a tournament without events)."""
-    from tournaments.models import TournamentProjection
-
-    state = TournamentProjection.objects.filter(tournament=tournament).values_list("state", flat=True).first()
-    return state or empty_state()
-
-
-def _write_rows(tournament: Any, before: State, state: State, kind: str, data: dict) -> None:
-    from tournaments.models import Round
-
-    if "round" in data and str(data["round"]) in state["rounds"]:
-        _write_round(tournament, state["rounds"][str(data["round"])])
-    if kind == "RoundUnpaired":
-        Round.objects.filter(tournament=tournament, number=data["round"]).delete()
-    if "entrant" in data:
-        _write_entrants(tournament, state, [data["entrant"]])
-    if kind in ("TournamentStarted",):
-        _write_entrants(tournament, state, None)
-    if state["status"] != before["status"]:
-        _write_status(tournament, state)
-    if kind not in ("RoundStarted", "RoundDeadlinePassed", "RoundCompleted", "TournamentCreated"):
-        _write_standings(tournament, state)
-
-
-def _write_status(tournament: Any, state: State) -> None:
-    from tournaments.models import Tournament
-
-    if state["status"]:
-        Tournament.objects.filter(pk=tournament.pk).update(status=state["status"])
-        tournament.status = state["status"]
 
 
 def _write_round(tournament: Any, rnd: dict[str, Any]) -> None:
@@ -478,32 +868,22 @@ def _write_round(tournament: Any, rnd: dict[str, Any]) -> None:
         RoundTable.objects.filter(pk__in=[t.pk for t in existing.values()]).delete()
 
 
-def _write_entrants(tournament: Any, state: State, ids: list[int] | None) -> None:
+def _write_entrants(tournament: Any, state: State, registered: dict[int, int]) -> None:
+    """Every entrant's row; `registered`: the seq of each entrant's last registration (the order)."""
     from tournaments.models import Entrant as EntrantRow
 
-    keys = [str(i) for i in ids] if ids is not None else list(state["entrants"])
-    for key in keys:
-        status = state["entrants"].get(key, {}).get("status")
-        if status:
-            EntrantRow.objects.filter(pk=int(key), tournament=tournament).exclude(status=status).update(
-                status=status
-            )
-
-
-def _write_standings(tournament: Any, state: State) -> None:
-    from tournaments.models import StandingRow
-
-    StandingRow.objects.filter(tournament=tournament).delete()
-    StandingRow.objects.bulk_create(
-        [
-            StandingRow(
-                tournament=tournament,
-                entrant_id=row["entrant"],
-                position=position,
-                **{key: value for key, value in row.items() if key != "entrant"},
-            )
-            for position, row in enumerate(standings(state), start=1)
-        ]
+    order = set(state["order"])
+    rows = list(EntrantRow.objects.filter(tournament=tournament))
+    for row in rows:
+        key = str(row.pk)
+        row.status = state["entrants"].get(key, {}).get("status", row.status)
+        row.seed_order = registered[row.pk] if row.pk in order else None
+        row.seed_rating = state["ratings"].get(key)
+        row.withdrawn_from_round = state["withdrawn"].get(key)
+        row.disqualified_from_round = state["disqualified"].get(key)
+    EntrantRow.objects.bulk_update(
+        rows, ["status", "seed_order", "seed_rating", "withdrawn_from_round", "disqualified_from_round"],
+        batch_size=1000,
     )
 
 

@@ -36,7 +36,7 @@ from games.selectors import rating_ranks, seats_never_moved
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 from tournaments import projections, webhooks
 from tournaments.formats import FORMATS, Pairing, forfeit_result
-from tournaments.models import Entrant, RoundTable, Tournament, TournamentEvent
+from tournaments.models import Entrant, Round, RoundTable, Tournament, TournamentEvent
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,9 @@ _COOPERATIVE_GAMES = frozenset({"the-game"})
 # Tasks further ahead than this are left to the periodic sweep (a broker holds ETA tasks in memory).
 _ETA_HORIZON = dt.timedelta(hours=1)
 _MAX_STEPS = 500
+# A round's tables are opened this many at a time, each batch one transaction under the lock,
+# so a round of thousands never holds the tournament for long and a crash loses only a batch.
+TABLES_PER_BATCH = 200
 
 
 def actor_of(user: User | None) -> str:
@@ -219,15 +222,17 @@ def entrant_bot_add(*, tournament_id: int, user: User, bot: str, name: str | Non
                 bots=sorted(BOTS.get(tournament.game, {})),
             )
         _require_room(tournament)
-        taken = set(
-            Entrant.objects.filter(tournament=tournament).exclude(bot="").values_list("name", flat=True)
-        )
+        bots = Entrant.objects.filter(tournament=tournament).exclude(bot="")
         if name:
-            if name in taken:
+            if bots.filter(name=name).exists():
                 raise conflict("name_taken", f"A bot called {name!r} is already entered.")
         else:
-            number = 1
-            while f"{bot} {number}" in taken:
+            # One past the number of the last bot of its kind entered (an index read, not a count
+            # of the field), walking on past a name taken by a bot named by hand.
+            last = bots.filter(bot=bot).order_by("-pk").values_list("name", flat=True).first() or ""
+            _, _, tail = last.rpartition(" ")
+            number = int(tail) + 1 if last.startswith(f"{bot} ") and tail.isdigit() else 1
+            while bots.filter(name=f"{bot} {number}").exists():
                 number += 1
             name = f"{bot} {number}"
         try:
@@ -260,8 +265,7 @@ def entrant_withdraw(*, tournament_id: int, user: User, entrant_id: int | None =
         _require_not_over(tournament)
         if entrant.status != Entrant.Status.ACTIVE:
             raise conflict("already_withdrawn", f"{entrant.name} has already left the tournament.")
-        state = _state(tournament)
-        from_round = None if tournament.status == Tournament.Status.REGISTRATION else _first_unstarted(state)
+        from_round = None if tournament.status == Tournament.Status.REGISTRATION else _first_unstarted(tournament)
         _append(
             tournament,
             "PlayerWithdrawn",
@@ -412,10 +416,11 @@ def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> str:
         actor=actor,
         key=f"paired:{pairing.round}:{attempt}",
     )
-    if starts_at <= now:
-        _round_start(tournament, pairing.round, actor=actor, now=now)
+    if starts_at <= now and len(pairing.tables) <= TABLES_PER_BATCH:
+        rnd = Round.objects.get(tournament=tournament, number=pairing.round)
+        _round_start_batch(tournament, rnd, actor=actor, now=now)
         return "round-started"
-    _schedule(tournament.pk, starts_at)
+    _schedule(tournament.pk, starts_at)  # a big round opens in batches, each its own transaction
     return "paired"
 
 
@@ -431,19 +436,25 @@ def _round_starts_at(tournament: Tournament, pairing: Pairing, now: dt.datetime)
     return max(now, dt.datetime.combine(pairing.date, clock))
 
 
-def _round_start(tournament: Tournament, number: int, *, actor: str, now: dt.datetime) -> None:
-    """Opens and starts every table of the round (people and bots seated, turn clock on). Lock held."""
-    state = _state(tournament)
-    rnd = state["rounds"][str(number)]
-    entrants = {e.pk: e for e in Entrant.objects.filter(tournament=tournament).select_related("user")}
+def _round_start_batch(tournament: Tournament, rnd: Round, *, actor: str, now: dt.datetime) -> bool:
+    """Opens the round's next batch of tables (people and bots seated, turn clocks on) and records
+    them; the last batch starts the round. True when the round has started. Lock held.
+
+    Each batch is one transaction with its matches, so a worker killed mid-way leaves whole
+    batches only: every table is opened once, the next call goes on from the first without a match.
+    """
+    waiting = list(RoundTable.objects.filter(round=rnd, match__isnull=True).order_by("number")[: TABLES_PER_BATCH + 1])
+    batch, last = waiting[:TABLES_PER_BATCH], len(waiting) <= TABLES_PER_BATCH
+    people = {s for table in batch for s in table.seats}
+    entrants = {e.pk: e for e in Entrant.objects.filter(pk__in=people).select_related("user")}
     tables = []
-    for table in rnd["tables"]:
+    for table in batch:
         seats: list[User | str] = [
-            entrants[e].user if entrants[e].user_id else entrants[e].bot for e in table["seats"]
+            entrants[e].user if entrants[e].user_id else entrants[e].bot for e in table.seats
         ]
         options = dict(tournament.match_options)
-        if table["deal"] is not None:
-            options["deck"] = duplicate_deck(tournament.game, len(seats), table["deal"])
+        if table.deal is not None:
+            options["deck"] = duplicate_deck(tournament.game, len(seats), table.deal)
         match = game_services.match_start_seated(
             game=tournament.game,
             seats=seats,
@@ -451,21 +462,32 @@ def _round_start(tournament: Tournament, number: int, *, actor: str, now: dt.dat
             options=options,
             rated=tournament.rated,
             clock_seconds=tournament.clock_seconds,
-            sealed=table["deal"] is not None,  # other tables play the same deck until the round ends
+            sealed=table.deal is not None,  # other tables play the same deck until the round ends
         )
-        tables.append({"table": table["table"], "match": match.pk})
+        tables.append({"table": table.number, "match": match.pk})
+    if not last:
+        _append(
+            tournament,
+            "TablesStarted",
+            {"round": rnd.number, "tables": tables},
+            actor=actor,
+            key=f"tables:{rnd.number}:{batch[0].number}",
+        )
+        _schedule(tournament.pk, now)
+        return False
     deadline = now + dt.timedelta(seconds=tournament.round_seconds) if tournament.round_seconds else None
     _append(
         tournament,
         "RoundStarted",
-        {"round": number, "tables": tables, "deadline": deadline.isoformat() if deadline else None},
+        {"round": rnd.number, "tables": tables, "deadline": deadline.isoformat() if deadline else None},
         actor=actor,
-        key=f"started:{number}",
+        key=f"started:{rnd.number}",
     )
     if deadline is not None:
         _schedule(tournament.pk, deadline)
-    if not tables:  # a round of byes only is complete at once
+    if not RoundTable.objects.filter(round=rnd).exists():  # a round of byes only is complete at once
         _schedule(tournament.pk, now)
+    return True
 
 
 def duplicate_deck(game: str, players: int, deal: int) -> list[str]:
@@ -489,22 +511,30 @@ def canonical_deck(game: str, players: int) -> list[str]:
     return sorted(opening["deck"])
 
 
-def _first_unstarted(state: projections.State) -> int:
+def _latest_round(tournament: Tournament) -> Round | None:
+    return Round.objects.filter(tournament=tournament).order_by("-number").first()
+
+
+def _round_begun(rnd: Round) -> bool:
+    """Somebody sits at a table of the round (it started, or a batch of its tables did)."""
+    return rnd.started_at is not None or RoundTable.objects.filter(round=rnd, match__isnull=False).exists()
+
+
+def _first_unstarted(tournament: Tournament) -> int:
     """The first round nobody has sat down for yet (a player leaving misses it)."""
-    latest = projections.latest_round(state)
+    latest = _latest_round(tournament)
     if latest is None:
         return 1
-    return latest["number"] if latest["started_at"] is None else latest["number"] + 1
+    return latest.number + 1 if _round_begun(latest) else latest.number
 
 
 def _repair_unstarted(tournament: Tournament, *, actor: str, reason: str) -> bool:
-    """A paired round not started yet is paired again, so it follows a change (a correction, a
-    withdrawal, a disqualification). Rounds already started stand. Lock held."""
-    state = _state(tournament)
-    latest = projections.latest_round(state)
-    if latest is None or latest["started_at"] is not None or tournament.status != Tournament.Status.RUNNING:
+    """A paired round nobody sits at yet is paired again, so it follows a change (a correction,
+    a withdrawal, a disqualification). Rounds begun stand. Lock held."""
+    latest = _latest_round(tournament)
+    if latest is None or _round_begun(latest) or tournament.status != Tournament.Status.RUNNING:
         return False
-    _append(tournament, "RoundUnpaired", {"round": latest["number"], "reason": reason}, actor=actor)
+    _append(tournament, "RoundUnpaired", {"round": latest.number, "reason": reason}, actor=actor)
     _pair_next(tournament, actor=actor, now=timezone.now())
     return True
 
@@ -582,94 +612,95 @@ def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[str | None, lis
             return "started", []
         if tournament.status != Tournament.Status.RUNNING:
             return None, []
-        state = _state(tournament)
-        rnd = projections.latest_round(state)
+        rnd = _latest_round(tournament)
         if rnd is None:
             return _pair_next(tournament, actor="server", now=now), []
-        if rnd["started_at"] is None:
-            if projections.when(rnd["starts_at"]) > now:
+        if rnd.started_at is None:
+            if rnd.starts_at > now:
                 return None, []
-            _round_start(tournament, rnd["number"], actor="server", now=now)
-            return "round-started", []
+            started = _round_start_batch(tournament, rnd, actor="server", now=now)
+            return ("round-started" if started else "tables-started"), []
         if _record_finished_tables(tournament, rnd):
             return "results", []
-        if projections.round_complete(rnd):
-            if rnd["completed_at"] is None:
+        if not _waiting_tables(rnd).exists():
+            if rnd.completed_at is None:
                 _append(
                     tournament,
                     "RoundCompleted",
-                    {"round": rnd["number"]},
+                    {"round": rnd.number},
                     actor="server",
-                    key=f"completed:{rnd['number']}",
+                    key=f"completed:{rnd.number}",
                 )
                 # Nobody plays this round's deals any more: its matches may show their decks.
-                game_services.matches_unseal(match_ids=[t["match"] for t in rnd["tables"] if t.get("match")])
+                game_services.matches_unseal(
+                    match_ids=list(rnd.tables.exclude(match=None).values_list("match_id", flat=True))
+                )
                 return "round-completed", []
             return _pair_next(tournament, actor="server", now=now), []
-        deadline = projections.when(rnd["deadline"])
-        if deadline is not None and deadline <= now:
+        if rnd.deadline is not None and rnd.deadline <= now:
             running = _running_matches(rnd)
-            if rnd["deadline_passed_at"] is None:
+            if rnd.deadline_passed_at is None:
                 _append(
                     tournament,
                     "RoundDeadlinePassed",
-                    {"round": rnd["number"], "tables": _absent_at_deadline(rnd)},
+                    {"round": rnd.number, "tables": _absent_at_deadline(rnd)},
                     actor="clock",
-                    key=f"deadline:{rnd['number']}",
+                    key=f"deadline:{rnd.number}",
                 )
                 return "deadline", running
             return (None, running) if running else (None, [])
     return None, []
 
 
-def _running_matches(rnd: dict[str, Any]) -> list[int]:
-    ids = [table["match"] for table in rnd["tables"] if table["match"]]
+def _waiting_tables(rnd: Round) -> Any:
+    """The round's tables without a result (the partial index `table_waiting`)."""
+    return RoundTable.objects.filter(round=rnd, result__isnull=True)
+
+
+def _running_matches(rnd: Round) -> list[int]:
     return list(
-        Match.objects.filter(pk__in=ids, status=Match.Status.RUNNING)
+        Match.objects.filter(tournament_table__round=rnd, status=Match.Status.RUNNING)
         .order_by("pk")
         .values_list("pk", flat=True)
     )
 
 
-def _absent_at_deadline(rnd: dict[str, Any]) -> list[dict[str, Any]]:
+def _absent_at_deadline(rnd: Round) -> list[dict[str, Any]]:
     """For each table still playing: the people seated who never made a move of their own."""
     found = []
-    for table in rnd["tables"]:
-        if table["result"] is not None or not table["match"]:
-            continue
-        gone = [table["seats"][seat] for seat in seats_never_moved(table["match"])]
+    for table in _waiting_tables(rnd).exclude(match=None).order_by("number"):
+        gone = [table.seats[seat] for seat in seats_never_moved(table.match_id)]
         if gone:
-            found.append({"table": table["table"], "absent": sorted(gone)})
+            found.append({"table": table.number, "absent": sorted(gone)})
     return found
 
 
-def _record_finished_tables(tournament: Tournament, rnd: dict[str, Any]) -> int:
+def _record_finished_tables(tournament: Tournament, rnd: Round) -> int:
     """Records the result of every table whose match has ended and that has no result yet."""
-    waiting = {table["match"]: table for table in rnd["tables"] if table["match"] and table["result"] is None}
-    if not waiting:
-        return 0
-    recorded = 0
-    for match in Match.objects.filter(pk__in=list(waiting), status=Match.Status.FINISHED).order_by("pk"):
-        table = waiting[match.pk]
-        result = _result_from_match(tournament, table, match)
-        event = _append(
-            tournament,
-            "TableResult",
-            {"round": rnd["number"], "table": table["table"], "match": match.pk, **result},
-            actor="server",
-            key=f"match:{match.pk}",
-        )
-        recorded += event is not None
-    return recorded
+    waiting = (
+        _waiting_tables(rnd).filter(match__status=Match.Status.FINISHED).select_related("match").order_by("match_id")
+    )
+    return sum(_table_result_append(tournament, rnd, table, table.match) for table in waiting)
 
 
-def _result_from_match(tournament: Tournament, table: dict[str, Any], match: Match) -> dict[str, Any]:
+def _table_result_append(tournament: Tournament, rnd: Round, table: RoundTable, match: Match) -> bool:
+    """Appends a finished match's result to its table (once: keyed by the match). Lock held."""
+    event = _append(
+        tournament,
+        "TableResult",
+        {"round": rnd.number, "table": table.number, "match": match.pk, **_result_from_match(tournament, table, match)},
+        actor="server",
+        key=f"match:{match.pk}",
+    )
+    return event is not None
+
+
+def _result_from_match(tournament: Tournament, table: RoundTable, match: Match) -> dict[str, Any]:
     """The table's result: the match's ranks, with seats abandoned on the clock and people absent
     at the deadline ranked last (the absent forfeit); a cooperative game's team score."""
     outcome = match.outcome or {}
-    seats = table["seats"]
-    absent = set(table["absent"])
-    absent_seats = {index for index, entrant in enumerate(seats) if entrant in absent}
+    absent = set(table.absent)
+    absent_seats = {index for index, entrant in enumerate(table.seats) if entrant in absent}
     forfeited = sorted(absent)
     if outcome.get("cooperative"):
         return {"ranks": None, "team_score": outcome["scores"][0], "forfeited": forfeited}
@@ -682,13 +713,31 @@ def _result_from_match(tournament: Tournament, table: dict[str, Any], match: Mat
 
 
 def tournament_match_finished(*, match_id: int) -> list[str]:
-    """A match ended: if it is a tournament table, record its result and advance the tournament."""
+    """A match ended: if it is a tournament table, its result is recorded at once (whatever the
+    tournament's size: one table, its players' standing rows), and when it was the round's last
+    table the tournament advances (the round completed, the next paired and started, or the end)."""
     tournament_id = (
         RoundTable.objects.filter(match_id=match_id).values_list("round__tournament_id", flat=True).first()
     )
     if tournament_id is None:
         return []
-    return tournament_advance(tournament_id=tournament_id)
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        table = RoundTable.objects.select_related("round", "match").get(match_id=match_id)
+        rnd = table.round
+        if rnd.started_at is None:  # a match of a round still opening its tables: advancing records it
+            recorded = None
+        elif (
+            tournament.status != Tournament.Status.RUNNING
+            or table.result is not None
+            or table.match.status != Match.Status.FINISHED
+        ):
+            return []
+        else:
+            recorded = _table_result_append(tournament, rnd, table, table.match)
+            if recorded and _waiting_tables(rnd).exists():
+                return ["results"]
+    return (["results"] if recorded else []) + tournament_advance(tournament_id=tournament_id)
 
 
 def tournaments_due(*, now: dt.datetime | None = None) -> list[int]:
@@ -809,11 +858,10 @@ def entrant_disqualify(*, tournament_id: int, user: User, entrant_id: int, reaso
         entrant = _entrant(tournament, entrant_id)
         if entrant.status == Entrant.Status.DISQUALIFIED:
             raise conflict("already_disqualified", f"{entrant.name} is already disqualified.")
-        state = _state(tournament)
         _append(
             tournament,
             "PlayerDisqualified",
-            {"entrant": entrant.pk, "from_round": _first_unstarted(state), "reason": reason.strip()},
+            {"entrant": entrant.pk, "from_round": _first_unstarted(tournament), "reason": reason.strip()},
             actor=actor_of(user),
         )
         _repair_unstarted(tournament, actor=actor_of(user), reason=f"{entrant.name} disqualified")
@@ -879,9 +927,9 @@ def _check_consistent(state: projections.State, kind: str, data: dict[str, Any])
 def _check_seated_as_drawn(state: projections.State, drawn: Any) -> None:
     """Every bracket table already started still seats the players the bracket now puts there."""
     for rnd in projections.rounds_in_order(state):
-        if rnd["started_at"] is None:
-            continue
         for table in rnd["tables"]:
+            if not table["match"]:
+                continue
             if table["bracket"] and set(drawn.match(table["bracket"]).players) != set(table["seats"]):
                 raise ValueError(f"match {table['bracket']} of round {rnd['number']} is already being played")
 
