@@ -275,6 +275,9 @@ MAX_OPEN_TABLES_PER_USER = int(os.environ.get("MAX_OPEN_TABLES_PER_USER", "5"))
 # Live sockets per table and client (the user, or the address of an anonymous one), counted over
 # every process through presence (Redis).
 MAX_SOCKETS_PER_CLIENT_AND_TABLE = int(os.environ.get("MAX_SOCKETS_PER_CLIENT_AND_TABLE", "5"))
+# A tournament round opens its tables this many at a time, each batch one transaction under the
+# tournament's lock (a round of 5,000 tables never holds it for long).
+TOURNAMENT_TABLES_PER_BATCH = int(os.environ.get("TOURNAMENT_TABLES_PER_BATCH", "200"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card League API",

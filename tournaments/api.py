@@ -197,9 +197,12 @@ def _summary(tournament: Tournament) -> dict:
     return TournamentOutputSerializer(selectors.tournament_summary(tournament)).data
 
 
-def _page_of(serializer_class: type[serializers.Serializer], rows: list, request, view: APIView) -> Response:
+def _page_of(serializer_class: type[serializers.Serializer], rows, request, view: APIView, shown=None) -> Response:
+    """A page of `rows` (a list, or a queryset read one page at a time), each row `shown` first."""
     paginator = Page()
     page = paginator.paginate_queryset(rows, request, view=view)
+    if shown is not None:
+        page = [shown(row) for row in page]
     return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
@@ -336,8 +339,7 @@ class TournamentBotAddApi(JsonApiView):
 
 
 def _entrant(entrant) -> dict:
-    rows = {row["id"]: row for row in selectors.entrant_list(entrant.tournament)}
-    return EntrantOutputSerializer(rows[entrant.pk]).data
+    return EntrantOutputSerializer(selectors.entrant_one(entrant)).data
 
 
 class TournamentStartApi(JsonApiView):
@@ -359,7 +361,19 @@ class TournamentStandingsApi(JsonApiView):
     @extend_schema(parameters=PAGE_PARAMETERS, responses={200: StandingPageSerializer})
     def get(self, request, tournament_id: int):
         tournament = selectors.tournament_get(tournament_id)
-        return _page_of(StandingOutputSerializer, selectors.standings(tournament), request, self)
+        rows = selectors.standings_rows(tournament)
+        return _page_of(StandingOutputSerializer, rows, request, self, shown=selectors.standing_public)
+
+
+class TournamentStandingApi(JsonApiView):
+    """One entrant's standings row and position (404 `not_in_standings` for someone not in them)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: StandingOutputSerializer})
+    def get(self, request, tournament_id: int, entrant_id: int):
+        tournament = selectors.tournament_get(tournament_id)
+        return Response(StandingOutputSerializer(selectors.standing_of(tournament, entrant_id)).data)
 
 
 class TournamentRoundsApi(JsonApiView):

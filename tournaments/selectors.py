@@ -13,8 +13,17 @@ from django.urls import reverse
 from server.errors import bad_request, not_found
 from tournaments import projections
 from tournaments.formats import FORMATS
+from tournaments.formats._common import Entrant as FormatEntrant
 from tournaments.formats._common import seeded
-from tournaments.models import Entrant, Round, StandingRow, Tournament, TournamentEvent, Webhook
+from tournaments.models import (
+    Entrant,
+    Round,
+    StandingRow,
+    Tournament,
+    TournamentEvent,
+    TournamentProjection,
+    Webhook,
+)
 
 FEED_LIMIT = 500
 
@@ -40,10 +49,11 @@ def tournament_list(
 
 
 def tournament_summary(tournament: Tournament) -> dict[str, Any]:
-    """A tournament's public facts; the seed is shown once it has ended."""
+    """A tournament's public facts; the seed is shown once it has ended. A few indexed reads,
+    whatever the field's size."""
     over = tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
-    state = projections.state_of(tournament)
-    latest = projections.latest_round(state)
+    facts = TournamentProjection.objects.filter(tournament=tournament).values_list("state", flat=True).first() or {}
+    latest = Round.objects.filter(tournament=tournament).order_by("-number").values_list("number", flat=True).first()
     options = {
         k: v for k, v in tournament.options.items() if k not in ("min_players", "max_players", "cooperative")
     }
@@ -62,9 +72,9 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
         "rated": tournament.rated,
         "max_entrants": tournament.max_entrants,
         "entrants": Entrant.objects.filter(tournament=tournament, status=Entrant.Status.ACTIVE).count(),
-        "total_rounds": total_rounds(tournament, state),
-        "current_round": latest["number"] if latest else None,
-        "champion": state.get("champion"),
+        "total_rounds": total_rounds(tournament),
+        "current_round": latest,
+        "champion": facts.get("champion"),
         "seq": tournament.last_seq,
         "seed_sha256": tournament.seed_sha256,
         "seed": tournament.seed if over else None,
@@ -72,9 +82,13 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def total_rounds(tournament: Tournament, state: projections.State | None = None) -> int | None:
-    state = state or projections.state_of(tournament)
-    count = len(state["field"]) if state["field"] else len(state["order"])
+def _field_size(tournament: Tournament) -> int:
+    """The field once started, else the players registered (both: the entrants in the order)."""
+    return Entrant.objects.filter(tournament=tournament, seed_order__isnull=False).count()
+
+
+def total_rounds(tournament: Tournament) -> int | None:
+    count = _field_size(tournament)
     if count < 2:
         return None
     try:
@@ -83,24 +97,46 @@ def total_rounds(tournament: Tournament, state: projections.State | None = None)
         return None
 
 
+def _entrant_public(entrant: Entrant, seed: int | None) -> dict[str, Any]:
+    return {
+        "id": entrant.pk,
+        "name": entrant.name,
+        "user": entrant.user_id,
+        "bot": entrant.bot,
+        "status": entrant.status,
+        "seed": seed,
+        "rating": entrant.seed_rating,
+    }
+
+
 def entrant_list(tournament: Tournament) -> list[dict[str, Any]]:
-    state = projections.state_of(tournament)
-    seeds: dict[int, int] = {}
-    if state["field"]:  # the format's seed order: the organiser's, or by rating (unrated last)
-        ordered = seeded(projections.entrants(state), state["options"].get("seeding", "order"))
-        seeds = {entrant.id: index for index, entrant in enumerate(ordered, start=1)}
-    return [
-        {
-            "id": e.pk,
-            "name": e.name,
-            "user": e.user_id,
-            "bot": e.bot,
-            "status": e.status,
-            "seed": seeds.get(e.pk),
-            "rating": state["ratings"].get(str(e.pk)),
-        }
-        for e in Entrant.objects.filter(tournament=tournament).order_by("pk")
-    ]
+    """Every entrant with their seed once the field is frozen (the format's seed order: the
+    organiser's, or by rating, unrated last) and the rating frozen then."""
+    rows = list(Entrant.objects.filter(tournament=tournament).order_by("pk"))
+    seeds = _seeds(tournament, rows)
+    return [_entrant_public(e, seeds.get(e.pk)) for e in rows]
+
+
+def entrant_one(entrant: Entrant) -> dict[str, Any]:
+    """One entrant as `entrant_list` shows them (read alone while registration is open)."""
+    if entrant.tournament.status == Tournament.Status.REGISTRATION:
+        return _entrant_public(entrant, None)
+    rows = list(Entrant.objects.filter(tournament_id=entrant.tournament_id))
+    return _entrant_public(entrant, _seeds(entrant.tournament, rows).get(entrant.pk))
+
+
+def _seeds(tournament: Tournament, rows: list[Entrant]) -> dict[int, int]:
+    """Seeds once the field is frozen (a tournament cancelled before its start has none)."""
+    facts = TournamentProjection.objects.filter(tournament=tournament).values_list("state", flat=True).first()
+    if not (facts or {}).get("started_at"):
+        return {}
+    field = sorted((e for e in rows if e.seed_order is not None), key=lambda e: e.seed_order)
+    if not field:
+        return {}
+    ordered = seeded(
+        [FormatEntrant(e.pk, e.seed_rating) for e in field], tournament.options.get("seeding", "order")
+    )
+    return {entrant.id: index for index, entrant in enumerate(ordered, start=1)}
 
 
 def _names(tournament: Tournament) -> dict[int, dict[str, Any]]:
@@ -110,35 +146,47 @@ def _names(tournament: Tournament) -> dict[int, dict[str, Any]]:
     }
 
 
+def standings_rows(tournament: Tournament) -> QuerySet[StandingRow]:
+    """The standings rows best first, each with its entrant: page it, then `standing_public` each."""
+    return StandingRow.objects.filter(tournament=tournament).select_related("entrant").order_by("position")
+
+
+def standing_public(row: StandingRow) -> dict[str, Any]:
+    """A standings row with its entrant's name; points and tie-breaks as numbers and as exact fractions."""
+    entrant = row.entrant
+    return {
+        "position": row.position,
+        "rank": row.rank,
+        "place": row.place,
+        "entrant": {"id": entrant.pk, "name": entrant.name, "user": entrant.user_id, "bot": entrant.bot},
+        "points": float(projections.as_fraction(row.points)),
+        "points_exact": row.points,
+        "played": row.played,
+        "wins": row.wins,
+        "draws": row.draws,
+        "losses": row.losses,
+        "byes": row.byes,
+        "forfeits": row.forfeits,
+        "buchholz": float(projections.as_fraction(row.buchholz)),
+        "sonneborn_berger": float(projections.as_fraction(row.sonneborn_berger)),
+        "rating": row.rating,
+        "mean_team_score": row.mean_team_score,
+        "withdrawn": row.withdrawn,
+        "disqualified": row.disqualified,
+    }
+
+
 def standings(tournament: Tournament) -> list[dict[str, Any]]:
-    """The standings projection's rows with the entrants' names; points and tie-breaks as numbers
-    and as exact fractions."""
-    names = _names(tournament)
-    rows = []
-    for row in StandingRow.objects.filter(tournament=tournament).order_by("position"):
-        rows.append(
-            {
-                "position": row.position,
-                "rank": row.rank,
-                "place": row.place,
-                "entrant": names[row.entrant_id],
-                "points": float(projections.as_fraction(row.points)),
-                "points_exact": row.points,
-                "played": row.played,
-                "wins": row.wins,
-                "draws": row.draws,
-                "losses": row.losses,
-                "byes": row.byes,
-                "forfeits": row.forfeits,
-                "buchholz": float(projections.as_fraction(row.buchholz)),
-                "sonneborn_berger": float(projections.as_fraction(row.sonneborn_berger)),
-                "rating": row.rating,
-                "mean_team_score": row.mean_team_score,
-                "withdrawn": row.withdrawn,
-                "disqualified": row.disqualified,
-            }
-        )
-    return rows
+    """The whole standings table (see `standings_rows` for a page of it)."""
+    return [standing_public(row) for row in standings_rows(tournament)]
+
+
+def standing_of(tournament: Tournament, entrant_id: int) -> dict[str, Any]:
+    """One entrant's standings row, with its position: one indexed read."""
+    row = standings_rows(tournament).filter(entrant_id=entrant_id).first()
+    if row is None:
+        raise not_found("not_in_standings", f"Entrant {entrant_id} is not in tournament {tournament.pk}'s standings.")
+    return standing_public(row)
 
 
 def standings_snapshot(tournament: Tournament) -> list[tuple]:
@@ -247,10 +295,8 @@ def calendar(tournament: Tournament) -> dict[str, Any]:
     """A league's matchdays: each date with its round once paired."""
     if tournament.format != "league":
         raise not_found("not_a_league", "Only a league has a calendar of matchdays.")
-    state = projections.state_of(tournament)
-    count = len(state["field"]) if state["field"] else len(state["order"])
     fmt = FORMATS["league"]
-    dates = fmt.calendar(max(count, 2), tournament.options)  # type: ignore[attr-defined]
+    dates = fmt.calendar(max(_field_size(tournament), 2), tournament.options)  # type: ignore[attr-defined]
     played = {r.number: r for r in Round.objects.filter(tournament=tournament)}
     matchdays = []
     for number, day in enumerate(dates, start=1):

@@ -22,6 +22,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
@@ -49,9 +50,6 @@ _COOPERATIVE_GAMES = frozenset({"the-game"})
 # Tasks further ahead than this are left to the periodic sweep (a broker holds ETA tasks in memory).
 _ETA_HORIZON = dt.timedelta(hours=1)
 _MAX_STEPS = 500
-# A round's tables are opened this many at a time, each batch one transaction under the lock,
-# so a round of thousands never holds the tournament for long and a crash loses only a batch.
-TABLES_PER_BATCH = 200
 
 
 def actor_of(user: User | None) -> str:
@@ -416,7 +414,7 @@ def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> str:
         actor=actor,
         key=f"paired:{pairing.round}:{attempt}",
     )
-    if starts_at <= now and len(pairing.tables) <= TABLES_PER_BATCH:
+    if starts_at <= now and len(pairing.tables) <= settings.TOURNAMENT_TABLES_PER_BATCH:
         rnd = Round.objects.get(tournament=tournament, number=pairing.round)
         _round_start_batch(tournament, rnd, actor=actor, now=now)
         return "round-started"
@@ -443,8 +441,9 @@ def _round_start_batch(tournament: Tournament, rnd: Round, *, actor: str, now: d
     Each batch is one transaction with its matches, so a worker killed mid-way leaves whole
     batches only: every table is opened once, the next call goes on from the first without a match.
     """
-    waiting = list(RoundTable.objects.filter(round=rnd, match__isnull=True).order_by("number")[: TABLES_PER_BATCH + 1])
-    batch, last = waiting[:TABLES_PER_BATCH], len(waiting) <= TABLES_PER_BATCH
+    size = settings.TOURNAMENT_TABLES_PER_BATCH
+    waiting = list(RoundTable.objects.filter(round=rnd, match__isnull=True).order_by("number")[: size + 1])
+    batch, last = waiting[:size], len(waiting) <= size
     people = {s for table in batch for s in table.seats}
     entrants = {e.pk: e for e in Entrant.objects.filter(pk__in=people).select_related("user")}
     tables = []

@@ -14,6 +14,9 @@ urlpatterns = [
     path(f"{_ONE}/bots", api.TournamentBotAddApi.as_view(), name="tournament-bot-add"),
     path(f"{_ONE}/start", api.TournamentStartApi.as_view(), name="tournament-start"),
     path(f"{_ONE}/standings", api.TournamentStandingsApi.as_view(), name="tournament-standings"),
+    path(
+        f"{_ONE}/standings/<int:entrant_id>", api.TournamentStandingApi.as_view(), name="tournament-standing"
+    ),
     path(f"{_ONE}/rounds", api.TournamentRoundsApi.as_view(), name="tournament-rounds"),
     path(f"{_ONE}/bracket", api.TournamentBracketApi.as_view(), name="tournament-bracket"),
     path(f"{_ONE}/calendar", api.TournamentCalendarApi.as_view(), name="tournament-calendar"),
