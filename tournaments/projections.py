@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils.dateparse import parse_date, parse_datetime
 
@@ -429,6 +429,10 @@ def blank_row(entrant: int) -> Row:
     }
 
 
+# A standings row's values, after the entrant it belongs to.
+STANDING_FIELDS = tuple(key for key in blank_row(0) if key != "entrant")
+
+
 def result_counted(row: Row, seat: int, data: dict[str, Any]) -> None:
     """Adds a table's result to the row of the player in `seat` (their points, games, W/D/L)."""
     row["played"] += 1
@@ -506,6 +510,12 @@ def apply(tournament: Any, event_row: Any) -> None:
     rebuilt from the log instead."""
     from tournaments.models import TournamentProjection
 
+    event = event_dict(event_row)
+    if event["type"] not in _CHANGE_FACTS and TournamentProjection.objects.filter(
+        tournament=tournament, last_seq=event_row.seq - 1
+    ).update(last_seq=event_row.seq):
+        _write_event_rows(tournament, event)  # the usual case: one statement to track it
+        return
     projection = TournamentProjection.objects.filter(tournament=tournament).first()
     if projection is None:
         projection = TournamentProjection(tournament=tournament, last_seq=0, state={})
@@ -514,7 +524,6 @@ def apply(tournament: Any, event_row: Any) -> None:
     if event_row.seq > projection.last_seq + 1:
         rebuild(tournament)
         return
-    event = event_dict(event_row)
     facts = {**empty_state(), **projection.state}
     before = facts["status"]
     if event["type"] in _CHANGE_FACTS:
@@ -522,12 +531,16 @@ def apply(tournament: Any, event_row: Any) -> None:
     projection.last_seq = event_row.seq
     projection.state = _tournament_facts(facts)
     projection.save(force_insert=projection._state.adding)
+    if facts["status"] != before:
+        _write_status(tournament, facts["status"])
+    _write_event_rows(tournament, event)
+
+
+def _write_event_rows(tournament: Any, event: dict) -> None:
     table = _table_before(tournament, event)
     writer = _WRITERS.get(event["type"])
     if writer is not None:
         writer(tournament, event)
-    if facts["status"] != before:
-        _write_status(tournament, facts["status"])
     _write_standing_rows(tournament, event, table)
 
 
@@ -679,8 +692,6 @@ _WRITERS: dict[str, Callable[[Any, dict], None]] = {
 }
 
 
-_STANDING_FIELDS = tuple(key for key in blank_row(0) if key != "entrant")
-
 
 def _write_standing_rows(tournament: Any, event: dict, table: dict[str, Any] | None) -> None:
     """The standings rows after an event whose other rows are written (`standings_after`);
@@ -692,13 +703,7 @@ def _write_standing_rows(tournament: Any, event: dict, table: dict[str, Any] | N
     if kind in RANKED_AFTER or (kind == "TableResult" and not first_result):
         _standings_replace(tournament, standings(state_of(tournament)))
     elif kind == "PlayerRegistered":
-        last = StandingRow.objects.filter(tournament=tournament).order_by("-position").values_list(
-            "position", flat=True
-        ).first()
-        StandingRow.objects.create(
-            tournament=tournament, entrant_id=data["entrant"], position=(last or 0) + 1,
-            **{key: value for key, value in blank_row(data["entrant"]).items() if key != "entrant"},
-        )
+        _standing_append(tournament, data["entrant"])
     elif kind == "PlayerWithdrawn":
         rows = StandingRow.objects.filter(tournament=tournament)
         if data["from_round"] is None:
@@ -712,13 +717,29 @@ def _write_standing_rows(tournament: Any, event: dict, table: dict[str, Any] | N
         seats = {entrant: seat for seat, entrant in enumerate(table["seats"])}
         changed = []
         for standing in StandingRow.objects.filter(tournament=tournament, entrant_id__in=list(seats)):
-            row = {"entrant": standing.entrant_id, **{key: getattr(standing, key) for key in _STANDING_FIELDS}}
+            row = {"entrant": standing.entrant_id, **{key: getattr(standing, key) for key in STANDING_FIELDS}}
             result_counted(row, seats[standing.entrant_id], data)
-            for key in _STANDING_FIELDS:
+            for key in STANDING_FIELDS:
                 setattr(standing, key, row[key])
             changed.append(standing)
         StandingRow.objects.bulk_update(
             changed, ["points", "played", "wins", "draws", "losses", "forfeits", "mean_team_score", "team_score_sum"]
+        )
+
+
+def _standing_append(tournament: Any, entrant: int) -> None:
+    """A blank row after the last one, in one statement (the position read in the INSERT itself)."""
+    from tournaments.models import StandingRow
+
+    row = blank_row(entrant)
+    columns = [key for key in row if key != "entrant"]
+    table = StandingRow._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (tournament_id, entrant_id, position, {', '.join(columns)}) "
+            f"SELECT %s, %s, coalesce(max(position), 0) + 1, {', '.join(['%s'] * len(columns))} "
+            f"FROM {table} WHERE tournament_id = %s",
+            [tournament.pk, entrant, *[row[key] for key in columns], tournament.pk],
         )
 
 

@@ -189,31 +189,21 @@ def standing_of(tournament: Tournament, entrant_id: int) -> dict[str, Any]:
     return standing_public(row)
 
 
+# A standings row's columns after its position, as `projections` names them in its rows.
+STANDING_COLUMNS = ("entrant", *projections.STANDING_FIELDS)
+
+
 def standings_snapshot(tournament: Tournament) -> list[tuple]:
     """The stored standings rows as plain tuples (for comparing with a rebuild)."""
+    columns = ["entrant_id" if column == "entrant" else column for column in STANDING_COLUMNS]
     return list(
-        StandingRow.objects.filter(tournament=tournament)
-        .order_by("position")
-        .values_list(
-            "position",
-            "entrant_id",
-            "rank",
-            "place",
-            "points",
-            "played",
-            "wins",
-            "draws",
-            "losses",
-            "byes",
-            "forfeits",
-            "buchholz",
-            "sonneborn_berger",
-            "rating",
-            "mean_team_score",
-            "withdrawn",
-            "disqualified",
-        )
+        StandingRow.objects.filter(tournament=tournament).order_by("position").values_list("position", *columns)
     )
+
+
+def rows_snapshot(rows: list[dict[str, Any]]) -> list[tuple]:
+    """The fold's standings rows as `standings_snapshot` gives the stored ones."""
+    return [(position, *[row[column] for column in STANDING_COLUMNS]) for position, row in enumerate(rows, start=1)]
 
 
 def match_url(match_id: int | None) -> str | None:

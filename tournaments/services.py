@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -233,11 +233,8 @@ def entrant_bot_add(*, tournament_id: int, user: User, bot: str, name: str | Non
             while bots.filter(name=f"{bot} {number}").exists():
                 number += 1
             name = f"{bot} {number}"
-        try:
-            with transaction.atomic():
-                entrant = Entrant.objects.create(tournament=tournament, bot=bot, name=name)
-        except IntegrityError:
-            raise conflict("name_taken", f"A bot called {name!r} is already entered.") from None
+        # The lock makes the check above final: no other bot is entered meanwhile.
+        entrant = Entrant.objects.create(tournament=tournament, bot=bot, name=name)
         _append(
             tournament,
             "PlayerRegistered",

@@ -30,8 +30,9 @@ class Command(BaseCommand):
         for tournament in rows:
             before = selectors.standings_snapshot(tournament)
             if check:
-                state = projections.fold(projections.event_dict(e) for e in tournament.events.order_by("seq"))
-                same = state == projections.state_of(tournament)
+                events = (projections.event_dict(e) for e in tournament.events.order_by("seq"))
+                state, rows = projections.fold_with_standings(events)
+                same = state == projections.state_of(tournament) and before == selectors.rows_snapshot(rows)
             else:
                 projections.rebuild(tournament)
                 same = before == selectors.standings_snapshot(tournament)
