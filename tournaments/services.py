@@ -37,7 +37,7 @@ from games.selectors import rating_ranks, seats_never_moved
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 from tournaments import projections, webhooks
 from tournaments.formats import FORMATS, Pairing, forfeit_result
-from tournaments.models import Entrant, Round, RoundTable, Tournament, TournamentEvent
+from tournaments.models import Entrant, Round, RoundTable, StandingRow, Tournament, TournamentEvent
 
 log = logging.getLogger(__name__)
 
@@ -304,7 +304,12 @@ def _require_not_over(tournament: Tournament) -> None:
 def _require_room(tournament: Tournament) -> None:
     if tournament.max_entrants is None:
         return
-    active = Entrant.objects.filter(tournament=tournament, status=Entrant.Status.ACTIVE).count()
+    # Registration is open, so the standings list exactly the active entrants, in order: the last
+    # position is their number (an index read, where counting them would read the whole field).
+    active = (
+        StandingRow.objects.filter(tournament=tournament).order_by("-position").values_list("position", flat=True).first()
+        or 0
+    )
     if active >= tournament.max_entrants:
         raise conflict("tournament_full", f"The tournament takes {tournament.max_entrants} players.")
 
