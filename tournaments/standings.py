@@ -22,13 +22,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from tournaments.formats._common import Entrant, History, PlayerId, Result, seeded
-
-_HALF = Fraction(1, 2)
-
 
 @dataclass(frozen=True)
 class Standing:
@@ -49,13 +46,6 @@ class Standing:
     mean_team_score: float | None = None
     withdrawn: bool = False
     disqualified: bool = False
-
-
-def pairwise_scores(ranks: Sequence[int]) -> list[list[Fraction]]:
-    """scores[i][j]: seat i's result against seat j (1 better rank, 1/2 same, 0 worse)."""
-    one, zero = Fraction(1), Fraction(0)
-    return [[one if mine < theirs else _HALF if mine == theirs else zero for theirs in ranks]
-            for mine in ranks]
 
 
 def table_points(ranks: Sequence[int]) -> tuple[Fraction, ...]:
@@ -120,24 +110,58 @@ def mean_team_scores(history: History) -> dict[PlayerId, float]:
 def standings(entrants: Iterable[Entrant | PlayerId], history: History | None = None, *,
               bye_points: Fraction = Fraction(1), cooperative: bool = False,
               seeding: str = "order") -> list[Standing]:
-    """The standings table, best first; equal rows share a rank (1, 2, 2, 4)."""
+    """The standings table, best first; equal rows share a rank (1, 2, 2, 4).
+
+    Tallied in integers: points in units of 1/`unit` (as `scaled_points`), an opponent's weight
+    1/(s − 1) in units of 1/`spread`, a pairwise result in half games; so Buchholz and
+    Sonneborn–Berger are integers over fixed denominators, and sorting compares integers. The
+    rows carry the same exact fractions as summing `Fraction`s would, at a fraction of the cost.
+    """
     history = history or History()
     field = seeded(entrants, seeding)
     seed_index = {entrant.id: index for index, entrant in enumerate(field)}
     _check_players(history.results, seed_index)
+    bye = Fraction(bye_points)
+    sizes = {len(res.seats) for res in history.results if res.ranks is not None and len(res.seats) > 1}
+    unit = math.lcm(bye.denominator, *(2 * (size - 1) for size in sizes))
+    spread = math.lcm(1, *(size - 1 for size in sizes))
     tally = {entrant.id: _Tally() for entrant in field}
     for res in history.results:
-        _count_table(res, tally)
-    for bye in history.byes:
-        if bye.player not in tally:
-            raise ValueError(f"bye for {bye.player!r}, who is not an entrant")
-        tally[bye.player].byes += 1
-        tally[bye.player].points += bye_points
+        _count_table(res, tally, unit, spread)
+    bye_units = bye.numerator * (unit // bye.denominator)
+    for entry in history.byes:
+        if entry.player not in tally:
+            raise ValueError(f"bye for {entry.player!r}, who is not an entrant")
+        tally[entry.player].byes += 1
+        tally[entry.player].points += bye_units
     final = {player: t.points for player, t in tally.items()}
-    rows = [_row(entrant, tally[entrant.id], final, history) for entrant in field]
-    key = _cooperative_key if cooperative else _competitive_key
-    rows.sort(key=lambda row: (key(row), seed_index[row.player]))
-    return _ranked(rows, key)
+    scored = []
+    for entrant in field:
+        entry = tally[entrant.id]
+        buchholz, berger = _tiebreak_units(entry, final)
+        mean = sum(entry.team) / len(entry.team) if entry.team else None
+        rating = float("inf") if entrant.rating is None else -entrant.rating  # unrated last
+        disqualified = entrant.id in history.disqualified
+        if cooperative:
+            key = (disqualified, float("inf") if mean is None else mean, rating)
+        else:
+            key = (disqualified, -entry.points, -buchholz, -berger, rating)
+        scored.append((key, seed_index[entrant.id], entrant, buchholz, berger, mean))
+    scored.sort(key=lambda item: (item[0], item[1]))
+    rows: list[Standing] = []
+    previous = None
+    for position, (key, _, entrant, buchholz, berger, mean) in enumerate(scored, start=1):
+        entry = tally[entrant.id]
+        rows.append(Standing(
+            rank=rows[-1].rank if rows and key == previous else position, player=entrant.id,
+            points=Fraction(entry.points, unit), played=entry.played, wins=entry.wins, draws=entry.draws,
+            losses=entry.losses, byes=entry.byes, forfeits=entry.forfeits,
+            buchholz=Fraction(buchholz, unit * spread), sonneborn_berger=Fraction(berger, 2 * unit * spread),
+            rating=entrant.rating, mean_team_score=mean, withdrawn=entrant.id in history.withdrawn,
+            disqualified=key[0],
+        ))
+        previous = key
+    return rows
 
 
 # --- helpers --------------------------------------------------------------------------------
@@ -147,9 +171,9 @@ class _Tally:
     __slots__ = ("points", "played", "wins", "draws", "losses", "byes", "forfeits", "opponents", "team")
 
     def __init__(self) -> None:
-        self.points = Fraction(0)
+        self.points = 0  # in units of 1/unit
         self.played = self.wins = self.draws = self.losses = self.byes = self.forfeits = 0
-        self.opponents: list[tuple[PlayerId, Fraction, Fraction]] = []  # (opponent, weight, result)
+        self.opponents: list[tuple[PlayerId, int, int]] = []  # (opponent, weight in 1/spread, half games)
         self.team: list[float] = []
 
 
@@ -160,7 +184,7 @@ def _check_players(results: Sequence[Result], known: Mapping[PlayerId, int]) -> 
                 raise ValueError(f"result in round {res.round} seats {player!r}, who is not an entrant")
 
 
-def _count_table(res: Result, tally: Mapping[PlayerId, _Tally]) -> None:
+def _count_table(res: Result, tally: Mapping[PlayerId, _Tally], unit: int, spread: int) -> None:
     for player in res.forfeited:
         tally[player].forfeits += 1
     if res.team_score is not None:
@@ -170,14 +194,15 @@ def _count_table(res: Result, tally: Mapping[PlayerId, _Tally]) -> None:
         return
     assert res.ranks is not None
     size = len(res.seats)
-    weight = Fraction(1, size - 1) if size > 1 else Fraction(0)
-    scores = pairwise_scores(res.ranks)
+    step = unit // (2 * (size - 1)) if size > 1 else 0
+    weight = spread // (size - 1) if size > 1 else 0
     best = min(res.ranks)
-    for seat, (player, gained) in enumerate(zip(res.seats, table_points(res.ranks))):
+    for seat, (player, halves) in enumerate(zip(res.seats, _half_games(res.ranks))):
         entry = tally[player]
         entry.played += 1
-        entry.points += gained
-        if res.ranks[seat] != best:
+        entry.points += halves * step
+        mine = res.ranks[seat]
+        if mine != best:
             entry.losses += 1
         elif res.ranks.count(best) == 1:
             entry.wins += 1
@@ -185,41 +210,15 @@ def _count_table(res: Result, tally: Mapping[PlayerId, _Tally]) -> None:
             entry.draws += 1
         for other, opponent in enumerate(res.seats):
             if other != seat:
-                entry.opponents.append((opponent, weight, scores[seat][other]))
+                theirs = res.ranks[other]
+                entry.opponents.append((opponent, weight, 2 if mine < theirs else 1 if mine == theirs else 0))
 
 
-def _row(entrant: Entrant, tally: _Tally, final: Mapping[PlayerId, Fraction], history: History) -> Standing:
-    buchholz = sum((weight * final[opponent] for opponent, weight, _ in tally.opponents), Fraction(0))
-    berger = sum((weight * outcome * final[opponent] for opponent, weight, outcome in tally.opponents),
-                 Fraction(0))
-    mean = sum(tally.team) / len(tally.team) if tally.team else None
-    return Standing(
-        rank=0, player=entrant.id, points=tally.points, played=tally.played, wins=tally.wins,
-        draws=tally.draws, losses=tally.losses, byes=tally.byes, forfeits=tally.forfeits,
-        buchholz=buchholz, sonneborn_berger=berger, rating=entrant.rating, mean_team_score=mean,
-        withdrawn=entrant.id in history.withdrawn, disqualified=entrant.id in history.disqualified,
-    )
-
-
-def _rating_key(row: Standing) -> float:
-    return float("inf") if row.rating is None else -row.rating
-
-
-def _competitive_key(row: Standing) -> tuple:
-    return (row.disqualified, -row.points, -row.buchholz, -row.sonneborn_berger, _rating_key(row))
-
-
-def _cooperative_key(row: Standing) -> tuple:
-    mean = float("inf") if row.mean_team_score is None else row.mean_team_score
-    return (row.disqualified, mean, _rating_key(row))
-
-
-def _ranked(rows: list[Standing], key) -> list[Standing]:
-    ranked: list[Standing] = []
-    previous = None
-    for position, row in enumerate(rows, start=1):
-        current = key(row)
-        rank = ranked[-1].rank if ranked and current == previous else position
-        previous = current
-        ranked.append(replace(row, rank=rank))
-    return ranked
+def _tiebreak_units(tally: _Tally, final: Mapping[PlayerId, int]) -> tuple[int, int]:
+    """Buchholz in units of 1/(unit·spread), Sonneborn–Berger in units of 1/(2·unit·spread)."""
+    buchholz = berger = 0
+    for opponent, weight, halves in tally.opponents:
+        share = weight * final[opponent]
+        buchholz += share
+        berger += share * halves
+    return buchholz, berger

@@ -4,6 +4,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournaments.formats import Bye, Entrant, History, forfeit_result
 from tournaments.formats import result as pairing
@@ -140,3 +142,57 @@ def test_a_result_for_someone_who_is_not_an_entrant_is_refused():
 
 def test_the_builder_reads_seat_order_as_finishing_order_without_ranks():
     assert pairing(3, "x", "y", "z").ranks == (1, 2, 3)
+
+
+def _reference(entrants, history, bye_points, cooperative):
+    """The module docstring's definitions summed in Fractions, one pairwise game at a time."""
+    points = {e: Fraction(0) for e in entrants}
+    faced = {e: [] for e in entrants}
+    team = {e: [] for e in entrants}
+    for res in history.results:
+        if res.team_score is not None:
+            for player in res.seats:
+                team[player].append(res.team_score)
+            continue
+        size = len(res.seats)
+        for i, player in enumerate(res.seats):
+            for j, other in enumerate(res.seats):
+                if i != j:
+                    score = Fraction(1) if res.ranks[i] < res.ranks[j] else Fraction(1, 2) if res.ranks[i] == res.ranks[j] else Fraction(0)
+                    points[player] += score / (size - 1)
+                    faced[player].append((other, Fraction(1, size - 1), score))
+    for bye in history.byes:
+        points[bye.player] += bye_points
+    rows = {}
+    for e in entrants:
+        buchholz = sum((w * points[o] for o, w, _ in faced[e]), Fraction(0))
+        berger = sum((w * s * points[o] for o, w, s in faced[e]), Fraction(0))
+        mean = sum(team[e]) / len(team[e]) if team[e] else None
+        rows[e] = (points[e], buchholz, berger, mean)
+    if cooperative:
+        key = lambda e: (float("inf") if rows[e][3] is None else rows[e][3],)  # noqa: E731
+    else:
+        key = lambda e: (-rows[e][0], -rows[e][1], -rows[e][2])  # noqa: E731
+    return rows, sorted(entrants, key=lambda e: (key(e), entrants.index(e)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), cooperative=st.booleans(), bye_points=st.sampled_from([Fraction(1), Fraction(1, 2), Fraction(0)]))
+def test_integer_tallies_give_the_exact_fractions_of_the_definitions(data, cooperative, bye_points):
+    players = [f"p{n}" for n in range(data.draw(st.integers(2, 9)))]
+    results, byes = [], []
+    for number in range(1, data.draw(st.integers(1, 4)) + 1):
+        pool = list(data.draw(st.permutations(players)))
+        while len(pool) >= 2:
+            size = data.draw(st.integers(2, min(5, len(pool))))
+            seats, pool = pool[:size], pool[size:]
+            if cooperative:
+                results.append(pairing(number, *seats, team_score=data.draw(st.integers(0, 30))))
+            else:
+                results.append(pairing(number, *seats, ranks=data.draw(st.lists(st.integers(1, size), min_size=size, max_size=size))))
+        byes += [Bye(number, player) for player in pool]
+    history = History(results=tuple(results), byes=tuple(byes))
+    rows = standings(players, history, bye_points=bye_points, cooperative=cooperative)
+    expected, order = _reference(players, history, bye_points, cooperative)
+    assert [row.player for row in rows] == order
+    assert {row.player: (row.points, row.buchholz, row.sonneborn_berger, row.mean_team_score) for row in rows} == expected
