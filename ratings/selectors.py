@@ -296,7 +296,8 @@ def ladder_pending(
     history in passes over each table, this reads a few matches whole, one after the other.
     """
     cooperative = is_cooperative(ladder.game)
-    scope, scope_params = ["1 = 1"], []
+    scope: list[str] = []
+    scope_params: list[Any] = []
     if match_id is not None:
         scope, scope_params = ["m.id = %s"], [match_id]
     adapt = connection.ops.adapt_datetimefield_value
@@ -314,8 +315,8 @@ def ladder_pending(
         JOIN {_SEAT} s ON s.match_id = m.id
         LEFT JOIN {_RATING} r ON r.ladder_id = %s AND r.competitor = {_COMPETITOR}
         {_GAME_JOIN if cooperative else ""}
-        WHERE m.game = %s AND m.status = %s AND m.rated = %s AND {' AND '.join(scope)}
-          AND {"" if ladder.pool == Pool.BOTS else "NOT "}({_WITH_BOT})
+        WHERE m.game = %s AND m.status = %s AND m.rated = %s AND {"" if ladder.pool == Pool.BOTS else "NOT "}({_WITH_BOT})
+          {"".join(f" AND {condition}" for condition in scope)}
         ORDER BY m.finished_at, m.id, s.seat
     """
     params = [ladder.pk, *([ladder.pk] if cooperative else []), ladder.game, Match.Status.FINISHED, True, *scope_params]
