@@ -10,7 +10,11 @@ the rebuild reproduces the incremental result exactly in every case.
 Cost. A task costs a few statements whatever the number of matches it rates (`ladder_pending`
 reads them and their competitors' ratings in one, `projections.book_append` writes in one), so
 a task that finds many matches pending rates them at little more than trueskill's own cost per
-match; the tasks of those matches then find them rated with one read, without the lock.
+match; the tasks of those matches then find them rated with one read, without the lock. The
+task goes on past its own match to the latest-ending one (`through_latest`, in match-end order
+as ever): workers take tasks in the order the matches ended, and a task that stopped at its own
+match would leave the next one pending for the next task, so that a round of a tournament
+ending at once were rated a transaction per match, one after the other under the ladder's lock.
 """
 from __future__ import annotations
 
@@ -58,8 +62,9 @@ def _ladder_locked_for_task(game: str, pool: str) -> Ladder:
     return found[0]
 
 
-def match_rate(*, match_id: int) -> int:
-    """Rates a finished, rated match, with every unrated match of its ladder that ended before it.
+def match_rate(*, match_id: int, through_latest: bool = False) -> int:
+    """Rates a finished, rated match, with every unrated match of its ladder that ended before it
+    and, `through_latest`, every one that ended after it too (what the task asks for).
 
     Returns how many matches it rated; 0 when there is nothing to do (casual, not finished, a
     person never moved (`ratable_matches`), or already rated: a replayed task, or the task of a
@@ -78,7 +83,7 @@ def match_rate(*, match_id: int) -> int:
         watermark = (ladder.last_finished_at, ladder.last_match_id) if ladder.last_finished_at else None
         # A match that ends after the latest rated one cannot be in the ledger: no need to look.
         if watermark is None or key > watermark:
-            pending = ladder_pending(ladder, after=watermark, upto=key)
+            pending = ladder_pending(ladder, after=watermark, upto=None if through_latest else key)
         # (epoch, match) is the unique key's prefix: a match belongs to one ladder only.
         elif RatingEntry.objects.filter(epoch=ladder.epoch, match_id=match_id).exists():
             return 0  # rated while this task waited for the lock

@@ -13,6 +13,7 @@ from ratings import math as rmath
 from ratings.models import Ladder, Pool, Rating, RatingEntry, TeamResult
 from ratings.selectors import game_params, ratable_matches
 from ratings.services import match_rate
+from ratings.tasks import match_rate_task
 from tests.conftest import make_user
 from tests.ratings.builders import random_matches, stored
 
@@ -157,3 +158,17 @@ def test_the_task_of_a_match_already_rated_does_not_wait_for_the_ladder():
         holder.join()
         with connection.cursor() as cursor:
             cursor.execute("RESET lock_timeout")
+
+
+@pytest.mark.django_db
+def test_the_first_of_a_rounds_tasks_rates_the_round_and_the_others_find_their_match_rated(people):
+    """Workers take tasks in the order the matches ended: the first task must not leave the rest
+    of the round to a transaction each."""
+    matches = random_matches("ten", people, 12, seed=6)
+
+    assert [match_rate_task(m.pk) for m in matches] == [12] + [0] * 11
+
+    rows, _ = one_at_a_time("ten")
+    assert ledger() == sorted(rows)
+    positions = dict(RatingEntry.objects.values_list("match_id", "position").distinct())
+    assert [positions[m.pk] for m in matches] == list(range(1, 13))
