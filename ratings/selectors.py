@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -153,6 +154,11 @@ def raw_rows(queryset: QuerySet) -> list[tuple]:
     parse, and the datetimes in the session's time zone, which Django sets to its own.
     """
     sql, params = queryset.query.sql_with_params()
+    return sql_rows(sql, params)
+
+
+def sql_rows(sql: str, params: Sequence[Any]) -> list[tuple]:
+    """A statement's rows as `raw_rows` gives them (binary on PostgreSQL, see there)."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql" and settings.USE_TZ:
             with psycopg.Cursor(cursor.connection) as binary_cursor:
@@ -187,6 +193,185 @@ def _ratable(
     pool = Pool.BOTS if has_bot else Pool.PEOPLE
     cards_left = int(outcome["scores"][0]) if cooperative else None
     return RatableMatch(match_id, finished_at, pool, table, cards_left)
+
+
+# --- the incremental task's reads: one statement each, however many matches are pending -----------
+
+_MATCH, _SEAT, _EVENT = Match._meta.db_table, Seat._meta.db_table, Event._meta.db_table
+_LADDER, _ENTRY, _RATING = Ladder._meta.db_table, RatingEntry._meta.db_table, Rating._meta.db_table
+_USER_ACTOR = "user:"  # a person's actor is `user:<id>` (games.services.user_actor_of)
+
+# The statements below ask their questions of one match at a time as scalar subqueries, each
+# through an index on the match: PostgreSQL may turn an EXISTS into a hash of every matching
+# row of the table (every move ever played) or a join over it, a cost that grows with the
+# history instead of with the matches at hand.
+
+# Whether a seat has no person at it (a bot's): the match is then in the bots' pool, as in `ratable_matches`.
+_WITH_BOT = f"(SELECT 1 FROM {_SEAT} b WHERE b.match_id = m.id AND b.user_id IS NULL LIMIT 1) IS NOT NULL"
+
+# The seat's competitor key, as `rmath.user_competitor` / `rmath.bot_competitor` spell it.
+_COMPETITOR = (
+    f"CASE WHEN s.user_id IS NULL THEN '{rmath.BOT_PREFIX}' || s.bot "
+    f"ELSE '{rmath.USER_PREFIX}' || CAST(s.user_id AS TEXT) END"
+)
+
+# `games.selectors.people_who_moved` for one seat: a MovePlayed fact whose actor is `user:<id>`,
+# the id read as `whole_number` reads it (ASCII digits, leading zeros allowed). It stops at the
+# person's first move, a few events in, rather than reading every move of the match (a match
+# of ten has some two hundred). 1 for a bot's seat (a bot plays its own moves); NULL: never moved.
+_MOVED = (
+    f"CASE WHEN s.user_id IS NULL THEN 1 ELSE (SELECT 1 FROM {_EVENT} e WHERE e.match_id = m.id "
+    f"AND e.kind = '{Event.Kind.TABLE}' AND e.type = 'MovePlayed' AND e.actor LIKE '{_USER_ACTOR}%%' "
+    f"AND ltrim(substr(e.actor, {len(_USER_ACTOR) + 1}), '0') = CAST(s.user_id AS TEXT) LIMIT 1) END"
+)
+
+# The MatchFinished fact: the match's last event, looked up by its seq; should a fact have been
+# appended after it, found among the match's events.
+_FINISHED = f"f.match_id = m.id AND f.kind = '{Event.Kind.TABLE}' AND f.type = 'MatchFinished'"
+_FINISHED_FACT = (
+    f"COALESCE((SELECT CAST(f.data AS TEXT) FROM {_EVENT} f WHERE {_FINISHED} AND f.seq = m.last_seq), "
+    f"(SELECT CAST(f.data AS TEXT) FROM {_EVENT} f WHERE {_FINISHED} LIMIT 1))"
+)
+
+_RATING_COLUMNS = "{0}.mu, {0}.sigma, {0}.games, {0}.wins, {0}.last_position, {0}.last_played_at"
+
+# A cooperative game's pseudo-player at the match's player count (`rmath.game_competitor`).
+_GAME_JOIN = (
+    f"LEFT JOIN {_RATING} g ON g.ladder_id = %s AND g.competitor = "
+    f"'{rmath.GAME_PREFIX}' || CAST((SELECT COUNT(*) FROM {_SEAT} c WHERE c.match_id = m.id) AS TEXT)"
+)
+
+# In the ledger: a row of the match in the current epoch of a ladder of its game. Its rows are
+# all in its own ladder, so (epoch, match), the prefix of the ledger's unique key, finds them;
+# with the ladder's id as well the planner may walk the ladder's history index instead.
+_HEAD_SQL = f"""
+SELECT m.game, m.status, m.rated, m.finished_at, {_WITH_BOT},
+       (SELECT 1 FROM {_LADDER} l JOIN {_ENTRY} r ON r.epoch = l.epoch AND r.match_id = m.id
+        WHERE l.game = m.game LIMIT 1) IS NOT NULL
+FROM {_MATCH} m WHERE m.id = %s
+"""
+
+# A rating as `Standing` takes it: mu, sigma, games, wins, last position, last played at.
+RatingRow = tuple[float, float, int, int, int, "datetime | None"]
+
+
+class MatchHead(NamedTuple):
+    """What the task needs of a match before it takes a lock."""
+
+    game: str
+    pool: str
+    ratable: bool  # finished and rated (the never-moved rule is applied with the others)
+    finished_at: datetime | None
+    in_ledger: bool  # rated already, in its ladder's current epoch
+
+
+def match_head(match_id: int) -> MatchHead | None:
+    """The match's game, pool and status, and whether its ladder has rated it: one statement."""
+    rows = sql_rows(_HEAD_SQL, [match_id])
+    if not rows:
+        return None
+    game, status, rated, finished_at, with_bot, in_ledger = rows[0]
+    return MatchHead(
+        game, Pool.BOTS if with_bot else Pool.PEOPLE, status == Match.Status.FINISHED and bool(rated),
+        _datetime_converter()(finished_at) if finished_at is not None else None, bool(in_ledger),
+    )
+
+
+class LadderPending(NamedTuple):
+    """The matches a ladder has to rate, and the current rating of the competitors they touch."""
+
+    matches: list[RatableMatch]  # in match-end order
+    ratings: dict[str, RatingRow]  # only the competitors that have one
+
+
+def ladder_pending(
+    ladder: Ladder, *, after: MatchKey | None = None, upto: MatchKey | None = None, match_id: int | None = None
+) -> LadderPending:
+    """The ladder's ratable matches with a match-end key after `after` and up to `upto` (either
+    unbounded when None), or `match_id` alone; with their competitors' current ratings. One
+    statement, through the index on match end.
+
+    The rules are `ratable_matches`' (the same facts, seats, ranks and never-moved rule), so the
+    task and a rebuild rate the same matches the same way; `ratable_matches` reads a whole
+    history in passes over each table, this reads a few matches whole, one after the other.
+    """
+    cooperative = is_cooperative(ladder.game)
+    scope: list[str] = []
+    scope_params: list[Any] = []
+    if match_id is not None:
+        scope, scope_params = ["m.id = %s"], [match_id]
+    adapt = connection.ops.adapt_datetimefield_value
+    if after is not None:
+        scope.append("m.finished_at >= %s AND (m.finished_at > %s OR m.id > %s)")
+        scope_params += [adapt(after[0]), adapt(after[0]), after[1]]
+    if upto is not None:
+        scope.append("m.finished_at <= %s AND (m.finished_at < %s OR m.id <= %s)")
+        scope_params += [adapt(upto[0]), adapt(upto[0]), upto[1]]
+    sql = f"""
+        SELECT m.id, m.finished_at, {_FINISHED_FACT}, s.seat, s.user_id, s.bot, s.abandoned,
+               {_MOVED},
+               {_RATING_COLUMNS.format("r")}{", " + _RATING_COLUMNS.format("g") if cooperative else ""}
+        FROM {_MATCH} m
+        JOIN {_SEAT} s ON s.match_id = m.id
+        LEFT JOIN {_RATING} r ON r.ladder_id = %s AND r.competitor = {_COMPETITOR}
+        {_GAME_JOIN if cooperative else ""}
+        WHERE m.game = %s AND m.status = %s AND m.rated = %s AND {"" if ladder.pool == Pool.BOTS else "NOT "}({_WITH_BOT})
+          {"".join(f" AND {condition}" for condition in scope)}
+        ORDER BY m.finished_at, m.id, s.seat
+    """
+    params = [ladder.pk, *([ladder.pk] if cooperative else []), ladder.game, Match.Status.FINISHED, True, *scope_params]
+    return _pending(ladder, sql_rows(sql, params), cooperative)
+
+
+def _pending(ladder: Ladder, rows: list[tuple], cooperative: bool) -> LadderPending:
+    """`ladder_pending`'s rows (one per seat, in match-end and seat order) as matches and ratings."""
+    to_datetime = _datetime_converter()
+    ratings: dict[str, RatingRow] = {}
+    looked_up: set[str] = set()  # competitors whose rating the statement looked for
+    # Per match: id, end, MatchFinished fact, competitors in seat order, abandoned seats, and its
+    # pseudo-player's rating columns (cooperative games: the same on every seat row).
+    facts: list[tuple[int, datetime, str | None, list[str], set[int], Sequence[Any]]] = []
+    never_moved: set[int] = set()
+    competitors: list[str] = []
+    abandoned_seats: set[int] = set()
+    for match_id, finished_at, fact, seat, user_id, bot, abandoned, moved, *found in rows:
+        if not facts or facts[-1][0] != match_id:
+            competitors, abandoned_seats = [], set()
+            facts.append((match_id, to_datetime(finished_at), fact, competitors, abandoned_seats, found[6:]))
+        competitor = rmath.user_competitor(user_id) if user_id is not None else rmath.bot_competitor(bot)
+        competitors.append(competitor)
+        looked_up.add(competitor)
+        if abandoned:
+            abandoned_seats.add(seat)
+        if moved is None:
+            never_moved.add(match_id)
+        _found(ratings, competitor, found[:6], to_datetime)
+    if cooperative:
+        for _, _, _, seated, _, game_columns in facts:
+            game_competitor = rmath.game_competitor(len(seated))  # the statement counted the same seats
+            looked_up.add(game_competitor)
+            _found(ratings, game_competitor, game_columns, to_datetime)
+    kept = [fact for fact in facts if fact[2] is not None and fact[0] not in never_moved]
+    outcomes = _json_values([fact[2] for fact in kept])
+    matches = [
+        _ratable(match_id, finished_at, data["outcome"], seated, abandoned_seats or None, ladder.pool == Pool.BOTS)
+        for (match_id, finished_at, _, seated, abandoned_seats, _), data in zip(kept, outcomes)
+    ]
+    # A cooperative outcome in a game not known to be cooperative: its pseudo-player was not
+    # looked for above (never so for the games there are; kept so no rating starts afresh).
+    missing = {rmath.game_competitor(len(m.table.seats)) for m in matches if m.table.cooperative} - looked_up
+    if missing:
+        rows = Rating.objects.filter(ladder=ladder, competitor__in=missing).values_list(
+            "competitor", "mu", "sigma", "games", "wins", "last_position", "last_played_at"
+        )
+        ratings.update({competitor: tuple(rest) for competitor, *rest in rows})
+    return LadderPending(matches, ratings)
+
+
+def _found(ratings: dict[str, RatingRow], competitor: str, columns: Sequence[Any], to_datetime) -> None:
+    mu, sigma, games, wins, last_position, last_played_at = columns
+    if mu is not None and competitor not in ratings:
+        ratings[competitor] = (mu, sigma, games, wins, last_position, to_datetime(last_played_at) if last_played_at else None)
 
 
 def ladder_get(game: str, pool: str) -> Ladder | None:

@@ -9,5 +9,6 @@ from ratings import services
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def match_rate_task(match_id: int) -> int:
-    """Rates a finished match (and any earlier-ending one not rated yet); a replay does nothing."""
-    return services.match_rate(match_id=match_id)
+    """Rates a finished match, with every other its ladder has pending (the first of a round's
+    queued tasks rates the round, the others find their match rated); a replay does nothing."""
+    return services.match_rate(match_id=match_id, through_latest=True)

@@ -58,9 +58,10 @@ def recorded(game: str, seats: list[User | str], *, seed: int, bots: tuple[str, 
 
 def stored(game: str, seats: list[User | str], outcome: dict, *, seed: int = 0, rated: bool = True,
            abandoned: tuple[int, ...] = (), never_moved: tuple[int, ...] = (), without_turn: tuple[int, ...] = (),
-           finished_at=None) -> Match:
+           finished_at=None, actors: dict[int, str] | None = None) -> Match:
     """A finished match with only its facts: match row, seats, MatchStarted, one MovePlayed per seat
-    (its own; the clock's for the seats in `never_moved`; none for those `without_turn`) and MatchFinished."""
+    (its own; the clock's for the seats in `never_moved`; none for those `without_turn`; the one
+    in `actors` for those seats) and MatchFinished."""
     owner = next((who for who in seats if isinstance(who, User)), None) or User.objects.get_or_create(username="house")[0]
     now = finished_at or timezone.now()
     with transaction.atomic():
@@ -84,9 +85,11 @@ def stored(game: str, seats: list[User | str], outcome: dict, *, seed: int = 0, 
             ],
             "seed_sha256": seed_sha256(seed),
         }
+        actors = actors or {}
         moves = [
             ({"type": "MovePlayed", "seat": i, "move": {"action": "pass"}},
-             "clock" if i in never_moved else f"user:{who.pk}" if isinstance(who, User) else f"bot:{who}")
+             actors[i] if i in actors else "clock" if i in never_moved
+             else f"user:{who.pk}" if isinstance(who, User) else f"bot:{who}")
             for i, who in enumerate(seats)
             if i not in without_turn
         ]
