@@ -126,26 +126,14 @@ def match_start_seated(
     """Opens a table with every seat given (a user, or a bot's name) and starts it at once.
 
     For the server's own tables (tournament rounds, demos): nobody joins or leaves. A `sealed`
-    match keeps its hidden information after it ends, until `matches_unseal`.
+    match keeps its hidden information after it ends, until `matches_unseal`. A batch of one
+    (`matches_start_seated`), so a table started alone and one of a round start the same way.
     """
-    engine = ENGINES.get(game)
-    if engine is None or not engine.min_players <= len(seats) <= engine.max_players:
-        raise bad_request("bad_player_count", f"{game} cannot seat {len(seats)} players.")
-    unknown = [who for who in seats if isinstance(who, str) and who not in BOTS.get(game, {})]
-    if unknown:
-        raise bad_request("unknown_bot", f"{game} has no bot {unknown[0]!r}.")
-    with transaction.atomic():
-        match = Match.objects.create(
-            game=game, players=len(seats), options=options or {}, rated=rated, created_by=created_by,
-            clock_seconds=clock_seconds, sealed=sealed,
-        )
-        Seat.objects.bulk_create(
-            [
-                Seat(match=match, seat=i, user=who if isinstance(who, User) else None, bot="" if isinstance(who, User) else who)
-                for i, who in enumerate(seats)
-            ]
-        )
-        return match_start(match_id=match.pk, user=None)
+    table = SeatedTable(seats=seats, options=options or {}, sealed=sealed)
+    started = matches_start_seated(
+        game=game, tables=[table], created_by=created_by, rated=rated, clock_seconds=clock_seconds
+    )
+    return started[0]
 
 
 @dataclass
