@@ -187,8 +187,7 @@ def matches_start_seated(
             start.match.deadline = turns.after_change(
                 start.match, start.state, start.match.last_seq, seats=seats, followups=followups
             )
-        if timed := [match for match in matches if match.deadline is not None]:
-            Match.objects.bulk_update(timed, ["deadline"])
+        store.deadlines_set([(match.pk, match.deadline) for match in matches if match.deadline is not None])
         transaction.on_commit(lambda: _seated_started(starts, followups))
     return matches
 

@@ -178,6 +178,24 @@ def _events_insert_statement(rows: list[NewRow]) -> tuple[str, list]:
     return f"INSERT INTO {_EVENT} ({_EVENT_COLUMN_LIST}) VALUES {values}", _event_params(rows)
 
 
+def deadlines_set(deadlines: list[tuple[int, Any]]) -> None:
+    """Sets matches' deadlines, (match id, deadline) each, in one statement where the database
+    takes it. Not `bulk_update`: building its CASE of one branch per match cost more than the
+    statement."""
+    prepare = _PREPARED["deadline"]
+    per_statement = max(1, connection.ops.bulk_batch_size(("id", "deadline"), deadlines))
+    with connection.cursor() as cursor:
+        for start in range(0, len(deadlines), per_statement):
+            chunk = deadlines[start : start + per_statement]
+            values = ", ".join(["(%s, %s)"] * len(chunk))
+            params = [value for match_id, deadline in chunk for value in (match_id, prepare(deadline, connection))]
+            # A VALUES list's columns are column1, column2... on PostgreSQL and SQLite alike.
+            cursor.execute(
+                f"UPDATE {_MATCH} SET deadline = v.column2 FROM (VALUES {values}) AS v WHERE {_MATCH}.id = v.column1",
+                params,
+            )
+
+
 def claim_statement(
     match_id: int, base_seq: int, changes: dict, rows: list[NewRow], *, receipt: tuple[Receipt, dict] | None = None
 ) -> tuple[str, list]:
