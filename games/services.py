@@ -162,7 +162,8 @@ def matches_start_seated(
     tasks), but the batch is one transaction of a few statements whatever its size: the matches,
     their seats and their events are each one insert, and what follows the commit (states cached,
     sockets told, the first bot moves and clocks queued) is sent once for the batch. Every table
-    is checked before anything is written: one refused table refuses the batch.
+    is checked before anything is written: one refused table refuses the batch. A few hundred
+    tables a call keep each transaction short (a round of 5,000 is a few calls).
     """
     engine = ENGINES.get(game)
     started_at = timezone.now()
