@@ -9,6 +9,7 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -19,7 +20,7 @@ from accounts.models import User
 from games import frames, notify, store, turns
 from games.bots import BOTS, STRONG_BOT
 from games.chain import canonical_json, event_hash, seed_sha256
-from games.engines import ENGINES, IllegalMove
+from games.engines import ENGINES, Engine, IllegalMove
 from games.models import Event, Match, MoveReceipt, Seat
 from games.selectors import deck_chosen_by_creator
 from games.state import state_at_head, state_cache
@@ -194,14 +195,14 @@ def matches_start_seated(
 
 
 def _seated_start(
-    engine: Any,
+    engine: Engine | None,
     game: str,
     table: SeatedTable,
     *,
     created_by: User,
     rated: bool,
     clock_seconds: int | None,
-    started_at: Any,
+    started_at: datetime,
 ) -> _SeatedStart:
     """One table of `matches_start_seated`, checked (ApplicationError, or the engine's ValueError for
     bad options) and worked out in memory: a seed from `secrets` and its opening events."""
