@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Coroutine
 
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -30,6 +31,18 @@ def match_changed(match_id: int, seq: int, change: dict | None = None) -> None:
         _publisher.send(match_group(match_id), message)
     except Exception:  # the move is committed; sockets catch up on their next frame, ping or reconnect
         log.warning("could not tell match %s's sockets about seq %s", match_id, seq, exc_info=True)
+
+
+def matches_changed(heads: list[tuple[int, int]]) -> None:
+    """`match_changed` for many tables at once, as (match id, seq): a round's tables starting.
+
+    Handed to the publisher in one go, so the writer pays one hand-off, not one per table.
+    """
+    messages = [(match_group(match_id), {"type": "match.changed", "seq": seq}) for match_id, seq in heads]
+    try:
+        _publisher.send_many(messages)
+    except Exception:  # committed, as above
+        log.warning("could not tell %s matches' sockets that they started", len(messages), exc_info=True)
 
 
 def match_seats_changed(match_id: int) -> None:
@@ -58,16 +71,24 @@ class _Publisher:
 
     def send(self, group: str, message: dict) -> None:
         layer = get_channel_layer()
-        if layer is None:
-            return
+        if layer is not None:
+            self._hand_off(layer.group_send(group, message))
+
+    def send_many(self, messages: list[tuple[str, dict]]) -> None:
+        """Sends (group, message) pairs in order, from one task: one hand-off for all of them."""
+        layer = get_channel_layer()
+        if layer is not None and messages:
+            self._hand_off(_group_send_each(layer, messages))
+
+    def _hand_off(self, sending: Coroutine) -> None:
         loop = _server_loop() or self._own_loop()
         if _running_loop() is loop:  # a move played on the loop itself (games.fastlane)
-            task = loop.create_task(layer.group_send(group, message))
+            task = loop.create_task(sending)
             self._tasks.add(task)  # the loop keeps only a weak reference to a task
             task.add_done_callback(self._tasks.discard)
             task.add_done_callback(_log_failure)
         else:
-            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).add_done_callback(_log_failure)
+            asyncio.run_coroutine_threadsafe(sending, loop).add_done_callback(_log_failure)
 
     def _own_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -75,6 +96,14 @@ class _Publisher:
                 self._loop = asyncio.new_event_loop()
                 threading.Thread(target=self._loop.run_forever, name="channel-layer-publisher", daemon=True).start()
             return self._loop
+
+
+async def _group_send_each(layer, messages: list[tuple[str, dict]]) -> None:
+    for group, message in messages:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # one lost hint does not lose the rest
+            log.warning("could not send a hint to %s", group, exc_info=True)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

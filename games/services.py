@@ -8,7 +8,8 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -19,7 +20,7 @@ from accounts.models import User
 from games import frames, notify, store, turns
 from games.bots import BOTS, STRONG_BOT
 from games.chain import canonical_json, event_hash, seed_sha256
-from games.engines import ENGINES, IllegalMove
+from games.engines import ENGINES, Engine, IllegalMove
 from games.models import Event, Match, MoveReceipt, Seat
 from games.selectors import deck_chosen_by_creator
 from games.state import state_at_head, state_cache
@@ -103,6 +104,16 @@ def _check_open_tables(user: User) -> None:
         )
 
 
+@dataclass(frozen=True)
+class SeatedTable:
+    """A table of the server's own (`matches_start_seated`): who sits where (a user, or a bot's
+    name), its options (a duplicate deal's deck among them) and whether it stays sealed."""
+
+    seats: list[User | str]
+    options: dict = field(default_factory=dict)
+    sealed: bool = False
+
+
 def match_start_seated(
     *,
     game: str,
@@ -116,26 +127,115 @@ def match_start_seated(
     """Opens a table with every seat given (a user, or a bot's name) and starts it at once.
 
     For the server's own tables (tournament rounds, demos): nobody joins or leaves. A `sealed`
-    match keeps its hidden information after it ends, until `matches_unseal`.
+    match keeps its hidden information after it ends, until `matches_unseal`. A batch of one
+    (`matches_start_seated`), so a table started alone and one of a round start the same way.
+    """
+    table = SeatedTable(seats=seats, options=options or {}, sealed=sealed)
+    started = matches_start_seated(
+        game=game, tables=[table], created_by=created_by, rated=rated, clock_seconds=clock_seconds
+    )
+    return started[0]
+
+
+@dataclass
+class _SeatedStart:
+    """A seated table worked out before anything is written: its match (running, with its
+    head), seats, first event rows (`match_id` filled in once the match has its id) and state."""
+
+    match: Match
+    seats: list[Seat]
+    rows: list[store.NewRow]
+    state: Any
+
+
+def matches_start_seated(
+    *,
+    game: str,
+    tables: list[SeatedTable],
+    created_by: User,
+    rated: bool = True,
+    clock_seconds: int | None = None,
+) -> list[Match]:
+    """Opens and starts many tables of the server's own at once (a tournament round); returns
+    their matches in the order of `tables`.
+
+    Each table ends as `match_start_seated` alone would leave it (fields, seats, events, deadline,
+    tasks), but the batch is one transaction of a few statements whatever its size: the matches,
+    their seats and their events are each one insert, and what follows the commit (states cached,
+    sockets told, the first bot moves and clocks queued) is sent once for the batch. Every table
+    is checked before anything is written: one refused table refuses the batch. A few hundred
+    tables a call keep each transaction short (a round of 5,000 is a few calls).
     """
     engine = ENGINES.get(game)
+    started_at = timezone.now()
+    starts = [
+        _seated_start(engine, game, table, created_by=created_by, rated=rated, clock_seconds=clock_seconds,
+                      started_at=started_at)
+        for table in tables
+    ]
+    if not starts:
+        return []
+    with transaction.atomic():
+        matches = Match.objects.bulk_create([start.match for start in starts])
+        Seat.objects.bulk_create([seat for start in starts for seat in start.seats])
+        for start in starts:
+            start.rows = [row._replace(match_id=start.match.pk) for row in start.rows]
+        store.events_insert([row for start in starts for row in start.rows])
+        followups: list = []
+        for start in starts:
+            # The deadline names the decision after the opening; its tasks carry the match's id, so
+            # it is worked out now that the match has one, and written in one update for the batch.
+            seats = {seat.seat: seat for seat in start.seats}
+            start.match.deadline = turns.after_change(
+                start.match, start.state, start.match.last_seq, seats=seats, followups=followups
+            )
+        store.deadlines_set([(match.pk, match.deadline) for match in matches if match.deadline is not None])
+        transaction.on_commit(lambda: _seated_started(starts, followups))
+    return matches
+
+
+def _seated_start(
+    engine: Engine | None,
+    game: str,
+    table: SeatedTable,
+    *,
+    created_by: User,
+    rated: bool,
+    clock_seconds: int | None,
+    started_at: datetime,
+) -> _SeatedStart:
+    """One table of `matches_start_seated`, checked (ApplicationError, or the engine's ValueError for
+    bad options) and worked out in memory: a seed from `secrets` and its opening events."""
+    seats = table.seats
     if engine is None or not engine.min_players <= len(seats) <= engine.max_players:
         raise bad_request("bad_player_count", f"{game} cannot seat {len(seats)} players.")
     unknown = [who for who in seats if isinstance(who, str) and who not in BOTS.get(game, {})]
     if unknown:
         raise bad_request("unknown_bot", f"{game} has no bot {unknown[0]!r}.")
-    with transaction.atomic():
-        match = Match.objects.create(
-            game=game, players=len(seats), options=options or {}, rated=rated, created_by=created_by,
-            clock_seconds=clock_seconds, sealed=sealed,
-        )
-        Seat.objects.bulk_create(
-            [
-                Seat(match=match, seat=i, user=who if isinstance(who, User) else None, bot="" if isinstance(who, User) else who)
-                for i, who in enumerate(seats)
-            ]
-        )
-        return match_start(match_id=match.pk, user=None)
+    seed = secrets.randbits(62)
+    match = Match(
+        game=game, players=len(seats), options=table.options, rated=rated, created_by=created_by,
+        clock_seconds=clock_seconds, sealed=table.sealed, status=Match.Status.RUNNING, started_at=started_at,
+        seed=seed, seed_sha256=seed_sha256(seed),
+    )
+    seat_rows = [
+        Seat(match=match, seat=i, user=who, bot="") if isinstance(who, User) else Seat(match=match, seat=i, bot=who)
+        for i, who in enumerate(seats)
+    ]
+    opening = engine.start(len(seats), seed, table.options)
+    new = [NewEvent(Event.Kind.TABLE, _match_started_fact(match, seat_rows, seed), "server")]
+    new += [NewEvent(Event.Kind.ENGINE, event, "server") for event in opening]
+    rows = _chain(match, new)  # sets the match's head: last_seq, head_hash
+    return _SeatedStart(match, seat_rows, rows, engine.replay(opening))
+
+
+def _seated_started(starts: list[_SeatedStart], followups: list) -> None:
+    """A committed batch of new tables: each state to this process's cache, a hint to each table's
+    sockets (handed to the publisher at once), then every first bot move and clock."""
+    for start in starts:
+        _state_cached(start.match.pk, 0, start.rows, start.state)
+    notify.matches_changed([(start.match.pk, start.match.last_seq) for start in starts])
+    turns.tasks_send(followups)
 
 
 def matches_unseal(*, match_ids: list[int]) -> None:
@@ -592,13 +692,21 @@ def _after_commit(match_id: int, base_seq: int, rows: list[store.NewRow], state:
 def _changed(match_id: int, base_seq: int, rows: list[store.NewRow], state: Any, *, head: frames.MatchHead | None = None) -> None:
     """A committed change: its state to this process's cache and a hint to the table's sockets;
     with the new `head`, the hint carries the change (`frames.change_of`)."""
-    engine_rows = [(row.seq, row.data) for row in rows if row.kind == Event.Kind.ENGINE]
-    state_cache.put(match_id, rows[-1].seq, state, after=base_seq, events=engine_rows)
+    engine_rows = _state_cached(match_id, base_seq, rows, state)
     if head is None:
         notify.match_changed(match_id, rows[-1].seq)
         return
     frames.head_known(head)
     notify.match_changed(match_id, head.seq, frames.change_of(head, base_seq, engine_rows))
+
+
+def _state_cached(
+    match_id: int, base_seq: int, rows: list[store.NewRow], state: Any
+) -> list[tuple[int, dict]]:
+    """Puts a committed change's state in this process's cache; returns its engine rows as (seq, data)."""
+    engine_rows = [(row.seq, row.data) for row in rows if row.kind == Event.Kind.ENGINE]
+    state_cache.put(match_id, rows[-1].seq, state, after=base_seq, events=engine_rows)
+    return engine_rows
 
 
 def table_fact_append(*, match_id: int, fact: dict, actor: str) -> int:

@@ -152,12 +152,48 @@ def head_claim(
         cursor.execute(sql, params)
         if cursor.rowcount != 1:
             return False
-        values = ", ".join(["(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"] * len(rows))
-        cursor.execute(f"INSERT INTO {_EVENT} ({_EVENT_COLUMN_LIST}) VALUES {values}", _event_params(rows))
+        cursor.execute(*_events_insert_statement(rows))
         if receipt is not None:
             values = ", ".join(["%s"] * len(_RECEIPT_COLUMNS))
             cursor.execute(f"INSERT INTO {_RECEIPT} ({_RECEIPT_COLUMN_LIST}) VALUES ({values})", _receipt_params(match_id, receipt))
     return True
+
+
+def events_insert(rows: list[NewRow]) -> None:
+    """Inserts event rows as they are: new streams' first events, which nobody else can write
+    to yet (`games.services.matches_start_seated`). One statement where the database takes it
+    (SQLite limits a statement's parameters).
+
+    Not `bulk_create`: on PostgreSQL it sends the columns as arrays, and quoting each event's
+    JSON inside an array was most of a round's insert.
+    """
+    per_statement = max(1, connection.ops.bulk_batch_size(_EVENT_COLUMNS, rows))
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), per_statement):
+            cursor.execute(*_events_insert_statement(rows[start : start + per_statement]))
+
+
+def _events_insert_statement(rows: list[NewRow]) -> tuple[str, list]:
+    values = ", ".join(["(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"] * len(rows))
+    return f"INSERT INTO {_EVENT} ({_EVENT_COLUMN_LIST}) VALUES {values}", _event_params(rows)
+
+
+def deadlines_set(deadlines: list[tuple[int, Any]]) -> None:
+    """Sets matches' deadlines, (match id, deadline) each, in one statement where the database
+    takes it. Not `bulk_update`: building its CASE of one branch per match cost more than the
+    statement."""
+    prepare = _PREPARED["deadline"]
+    per_statement = max(1, connection.ops.bulk_batch_size(("id", "deadline"), deadlines))
+    with connection.cursor() as cursor:
+        for start in range(0, len(deadlines), per_statement):
+            chunk = deadlines[start : start + per_statement]
+            values = ", ".join(["(%s, %s)"] * len(chunk))
+            params = [value for match_id, deadline in chunk for value in (match_id, prepare(deadline, connection))]
+            # A VALUES list's columns are column1, column2... on PostgreSQL and SQLite alike.
+            cursor.execute(
+                f"UPDATE {_MATCH} SET deadline = v.column2 FROM (VALUES {values}) AS v WHERE {_MATCH}.id = v.column1",
+                params,
+            )
 
 
 def claim_statement(

@@ -188,38 +188,55 @@ def _on_commit(func, *args) -> None:
     transaction.on_commit(lambda: task_send(func, *args))
 
 
-def task_send(func, *args) -> None:
-    """Sends a task. The move is already committed: if the broker is away the task is only
-    logged as lost, and the periodic sweep sends it again later."""
+def task_send(func, *args, producer=None) -> None:
+    """Sends a task (with `producer`, through it). The move is already committed: if the broker
+    is away the task is only logged as lost, and the periodic sweep sends it again later."""
     try:
-        func(*args)
+        func(*args, producer=producer)
     except Exception:  # noqa: BLE001
         log.warning("could not queue %s%r; the sweep will send it again", func.__name__, args, exc_info=True)
 
 
-def _bot_turn(match_id: int, seat: int, seq: int) -> None:
+def tasks_send(followups: list) -> None:
+    """Sends many tasks at once (`after_change`'s `followups`: a round's first bot moves and
+    clocks) through one producer, rather than one taken from the pool for each task."""
+    from server.celery import app
+
+    if not followups:
+        return
+    try:
+        with app.producer_or_acquire() as producer:
+            for func, args in followups:
+                task_send(func, *args, producer=producer)
+    except Exception:  # noqa: BLE001 - no producer at all: each task is lost as task_send would lose it
+        log.warning("could not queue %s tasks; the sweep will send them again", len(followups), exc_info=True)
+
+
+def _bot_turn(match_id: int, seat: int, seq: int, *, producer=None) -> None:
     from games.tasks import bot_move_task
 
     # No countdown at all when there is no delay: an ETA task waits in the worker's timer.
-    bot_move_task.apply_async((match_id, seat, seq), countdown=settings.BOT_MOVE_DELAY or None)
+    bot_move_task.apply_async(
+        (match_id, seat, seq), countdown=settings.BOT_MOVE_DELAY or None, producer=producer
+    )
 
 
-def _window_pass_now(match_id: int, seat: int, seq: int) -> None:
+def _window_pass_now(match_id: int, seat: int, seq: int, *, producer=None) -> None:
     from games.tasks import window_pass_task
 
-    window_pass_task.delay(match_id, seat)
+    window_pass_task.apply_async((match_id, seat), producer=producer)
 
 
-def _window_close_at(match_id: int, deadline: datetime) -> None:
+def _window_close_at(match_id: int, deadline: datetime, *, producer=None) -> None:
     from games.tasks import window_close_task
 
-    window_close_task.apply_async((match_id, deadline.isoformat()), eta=deadline)
+    window_close_task.apply_async((match_id, deadline.isoformat()), eta=deadline, producer=producer)
 
 
-def _clock_at(match_id: int, seat: int, seq: int, deadline: datetime) -> None:
+def _clock_at(match_id: int, seat: int, seq: int, deadline: datetime, *, producer=None) -> None:
     from games.tasks import clock_expire_task
 
-    clock_expire_task.apply_async((match_id, seat, seq), eta=deadline)
+    clock_expire_task.apply_async((match_id, seat, seq), eta=deadline, producer=producer)
 
 
 def sweep(*, stale_after: float | None = None) -> dict[str, int]:
