@@ -448,7 +448,7 @@ def _round_start_batch(tournament: Tournament, rnd: Round, *, actor: str, now: d
     batch, last = waiting[:size], len(waiting) <= size
     people = {s for table in batch for s in table.seats}
     entrants = {e.pk: e for e in Entrant.objects.filter(pk__in=people).select_related("user")}
-    tables = []
+    seated = []
     for table in batch:
         seats: list[User | str] = [
             entrants[e].user if entrants[e].user_id else entrants[e].bot for e in table.seats
@@ -456,16 +456,16 @@ def _round_start_batch(tournament: Tournament, rnd: Round, *, actor: str, now: d
         options = dict(tournament.match_options)
         if table.deal is not None:
             options["deck"] = duplicate_deck(tournament.game, len(seats), table.deal)
-        match = game_services.match_start_seated(
-            game=tournament.game,
-            seats=seats,
-            created_by=tournament.organiser,
-            options=options,
-            rated=tournament.rated,
-            clock_seconds=tournament.clock_seconds,
-            sealed=table.deal is not None,  # other tables play the same deck until the round ends
-        )
-        tables.append({"table": table.number, "match": match.pk})
+        # A duplicate deal stays sealed: other tables play the same deck until the round ends.
+        seated.append(game_services.SeatedTable(seats=seats, options=options, sealed=table.deal is not None))
+    matches = game_services.matches_start_seated(
+        game=tournament.game,
+        tables=seated,
+        created_by=tournament.organiser,
+        rated=tournament.rated,
+        clock_seconds=tournament.clock_seconds,
+    )
+    tables = [{"table": table.number, "match": match.pk} for table, match in zip(batch, matches)]
     if not last:
         _append(
             tournament,
