@@ -714,16 +714,44 @@ def _write_standing_rows(tournament: Any, event: dict, table: dict[str, Any] | N
         else:
             rows.filter(entrant_id=data["entrant"]).update(withdrawn=True)
     elif kind == "TableResult":
-        seats = {entrant: seat for seat, entrant in enumerate(table["seats"])}
-        changed = []
-        for standing in StandingRow.objects.filter(tournament=tournament, entrant_id__in=list(seats)):
-            row = {"entrant": standing.entrant_id, **{key: getattr(standing, key) for key in STANDING_FIELDS}}
-            result_counted(row, seats[standing.entrant_id], data)
-            for key in STANDING_FIELDS:
-                setattr(standing, key, row[key])
-            changed.append(standing)
-        StandingRow.objects.bulk_update(
-            changed, ["points", "played", "wins", "draws", "losses", "forfeits", "mean_team_score", "team_score_sum"]
+        _results_counted(tournament, table["seats"], data)
+
+
+# What a table's result changes in its players' rows (`result_counted`).
+_COUNTED = ("points", "played", "wins", "draws", "losses", "forfeits", "mean_team_score", "team_score_sum")
+
+
+def _results_counted(tournament: Any, seats: list[int], data: dict[str, Any]) -> None:
+    """A table's result added to its players' rows: one read and one UPDATE ... FROM (VALUES),
+    written by hand because the ORM's bulk update builds a CASE per column and row (the larger
+    share of a result's cost)."""
+    from tournaments.models import StandingRow
+
+    seat_of = {entrant: seat for seat, entrant in enumerate(seats)}
+    found = StandingRow.objects.filter(tournament=tournament, entrant_id__in=seats).values_list(
+        "entrant_id", *_COUNTED
+    )
+    values = []
+    for entrant, *counted in found:
+        row = {"entrant": entrant, **dict(zip(_COUNTED, counted))}
+        result_counted(row, seat_of[entrant], data)
+        values.append([entrant, *[row[key] for key in _COUNTED]])
+    if connection.vendor != "postgresql":  # the embedded default: a row at a time
+        for entrant, *counted in values:
+            StandingRow.objects.filter(tournament=tournament, entrant_id=entrant).update(**dict(zip(_COUNTED, counted)))
+        return
+    if not values:
+        return
+    table = StandingRow._meta.db_table
+    casts = ["integer", "text", "integer", "integer", "integer", "integer", "integer", "double precision",
+             "double precision"]
+    rows = ", ".join("(" + ", ".join(f"%s::{cast}" for cast in casts) + ")" for _ in values)
+    assignments = ", ".join(f"{key} = v.{key}" for key in _COUNTED)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS s SET {assignments} FROM (VALUES {rows}) AS v (entrant_id, {', '.join(_COUNTED)}) "
+            "WHERE s.tournament_id = %s AND s.entrant_id = v.entrant_id",
+            [value for row in values for value in row] + [tournament.pk],
         )
 
 

@@ -39,6 +39,7 @@ def _statements(call) -> tuple[int, int]:
     return len(queries), _rows_written() - before
 
 
+@pytest.mark.postgres
 def test_a_registration_runs_as_many_statements_in_a_big_field_as_in_a_small_one(alice):
     small = make_tournament(alice, bots=2)
     big = make_tournament(alice, bots=80)
@@ -62,10 +63,12 @@ def _one_result_cost(organiser, bots: int) -> int:
     return _statements(lambda: services.tournament_match_finished(match_id=first))
 
 
+@pytest.mark.postgres
 def test_recording_a_table_result_runs_as_many_statements_in_a_big_round_as_in_a_small_one(alice):
     assert _one_result_cost(alice, 6) == _one_result_cost(alice, 60)
 
 
+@pytest.mark.postgres
 def test_a_standings_page_and_ones_own_row_read_the_same_whatever_the_fields_size(alice, client):
     small, big = make_tournament(alice, bots=4), make_tournament(alice, bots=120)
     pages = [_statements(lambda t=t: client.get(f"/api/tournaments/{t.pk}/standings?limit=20")) for t in (small, big)]
