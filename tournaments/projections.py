@@ -504,17 +504,20 @@ def event_dict(row: Any) -> dict[str, Any]:
     return {"seq": row.seq, "type": row.type, "data": row.data, "created": row.created.isoformat()}
 
 
-def apply(tournament: Any, event_row: Any) -> None:
+def apply(tournament: Any, event_row: Any, state: State | None = None) -> None:
     """Writes the rows a newly appended event changes. Called inside the appending transaction,
     with the tournament's row locked. A projection that is behind (it never should be) is
-    rebuilt from the log instead."""
+    rebuilt from the log instead.
+
+    `state`: the caller's `state_of` at the head before this event, if it has one; a re-ranking
+    folds the event into it (it is changed) instead of reading every row back."""
     from tournaments.models import TournamentProjection
 
     event = event_dict(event_row)
     if event["type"] not in _CHANGE_FACTS and TournamentProjection.objects.filter(
         tournament=tournament, last_seq=event_row.seq - 1
     ).update(last_seq=event_row.seq):
-        _write_event_rows(tournament, event)  # the usual case: one statement to track it
+        _write_event_rows(tournament, event, state)  # the usual case: one statement to track it
         return
     projection = TournamentProjection.objects.filter(tournament=tournament).first()
     if projection is None:
@@ -533,15 +536,15 @@ def apply(tournament: Any, event_row: Any) -> None:
     projection.save(force_insert=projection._state.adding)
     if facts["status"] != before:
         _write_status(tournament, facts["status"])
-    _write_event_rows(tournament, event)
+    _write_event_rows(tournament, event, state)
 
 
-def _write_event_rows(tournament: Any, event: dict) -> None:
+def _write_event_rows(tournament: Any, event: dict, state: State | None) -> None:
     table = _table_before(tournament, event)
     writer = _WRITERS.get(event["type"])
     if writer is not None:
         writer(tournament, event)
-    _write_standing_rows(tournament, event, table)
+    _write_standing_rows(tournament, event, table, state)
 
 
 def _tournament_facts(state: State) -> State:
@@ -693,15 +696,19 @@ _WRITERS: dict[str, Callable[[Any, dict], None]] = {
 
 
 
-def _write_standing_rows(tournament: Any, event: dict, table: dict[str, Any] | None) -> None:
+def _write_standing_rows(tournament: Any, event: dict, table: dict[str, Any] | None, state: State | None) -> None:
     """The standings rows after an event whose other rows are written (`standings_after`);
-    `table`: a result's table as it was before it."""
+    `table`: a result's table as it was before it; `state`: see `apply`."""
     from tournaments.models import StandingRow
 
     kind, data = event["type"], event["data"]
     first_result = table is not None and table["result_seq"] is None
     if kind in RANKED_AFTER or (kind == "TableResult" and not first_result):
-        _standings_replace(tournament, standings(state_of(tournament)))
+        if state is None:
+            state = state_of(tournament)
+        else:
+            _fold_in_place(state, event)
+        _standings_replace(tournament, standings(state))
     elif kind == "PlayerRegistered":
         _standing_append(tournament, data["entrant"])
     elif kind == "PlayerWithdrawn":

@@ -68,11 +68,18 @@ def _locked(tournament_id: int) -> Tournament:
 
 
 def _append(
-    tournament: Tournament, kind: str, data: dict[str, Any], *, actor: str, key: str | None = None
+    tournament: Tournament,
+    kind: str,
+    data: dict[str, Any],
+    *,
+    actor: str,
+    key: str | None = None,
+    state: projections.State | None = None,
 ) -> TournamentEvent | None:
     """Appends one event at the head and folds it into the projections. Lock: the caller holds
     the tournament's row. With `key`, an event already recorded under it is not appended again
-    (returns None)."""
+    (returns None). `state`: the caller's state at the head, which the projection may fold the
+    event into and use (`projections.apply`); the caller must not use it afterwards."""
     if key is not None and TournamentEvent.objects.filter(tournament=tournament, key=key).exists():
         return None
     seq = tournament.last_seq + 1
@@ -81,7 +88,7 @@ def _append(
     )
     Tournament.objects.filter(pk=tournament.pk).update(last_seq=seq)
     tournament.last_seq = seq
-    projections.apply(tournament, row)
+    projections.apply(tournament, row, state)
     webhooks.deliveries_create(tournament, row)
     return row
 
@@ -415,6 +422,7 @@ def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> str:
         },
         actor=actor,
         key=f"paired:{pairing.round}:{attempt}",
+        state=state,  # read at the head above: the re-ranking need not read every row again
     )
     if starts_at <= now and len(pairing.tables) <= settings.TOURNAMENT_TABLES_PER_BATCH:
         rnd = Round.objects.get(tournament=tournament, number=pairing.round)
