@@ -19,10 +19,12 @@ each figure beside a baseline measured in the same run and the target it is held
 - standings at each size after round 1, over HTTP: the first page, and one entrant's own row
   (`GET /api/tournaments/<id>/standings/<entrant>`, "not available" where the server has no such
   route). Baseline: `GET /healthz` on the same connection;
-- a whole league night: `--night-entrants` bots, `--night-rounds` Swiss rounds played out by a
-  real `celery worker` (prefork, BOT_MOVE_DELAY=0) and `celery beat` as in production: wall time
-  of each round and the turnover between rounds, from the database's own timestamps. Baseline:
-  as many bare bot tables (no tournament) played by the same worker;
+- a whole league night: `--night-entrants` bots, `--night-rounds` Swiss rounds (rated, as a
+  league's are, unless `--no-night-rated`) played out by a real `celery worker` (prefork,
+  BOT_MOVE_DELAY=0) and `celery beat` as in production: wall time of each round and the turnover
+  between rounds, from the database's own timestamps. Baseline: as many bare bot tables (no
+  tournament) played by the same worker. It runs first: the scale part leaves tables running,
+  which beat's sweep would hand to a worker;
 - the incremental rating task per match beside a bare `trueskill.rate` loop: from
   `bench.league_rating.rating_figure(match_ids=...)` on the night's matches, when that module exists.
 
