@@ -26,7 +26,8 @@ each figure beside a baseline measured in the same run and the target it is held
   tournament) played by the same worker. It runs first: the scale part leaves tables running,
   which beat's sweep would hand to a worker;
 - the incremental rating task per match beside a bare `trueskill.rate` loop: from
-  `bench.league_rating.rating_figure(match_ids=...)` on the night's matches, when that module exists.
+  `bench.league_rating.rating_figure(match_ids=...)` on the night's matches, when that module
+  exists ("rating figure: pending" otherwise).
 
 How the tables of the scale figures get finished (setup, not timed). A bot table of Ten is about
 160 moves; the worker would play them, but then it would also record them, and nothing of the
@@ -187,11 +188,11 @@ class Worker:
         self.folder = Path(tempfile.mkdtemp(prefix="bench-league-"))
         self.lock_log = self.folder / "lock-holds"
         self.lock_log.touch()
-        env = dict(os.environ, BOT_MOVE_DELAY="0", LOG_LEVEL="WARNING", BENCH_LOCK_LOG=str(self.lock_log),
-                   BENCH_PARKED_TASKS=BOT_MOVE_TASK)
+        env = dict(os.environ, BOT_MOVE_DELAY="0", LOG_LEVEL="WARNING")
         options = [f"--concurrency={concurrency}", f"--pool={pool}", "--loglevel=warning", "--without-gossip",
                    "--without-mingle", "--without-heartbeat"]
         if parked:
+            env.update(BENCH_LOCK_LOG=str(self.lock_log), BENCH_PARKED_TASKS=BOT_MOVE_TASK)
             entry = "from bench.league import parking_worker_main; parking_worker_main()"
             command = [sys.executable, "-c", entry]
         else:
@@ -475,12 +476,11 @@ def results_recorded(match_ids: list[int]) -> tuple[list[float], list[int]]:
     """Each table's last move (untimed), then `tournament_match_finished` (timed), table after
     table; the round's last table is left to `turnover`. Returns the latencies and the events
     each call appended."""
-    from games import turns
     from tournaments import services
 
     latencies, appended = [], []
     for match_id in match_ids[:-1]:
-        ended(match_id, turns)
+        last_move_played(match_id)
         before = events_head(match_id)
         started = time.perf_counter()
         services.tournament_match_finished(match_id=match_id)
@@ -489,7 +489,10 @@ def results_recorded(match_ids: list[int]) -> tuple[list[float], list[int]]:
     return latencies, appended
 
 
-def ended(match_id: int, turns) -> None:
+def last_move_played(match_id: int) -> None:
+    """The move a held table was kept from (as a worker's bot would play it): the match ends."""
+    from games import turns
+
     if not turns.match_play_out(match_id=match_id):
         raise RuntimeError(f"match {match_id} did not end")
 
@@ -506,10 +509,9 @@ def events_head(match_id: int) -> int:
 
 def turnover(tournament_id: int, last_match: int, tables: int) -> tuple[float, float]:
     """The round's last result, then every table of round 2 running: (whole turnover, the call's part)."""
-    from games import turns
     from tournaments import services
 
-    ended(last_match, turns)
+    last_move_played(last_match)
     started = time.perf_counter()
     services.tournament_match_finished(match_id=last_match)
     returned = time.perf_counter()
@@ -619,11 +621,18 @@ def night_rounds(night) -> list[dict]:
     return rows
 
 
-def rating_figure(match_ids: list[int]) -> dict | str:
-    try:
-        from bench.league_rating import rating_figure as measure
-    except ImportError:
-        print("\nrating figure: pending (bench.league_rating.rating_figure(match_ids=...) is not there yet)")
+def rating_figure(match_ids: list[int]) -> object:
+    """The rating task per match beside a bare trueskill.rate loop, on the night's matches: from
+    `bench.league_rating.rating_figure(match_ids=...)` (another branch), which prints its own table."""
+    import importlib
+    import importlib.util
+
+    if importlib.util.find_spec("bench.league_rating") is None:
+        print("\nrating figure: pending")
+        return "pending"
+    measure = getattr(importlib.import_module("bench.league_rating"), "rating_figure", None)
+    if measure is None:
+        print("\nrating figure: pending (bench.league_rating has no rating_figure(match_ids=...))")
         return "pending"
     return measure(match_ids=match_ids)
 
@@ -660,6 +669,7 @@ def measure(args: argparse.Namespace) -> dict:
     if args.night_entrants:
         results["night"] = measure_night(args, organiser)
         queue_purged(args.redis_url)
+        results["rating"] = rating_figure(results["night"].pop("match_ids"))
     if args.sizes:
         # Bots' moves and the match-finished tasks of the tables this process ends are parked.
         parking_install({BOT_MOVE_TASK, *settings.MATCH_FINISHED_TASKS})
@@ -675,9 +685,6 @@ def measure(args: argparse.Namespace) -> dict:
                 server.wait(timeout=30)
             holds.worker.stop()
             parked_discard(args.redis_url)
-    if args.night_entrants:
-        results["rating"] = rating_figure(results["night"]["match_ids"])
-        del results["night"]["match_ids"]
     return results
 
 
