@@ -77,7 +77,12 @@ from bench._http import Connection  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/cardleague_bench_league"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/2"
-GAME, BOT = "ten", "run_builder"  # the strong bot of Ten (games.bots.STRONG_BOT)
+GAME, BOT = "ten", "run_builder"  # the night: the strong bot of Ten (games.bots.STRONG_BOT)
+# The scale figures: tables of 2-player Sequence Stacks cut to four moves (as the tournament
+# tests play them), so that 5,000 tables can be brought to their end as setup in minutes (a table
+# of Ten is about 160 moves: hours for 5,000). What is timed is the tournament's work, whatever
+# the game; the night plays Ten in full.
+SCALE_GAME, SCALE_BOT, SCALE_OPTIONS = "sequence-stacks", "random", {"turn_limit": 2}
 PARKED_QUEUE = "bench-league-parked"
 BOT_MOVE_TASK = "games.tasks.bot_move_task"
 POLL_SECONDS = 0.05
@@ -300,14 +305,16 @@ def organiser_made(stamp: str):
     return people_made(1, f"{stamp}org")[0][0]
 
 
-def swiss_created(organiser, name: str, *, rounds: int, rated: bool = False, deadline: bool = False):
-    """A Swiss of Ten open for registration; without `deadline`, its rounds have none (nothing is
-    played out by the clock while the bench holds tables)."""
+def swiss_created(organiser, name: str, *, rounds: int, rated: bool = False, deadline: bool = False,
+                  night: bool = False):
+    """A Swiss open for registration (the night's of Ten, else the scale figures' game); without
+    `deadline`, its rounds have none (nothing is played out by the clock while the bench holds tables)."""
     from tournaments import services
 
     extra = {} if deadline else {"round_seconds": None}
-    return services.tournament_create(organiser=organiser, name=name, game=GAME, format="swiss",
-                                      options={"rounds": rounds}, rated=rated, **extra)
+    game, options = (GAME, {}) if night else (SCALE_GAME, SCALE_OPTIONS)
+    return services.tournament_create(organiser=organiser, name=name, game=game, format="swiss",
+                                      options={"rounds": rounds}, match_options=options, rated=rated, **extra)
 
 
 # --- registration ----------------------------------------------------------------------------------
@@ -319,7 +326,7 @@ def register_bots(organiser, count: int) -> tuple[object, float]:
     tournament = swiss_created(organiser, f"bots {count}", rounds=2)
     started = time.perf_counter()
     for _ in range(count):
-        services.entrant_bot_add(tournament_id=tournament.pk, user=organiser, bot=BOT)
+        services.entrant_bot_add(tournament_id=tournament.pk, user=organiser, bot=SCALE_BOT)
     return tournament, time.perf_counter() - started
 
 
@@ -406,12 +413,15 @@ def all_tables_running(tournament_id: int, number: int, tables: int, *, timeout:
         time.sleep(POLL_SECONDS)
 
 
-def bare_tables_started(organiser, count: int, *, rated: bool = False) -> tuple[list[int], float]:
-    """`count` 2-bot tables of Ten started outside any tournament; their ids and the wall time."""
+def bare_tables_started(organiser, count: int, *, rated: bool = False, night: bool = False) -> tuple[list[int], float]:
+    """`count` 2-bot tables started one by one outside any tournament (of the night's game, or
+    the scale figures'); their ids and the wall time."""
     from games import services
 
+    game, bot, options = (GAME, BOT, {}) if night else (SCALE_GAME, SCALE_BOT, SCALE_OPTIONS)
     started = time.perf_counter()
-    ids = [services.match_start_seated(game=GAME, seats=[BOT, BOT], created_by=organiser, rated=rated).pk
+    ids = [services.match_start_seated(game=game, seats=[bot, bot], created_by=organiser, rated=rated,
+                                       options=dict(options)).pk
            for _ in range(count)]
     return ids, time.perf_counter() - started
 
@@ -569,7 +579,8 @@ def night_played(organiser, entrants: int, rounds: int, rated: bool) -> tuple[ob
     from tournaments import services
     from tournaments.models import RoundTable, Tournament
 
-    night = swiss_created(organiser, f"league night of {entrants}", rounds=rounds, rated=rated, deadline=True)
+    night = swiss_created(organiser, f"league night of {entrants}", rounds=rounds, rated=rated, deadline=True,
+                          night=True)
     for _ in range(entrants):
         services.entrant_bot_add(tournament_id=night.pk, user=organiser, bot=BOT)
     started = time.perf_counter()
@@ -588,7 +599,7 @@ def bare_round_played(organiser, tables: int, *, rated: bool) -> float:
     """As many bot tables as a round, outside any tournament, played by the same worker: the wall time."""
     from games.models import Match
 
-    ids, _ = bare_tables_started(organiser, tables, rated=rated)
+    ids, _ = bare_tables_started(organiser, tables, rated=rated, night=True)
     first = Match.objects.filter(pk__in=ids).order_by("started_at").values_list("started_at", flat=True)[0]
     wait_until(lambda: not Match.objects.filter(pk__in=ids).exclude(status=Match.Status.FINISHED).exists(),
                timeout=24 * 3600, what="the bare tables to finish")
@@ -621,20 +632,40 @@ def night_rounds(night) -> list[dict]:
     return rows
 
 
-def rating_figure(match_ids: list[int]) -> object:
-    """The rating task per match beside a bare trueskill.rate loop, on the night's matches: from
-    `bench.league_rating.rating_figure(match_ids=...)` (another branch), which prints its own table."""
-    import importlib
-    import importlib.util
+def rating_figure(organiser, count: int) -> dict:
+    """The rating task per match beside a bare trueskill.rate loop on the same matches
+    (`bench.league_rating`): `count` rated 2-bot matches of Ten played in memory by the night's
+    bot and stored by `match_record` (setup), then rated as a round's tasks come (the first rates
+    the round, the others find theirs rated) and, on as many ended before them, one task at a time."""
+    from bench.league_rating import rating_one_by_one, rating_round
+    from games.bots import BOTS
+    from games.engines import ENGINES
+    from games.services import match_record
 
-    if importlib.util.find_spec("bench.league_rating") is None:
-        print("\nrating figure: pending")
-        return "pending"
-    measure = getattr(importlib.import_module("bench.league_rating"), "rating_figure", None)
-    if measure is None:
-        print("\nrating figure: pending (bench.league_rating has no rating_figure(match_ids=...))")
-        return "pending"
-    return measure(match_ids=match_ids)
+    engine, bot = ENGINES[GAME], BOTS[GAME][BOT]
+    ids = []
+    for seed in random.Random(19).sample(range(1, 2**40), 2 * count):
+        rng, state, moves = random.Random(seed), engine.replay(engine.start(2, seed)), []
+        while engine.outcome(state) is None:
+            seat = engine.to_act(state)[0]
+            move = bot.choose(engine.view(state, seat), engine.legal_moves(state, seat), rng)
+            for event in engine.decide(state, seat, move):
+                state = engine.evolve(state, event)
+            moves.append((seat, move))
+        ids.append(match_record(game=GAME, seats=[BOT, BOT], created_by=organiser, seed=seed, moves=moves,
+                                rated=True).pk)
+    # One by one first, on the matches that ended first: a round's task rates every match pending.
+    one_by_one = rating_one_by_one(ids[:count])
+    costs = [rating_round(ids[count:]), one_by_one]
+    rows = [[c.how, c.matches, f"{c.task_ms:.3f}", f"{c.rating_ms:.3f}", f"{c.bare_ms:.3f}", f"{c.ratio:.1f}×",
+             f"{c.rating_ms / c.bare_ms:.1f}×"] for c in costs]
+    print_table(f"The incremental rating task per match ({GAME}, 2 bots, the bots' ladder) beside a bare "
+                "trueskill.rate loop on the same matches; target ≤ 3× the bare rate, write included",
+                ["tasks", "matches", "all tasks ms/match", "rating task ms/match", "bare ms/match",
+                 "all tasks / bare", "rating / bare"], rows)
+    print("(round: the first task rates the round's matches in one transaction under the ladder's lock; "
+          "each other task then finds its match rated in one read, without the lock)")
+    return {"round": costs[0].as_dict(), "one_by_one": costs[1].as_dict()}
 
 
 # --- the run ---------------------------------------------------------------------------------------------
@@ -669,7 +700,9 @@ def measure(args: argparse.Namespace) -> dict:
     if args.night_entrants:
         results["night"] = measure_night(args, organiser)
         queue_purged(args.redis_url)
-        results["rating"] = rating_figure(results["night"].pop("match_ids"))
+        results["night"].pop("match_ids")
+    if args.rating_matches:
+        results["rating"] = rating_figure(organiser, args.rating_matches)
     if args.sizes:
         # Bots' moves and the match-finished tasks of the tables this process ends are parked.
         parking_install({BOT_MOVE_TASK, *settings.MATCH_FINISHED_TASKS})
@@ -970,8 +1003,12 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--play-processes", type=int, default=os.cpu_count() or 2,
                         help="processes playing the tables up to their last move (setup)")
     parser.add_argument("--standings-requests", type=int, default=200)
-    parser.add_argument("--night-entrants", type=int, default=1000, help="0: no league night")
-    parser.add_argument("--night-rounds", type=int, default=5)
+    # The environment may shorten the night for `python -m bench`, which passes no flags.
+    parser.add_argument("--night-entrants", type=int, default=int(os.environ.get("BENCH_NIGHT_ENTRANTS", 1000)),
+                        help="0: no league night")
+    parser.add_argument("--night-rounds", type=int, default=int(os.environ.get("BENCH_NIGHT_ROUNDS", 5)))
+    parser.add_argument("--rating-matches", type=int, default=1000,
+                        help="matches a round's rating tasks rate (as many again rated one by one); 0: none")
     parser.add_argument("--night-rated", action=argparse.BooleanOptionalAction, default=True,
                         help="the night's tables are rated, as a league's are (the worker rates them)")
     parser.add_argument("--worker-pool", choices=["prefork", "threads"], default="prefork",
