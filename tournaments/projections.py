@@ -551,6 +551,7 @@ def _tournament_facts(state: State) -> State:
     return {key: copy.deepcopy(state[key]) for key in _TOURNAMENT_KEYS}
 
 
+# Events that change the tournament's own facts: the projection row is read and written whole.
 _CHANGE_FACTS = frozenset(
     {"TournamentCreated", "TournamentStarted", "RoundUnpaired", "TournamentFinished", "TournamentCancelled"}
 )

@@ -88,9 +88,14 @@ def test_ones_own_standing_is_public_and_a_stranger_is_not_in_it(alice, bob, cli
     answer = client.get(f"/api/tournaments/{tournament.pk}/standings/{stranger}")
     assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_in_standings"
     assert client.get(f"/api/tournaments/999999/standings/{stranger}").status_code == 404
-    mine = Entrant.objects.filter(tournament=tournament).first().pk
-    client.force_login(bob)  # another user, a spectator: the standings are public
-    assert client.get(f"/api/tournaments/{tournament.pk}/standings/{mine}").json()["position"] == 1
+    first = Entrant.objects.filter(tournament=tournament).order_by("pk").first().pk
+    # The standings are public: anonymous, a spectator, the organiser and staff read the same row.
+    for reader in (None, bob, alice, make_user("staff", staff=True)):
+        if reader is not None:
+            client.force_login(reader)
+        answer = client.get(f"/api/tournaments/{tournament.pk}/standings/{first}")
+        assert answer.status_code == 200 and answer.json()["position"] == 1
+    assert client.post(f"/api/tournaments/{tournament.pk}/standings/{first}").status_code == 405
 
 
 def test_mid_round_points_are_live_and_the_completed_round_ranks_the_whole_table(alice):
