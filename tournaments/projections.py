@@ -57,7 +57,6 @@ from tournaments import standings as _standings
 from tournaments.formats import Bye as _Bye
 
 State = dict[str, Any]
-RESULT_TYPES = frozenset({"TableResult", "ForfeitAwarded", "ResultCorrected"})
 
 
 # --- the pure fold ----------------------------------------------------------------------------
@@ -267,16 +266,6 @@ def table_of(state: State, round_number: int, table_number: int) -> dict[str, An
 
 def rounds_in_order(state: State) -> list[dict[str, Any]]:
     return [state["rounds"][key] for key in sorted(state["rounds"], key=int)]
-
-
-def latest_round(state: State) -> dict[str, Any] | None:
-    rounds = rounds_in_order(state)
-    return rounds[-1] if rounds else None
-
-
-def round_begun(rnd: dict[str, Any]) -> bool:
-    """Somebody sits at a table of the round: it has started, or a batch of its tables has."""
-    return rnd["started_at"] is not None or any(table["match"] for table in rnd["tables"])
 
 
 def format_of(state: State) -> Format:
