@@ -8,8 +8,8 @@ each figure beside a baseline measured in the same run and the target it is held
   request with its own user's API token, made in bulk beforehand); entrants/s and the cost per
   entrant at the largest size over the smallest. Baselines: a bare one-row INSERT + COMMIT
   through psycopg; `GET /healthz` (no database) on the same server from as many connections;
-- starting round 1 of the bots' Swiss (N/2 tables of 2-player Ten): `tournament_start` until every
-  table has a running match (a service that starts tables in batches may return first: the
+- starting round 1 of the bots' Swiss (N/2 two-player tables of `SCALE_GAME`): `tournament_start`
+  until every table has a running match (a service that starts tables in batches may return first: the
   figure waits for the last), and the longest single hold of the tournament's lock. Baseline:
   `games.services.match_start_seated`, the table alone without a tournament;
 - recording results: each table's match is brought to its end, then `tournament_match_finished`
@@ -25,13 +25,12 @@ each figure beside a baseline measured in the same run and the target it is held
   between rounds, from the database's own timestamps. Baseline: as many bare bot tables (no
   tournament) played by the same worker. It runs first: the scale part leaves tables running,
   which beat's sweep would hand to a worker;
-- the incremental rating task per match beside a bare `trueskill.rate` loop: from
-  `bench.league_rating.rating_figure(match_ids=...)` on the night's matches, when that module
-  exists ("rating figure: pending" otherwise).
+- the incremental rating task per match beside a bare `trueskill.rate` loop on the same matches
+  (`bench.league_rating`), on `--rating-matches` rated bot matches of Ten stored for it.
 
-How the tables of the scale figures get finished (setup, not timed). A bot table of Ten is about
-160 moves; the worker would play them, but then it would also record them, and nothing of the
-recording could be timed on its own. So here bots' move tasks go to a queue no worker reads
+How the tables of the scale figures get finished (setup, not timed). They are tables of the
+scale game (`SCALE_GAME`, four moves); the worker would play them, but then it would also
+record them, and nothing of the recording could be timed on its own. So here bots' move tasks go to a queue no worker reads
 (`PARKED_QUEUE`, emptied as the bench goes) and processes of this bench play every table of the
 round up to the one move that would end it, choosing each move as `games.turns` does; then, table
 after table, that last move is played (`turns.match_play_out`) and the tournament is told

@@ -172,3 +172,15 @@ def _flush_past_append_only():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(DatabaseOperations, "sql_flush", flush_as_replica)
         yield
+
+
+@pytest.fixture
+def eager_tasks():
+    """Tasks run where they are sent (retries too), as a worker would run them right after the commit."""
+    from server.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.CELERY_TASK_ALWAYS_EAGER = True  # the namespaced key: the plain one is shadowed by settings
+    assert app.conf.task_always_eager
+    yield
+    app.conf.CELERY_TASK_ALWAYS_EAGER = previous

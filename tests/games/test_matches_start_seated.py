@@ -35,15 +35,6 @@ def organiser(db):
 
 
 @pytest.fixture
-def eager_tasks():
-    """Tasks run where they are sent, as a worker would run them right after the commit."""
-    previous = app.conf.task_always_eager
-    app.conf.CELERY_TASK_ALWAYS_EAGER = True  # the namespaced key: the plain one is shadowed by settings
-    yield
-    app.conf.CELERY_TASK_ALWAYS_EAGER = previous
-
-
-@pytest.fixture
 def empty_queue():
     """The broker's queue holds only what the test sends, and is left empty."""
     app.control.purge()

@@ -6,21 +6,10 @@ import time
 
 import pytest
 
-from server.celery import app
 from tests.conftest import client_for
 from tests.games.helpers import started_match
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def eager_tasks():
-    """Tasks run where they are sent, as a worker would run them right after the commit."""
-    previous = app.conf.task_always_eager
-    app.conf.CELERY_TASK_ALWAYS_EAGER = True  # the namespaced key: the plain one is shadowed by settings
-    assert app.conf.task_always_eager
-    yield
-    app.conf.CELERY_TASK_ALWAYS_EAGER = previous
 
 
 def test_a_finished_match_is_on_the_leaderboard_within_a_second(alice, bob, eager_tasks, django_capture_on_commit_callbacks):

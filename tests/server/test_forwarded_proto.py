@@ -5,7 +5,6 @@ could reach the server, so a client talking plain HTTP to it passed for a TLS on
 """
 from __future__ import annotations
 
-import httpx
 import pytest
 
 from tests.accounts.test_throttles_through_uvicorn import client_from, loopback

@@ -182,17 +182,6 @@ def test_the_sweep_finds_what_a_lost_task_left_behind(alice):
     assert services.tournaments_due() == []
 
 
-@pytest.fixture
-def eager_tasks():
-    """Tasks run where they are sent, as a worker would run them right after the commit."""
-    from server.celery import app
-
-    previous = app.conf.task_always_eager
-    app.conf.CELERY_TASK_ALWAYS_EAGER = True  # the namespaced key: the plain one is shadowed by settings
-    yield
-    app.conf.CELERY_TASK_ALWAYS_EAGER = previous
-
-
 def test_a_match_ending_reaches_the_tournament_through_match_finished_tasks(
     alice, eager_tasks, django_capture_on_commit_callbacks
 ):

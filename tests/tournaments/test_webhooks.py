@@ -8,7 +8,6 @@ import socket
 import pytest
 from django.utils import timezone
 
-from server.celery import app
 from server.errors import ApplicationError
 from tests.conftest import client_for
 from tests.tournaments.builders import finish_round, make_tournament, reloaded
@@ -18,15 +17,6 @@ from tournaments.models import Webhook, WebhookDelivery
 from tournaments.tasks import webhook_deliver_task
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def eager_tasks():
-    """Tasks run where they are sent (retries too), as a worker would run them."""
-    previous = app.conf.task_always_eager
-    app.conf.CELERY_TASK_ALWAYS_EAGER = True  # the namespaced key: the plain one is shadowed by settings
-    yield
-    app.conf.CELERY_TASK_ALWAYS_EAGER = previous
 
 
 @pytest.fixture
