@@ -9,6 +9,7 @@ import datetime as _dt
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -467,25 +468,69 @@ class Format:
 # --- seat histories and seat allocation -----------------------------------------------------
 
 
+# A seat's fair share is counted in units of 1/_SHARE_UNIT (lcm of 1..12) so every table size up
+# to 12 divides it and the balance rule is exact integer arithmetic.
+_SHARE_UNIT = 27720
+
+
 @dataclass
 class SeatRecord:
-    """Where a player has sat: seat-0 turns, expected seat-0 share, and recent seats."""
+    """Where a player has sat: how often in each seat, its fair share of each, and recent seats.
 
-    first: int = 0                # rounds in seat 0
-    expected: float = 0.0         # sum of 1/table size over tables played
-    relative: float = 0.0         # sum of seat/(size-1): how late the player usually sits
+    A player's fair share of seat s is the sum, over the tables they played, of 1/size for
+    each table with a seat s. A player is *in balance* while every seat's count is within 1
+    (strictly) of its fair share: at tables of one size, each seat's count within 1 of every
+    other's, and at two-player tables seat-0 games minus seat-1 games in −1..1.
+    """
+
     tables: int = 0
-    recent: list[int] = field(default_factory=list)  # seats at two-player tables, in round order
+    counts: list[int] = field(default_factory=list)   # games in each seat
+    shares: list[int] = field(default_factory=list)   # fair share of each seat, in 1/_SHARE_UNIT
+    recent: list[int] = field(default_factory=list)   # seats at two-player tables, in round order
+
+    @property
+    def first(self) -> int:
+        """Games in seat 0."""
+        return self.counts[0] if self.counts else 0
 
     @property
     def balance(self) -> int:
         """Two-player colour balance: seat-0 games minus seat-1 games."""
-        return 2 * self.first - self.tables
+        return self.first - (self.counts[1] if len(self.counts) > 1 else 0)
 
-    @property
-    def deficit(self) -> float:
-        """How many seat-0 turns the player is owed against a fair share."""
-        return self.expected - self.first
+    def sat(self, seat: int, size: int) -> None:
+        """Counts one table of `size` played in `seat`."""
+        _share_step(size)
+        if len(self.counts) < size:
+            grow = size - len(self.counts)
+            self.counts.extend([0] * grow)
+            self.shares.extend([0] * grow)
+        self.tables += 1
+        self.counts[seat] += 1
+        step = _SHARE_UNIT // size
+        for position in range(size):
+            self.shares[position] += step
+        if size == 2:
+            self.recent.append(seat)
+
+    def owed(self, size: int) -> list[int]:
+        """Per seat, how far the fair share would exceed the count after a table of `size`
+        (in 1/_SHARE_UNIT) if the player sat in none of the seats; one entry per seat ever used."""
+        step = _share_step(size)
+        width = max(size, len(self.counts))
+        return [(self.shares[s] if s < len(self.shares) else 0) + (step if s < size else 0)
+                - _SHARE_UNIT * (self.counts[s] if s < len(self.counts) else 0) for s in range(width)]
+
+    def deviation(self) -> Fraction:
+        """The largest gap between a seat's count and its fair share (in balance: below 1)."""
+        return Fraction(max((abs(_SHARE_UNIT * c - share) for c, share in zip(self.counts, self.shares)),
+                            default=0), _SHARE_UNIT)
+
+
+def _share_step(size: int) -> int:
+    if size < 1 or _SHARE_UNIT % size:
+        raise ValueError(f"tables of {size} players are not supported (1 to 12)")
+    return _SHARE_UNIT // size
 
 
 def seat_records(history: History) -> dict[PlayerId, SeatRecord]:
@@ -497,28 +542,61 @@ def seat_records(history: History) -> dict[PlayerId, SeatRecord]:
             record = records.get(player)
             if record is None:
                 record = records[player] = SeatRecord()
-            record.tables += 1
-            record.expected += 1 / size
-            if seat == 0:
-                record.first += 1
-            if size > 1:
-                record.relative += seat / (size - 1)
-            if size == 2:
-                record.recent.append(seat)
+            record.sat(seat, size)
     return records
 
 
-def due_seat(record: SeatRecord | None) -> int:
+def balanced_seats(record: SeatRecord | None, size: int) -> int:
+    """The seats (a bit mask, bit s for seat s) at a table of `size` that keep the player in balance.
+
+    0 when no seat does (the player is out of balance already, e.g. after tables of other sizes).
+    """
+    if record is None:
+        return (1 << size) - 1
+    owed = record.owed(size)
+    off = [s for s, gap in enumerate(owed) if abs(gap) >= _SHARE_UNIT]
+    if len(off) > 1:
+        return 0
+    if off:  # only sitting in that seat can bring it back within 1
+        seat = off[0]
+        return 1 << seat if seat < size and 0 < owed[seat] < 2 * _SHARE_UNIT else 0
+    mask = 0
+    for seat in range(size):
+        if owed[seat] > 0:  # sitting there takes 1 off its gap: it must stay above −1
+            mask |= 1 << seat
+    return mask
+
+
+@lru_cache(maxsize=65536)
+def most_seated_in_balance(masks: tuple[int, ...], free: int) -> int:
+    """How many players (each a mask of the seats that keep them in balance) can be seated in
+    balance at once, in the seats of `free` (a maximum bipartite matching; tables are small)."""
+    if not masks:
+        return 0
+    first, rest = masks[0], masks[1:]
+    best = most_seated_in_balance(rest, free)
+    choices = first & free
+    while choices and best <= len(rest):
+        bit = choices & -choices
+        choices ^= bit
+        best = max(best, 1 + most_seated_in_balance(rest, free & ~bit))
+    return best
+
+
+def due_seat(record: SeatRecord | None, final: bool = False) -> int:
     """Two-player seat preference: +2/−2 must sit in seat 0/1 next, +1/−1 would rather, 0 either.
 
-    Absolute (FIDE-like): a seat balance of ±2 or the same seat in the last two games.
+    Absolute (FIDE-like) at a seat balance of ±2 or after the same seat twice running, and
+    in the final round at a balance of ±1 as well, so seat-0 and seat-1 games end within
+    one of each other; before that a ±1 gives way to the score groups rather than float a
+    player. With equal counts, alternation from the last game is preferred.
     """
     if record is None or not record.recent:
         return 0
     balance, recent = record.balance, record.recent[-2:]
-    if balance >= 2 or (recent == [0, 0] and balance > -2):
+    if balance >= 2 or (recent == [0, 0] and balance > -2) or (final and balance > 0):
         return -2
-    if balance <= -2 or recent == [1, 1]:
+    if balance <= -2 or recent == [1, 1] or (final and balance < 0):
         return 2
     if balance != 0:
         return -balance
@@ -552,22 +630,34 @@ def seat_two(higher: PlayerId, lower: PlayerId, records: Mapping[PlayerId, SeatR
 
 
 def seat_table(players: Sequence[PlayerId], records: Mapping[PlayerId, SeatRecord]) -> tuple[PlayerId, ...]:
-    """Seat order for a multi-player table: seat 0 to whoever is most owed it.
+    """Seat order for a table: as many players as possible kept in balance, each seat to whoever
+    is most owed it.
 
-    Players are ordered by seat-0 deficit (fair share minus turns taken), then by how
-    late they usually sit (later sitters move earlier), then as given (rank order).
+    Seats are filled from seat 0 on. Each goes to the player with the largest gap between
+    fair share and count in that seat, among those whose taking it still lets the most
+    players be seated in balance (`most_seated_in_balance`); ties go to the player given
+    first (rank order).
     """
     if len(players) == 2:
         return seat_two(players[0], players[1], records, 0)
-    empty = SeatRecord()
-
-    def key(item: tuple[int, PlayerId]) -> tuple[float, float, int]:
-        position, player = item
-        record = records.get(player, empty)
-        lateness = record.relative / record.tables if record.tables else 0.0
-        return (-round(record.deficit, 9), -round(lateness, 9), position)
-
-    return tuple(player for _, player in sorted(enumerate(players), key=key))
+    size = len(players)
+    owed = [records[p].owed(size) if p in records else [_share_step(size)] * size for p in players]
+    masks = [balanced_seats(records.get(p), size) for p in players]
+    target = most_seated_in_balance(tuple(masks), (1 << size) - 1)
+    left = list(range(size))
+    seated_well, order = 0, []
+    for seat in range(size):
+        bit = 1 << seat
+        later = ((1 << size) - 1) & ~((bit << 1) - 1)  # seats after this one
+        for index in sorted(left, key=lambda i: (not masks[i] & bit, -owed[i][seat], i)):
+            gain = 1 if masks[index] & bit else 0
+            rest = tuple(masks[i] for i in left if i != index)
+            if seated_well + gain + most_seated_in_balance(rest, later) == target:
+                break
+        left.remove(index)
+        seated_well += gain
+        order.append(players[index])
+    return tuple(order)
 
 
 # --- table sizes ----------------------------------------------------------------------------

@@ -67,7 +67,8 @@ class SwissFormat(Format):
         if number > self.total_rounds(len(field_.entrants), options) or len(field_.active) < 2:
             return None
         scores, _ = _standings.scaled_points(history, bye_points=self.bye_points(options))
-        tables, byes = pair_two_player(field_.active, scores, field_.seed_index, history)
+        final = number == self.total_rounds(len(field_.entrants), options)
+        tables, byes = pair_two_player(field_.active, scores, field_.seed_index, history, final=final)
         return Pairing(number, tuple(tables), tuple(byes))
 
 
@@ -75,11 +76,12 @@ FORMAT = SwissFormat()
 
 
 def pair_two_player(players: Sequence[PlayerId], scores: Mapping[PlayerId, Any],
-                    seed_index: Mapping[PlayerId, int],
-                    history: History) -> tuple[list[Table], list[PlayerId]]:
+                    seed_index: Mapping[PlayerId, int], history: History,
+                    final: bool = False) -> tuple[list[Table], list[PlayerId]]:
     """Two-player Swiss tables (board order, seat 0 first) and the bye, for these players.
 
-    `scores` rank the players (higher first; equal scores form a score group), seeds break ties.
+    `scores` rank the players (higher first; equal scores form a score group), seeds break ties;
+    `final`: the tournament's last round, where seat counts must end within one (`due_seat`).
     """
     order = sorted(players, key=lambda p: (-scores.get(p, 0), seed_index[p]))
     position = {player: index for index, player in enumerate(order)}
@@ -90,7 +92,7 @@ def pair_two_player(players: Sequence[PlayerId], scores: Mapping[PlayerId, Any],
             bye_count[position[bye.player]] += 1
     fewest = min(bye_count, default=0)
     records = seat_records(history)
-    colour = [due_seat(records.get(player)) for player in order]
+    colour = [due_seat(records.get(player), final) for player in order]
     groups = [scores.get(player, 0) for player in order]
     pairs, bye = swiss_pairs(groups, met, [count == fewest for count in bye_count], colour)
     tables = [Table(seat_two(order[a], order[b], records, board)) for board, (a, b) in enumerate(pairs)]

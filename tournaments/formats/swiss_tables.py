@@ -2,25 +2,41 @@
 
 Each round players are ranked (points by finishing position, then seed; for a
 cooperative game by mean team score, lower first) and cut into tables of the chosen
-size, top table first. Sizes stay within the game's range and are balanced: 17
-players at tables of 4 for a game of 2–5 players sit 5+4+4+4 (`table_sizes`). When no
-legal split exists (5 players at a game of 3–4) the fewest byes needed go, as in
-Swiss, to the lowest-ranked among those with the fewest byes.
+size, top table first. Sizes stay within the game's range and within one of each other:
+17 players at tables of 4 for a game of 2–5 players sit 5+4+4+4 (`table_sizes`). When no
+legal split exists (5 players at a game of 3–4) the fewest byes needed go, as in Swiss,
+to the lowest-ranked among those with the fewest byes.
 
-Repeated opponents are minimised: each table is opened by the top remaining player
-and filled, seat by seat, with the next players in rank order who have met nobody
-at the table (or, if none is near, whoever has met it least); then swaps between
-neighbouring tables remove repeats where they can. With at most `_EXACT_LIMIT` players
-and a repeat left, an exhaustive search finds the grouping with the fewest repeats
-(ties: closest to rank order).
+What a grouping must do, in order (each breaks ties of the one before):
+1. Rematches: two players share a table again only when no grouping of the round's
+   seated players avoids it; then the fewest pairs meet a third time, then the fewest a
+   second time (`repeat_cost`).
+2. Seats: every player stays *in balance*, each seat's count within 1 of its fair share
+   (`SeatRecord`), where the grouping allows it. Late in a cycle of k rounds at tables of
+   k a player has few seats left, so a table needs players owed different seats.
+3. Score groups: tables are as close to rank order as 1 and 2 allow. So when the players
+   ranked next to each other have met, or are owed the same seat, a table reaches further
+   down the ranking: score closeness is what gives way, never a rematch or a seat.
 
-Seat 0 (moves first) rotates fairly: at each table it goes to the player most owed
-it (fair share, Σ 1/table size over tables played, minus seat-0 turns), and the other
-seats go to those who have sat latest on average first.
+How: each table is opened by the top remaining player and filled with the next players in
+rank order who add no cost (`_Grouping.fill`); then swaps between tables remove what is
+left, nearest tables first (`_Grouping.repair`); a tabu search over swaps takes over when
+no single swap helps (`_Grouping.search`); and with at most `_EXACT_LIMIT` players and a
+cost left, a branch and bound over every grouping finds the cheapest (`_exhaustive`).
 
-At table size 2 the two-player Swiss pairer is used (score groups, no rematches).
-A bye scores `bye_points` (default 1/2, an average table result). Rounds: `rounds`,
-default ⌈log_k n⌉ for tables of k.
+Why large fields never see an avoidable rematch: say t tables, and Δ the most distinct
+earlier opponents any seated player has. If player x at table A has met someone there,
+x has neighbours at no more than Δ tables, so at least t − Δ tables B hold none; their
+players y number at least (t − Δ)·s (s the smaller table size), and at most (s)·Δ of them
+have met someone at A other than x. With t > 2Δ some y has met nobody at A but x and x
+has met nobody at B: swapping them strictly lowers the rematches. The repair tries every
+such swap, so whenever t > 2Δ (10,000 players at tables of 4 for 8 rounds: t = 2,500,
+Δ ≤ 24) the round has no rematch. (Hajnal–Szemerédi guarantees a rematch-free grouping
+already for t > Δ; between the two the search finds one in practice.)
+
+At table size 2 the two-player Swiss pairer is used (score groups, no rematches, seat-0
+and seat-1 games within one of each other). A bye scores `bye_points` (default 1/2, an
+average table result). Rounds: `rounds`, default ⌈log_k n⌉ for tables of k.
 """
 from __future__ import annotations
 
@@ -28,6 +44,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from itertools import combinations
+from random import Random
 from typing import Any
 
 from tournaments import standings as _standings
@@ -39,17 +56,28 @@ from tournaments.formats._common import (
     Options,
     Pairing,
     PlayerId,
+    SeatRecord,
     Table,
+    balanced_seats,
     ceil_log,
+    most_seated_in_balance,
     seat_records,
     seat_table,
     split_with_byes,
 )
 from tournaments.formats.swiss import pair_two_player
 
-_SCAN_LIMIT = 24        # players the greedy fill looks through for one who is new to the table
-_EXACT_LIMIT = 12       # up to this many players, a grouping with repeats gets an exhaustive search
-_SWAP_PASSES = 2
+_SCAN_LIMIT = 48        # players the greedy fill looks through for one who adds no cost
+_EXACT_LIMIT = 16       # up to this many players, a grouping with a cost left gets an exhaustive search
+_TABU_STEPS = 3000      # most steps of the tabu search ...
+_TABU_WORK = 200_000    # ... and at most this many swap tries (steps × players) in all
+_TABU_TENURE = 7        # rounds of the search a moved player stays put
+_BOTH_FILLS_LIMIT = 400 # up to this many players both fills are tried and the better kept
+_SEAT_ATTEMPTS = 12     # seat orders the seat-by-seat fill tries before the search takes over
+_TIGHTEN_PASSES = 6
+_TIGHTEN_REACH = 6      # tables below a table that a score-tightening swap may reach
+_JOIN_WINDOW = 8        # tables either side a player of a seat looks at before augmenting paths
+_JOIN_SEARCH = 5000     # most tables an augmenting path visits
 
 
 class SwissTablesFormat(Format):
@@ -75,7 +103,8 @@ class SwissTablesFormat(Format):
             return None
         scores = _ranking_scores(history, options, self.bye_points(options))
         if options.seats == 2:
-            tables, byes = pair_two_player(players, scores, field_.seed_index, history)
+            final = number == self.total_rounds(len(field_.entrants), options)
+            tables, byes = pair_two_player(players, scores, field_.seed_index, history, final=final)
             return Pairing(number, tuple(tables), tuple(byes))
         order = sorted(players, key=lambda p: (-scores.get(p, 0), field_.seed_index[p]))
         sizes, bye_count = split_with_byes(len(order), options.seats, options.min_players,
@@ -83,8 +112,8 @@ class SwissTablesFormat(Format):
         byes = pick_byes(order, bye_count, history)
         sitting_out = set(byes)
         seated = [player for player in order if player not in sitting_out]
-        groups = group_tables(seated, sizes, meetings(history))
         records = seat_records(history)
+        groups = group_tables(seated, sizes, meetings(history), records, scores)
         tables = tuple(Table(seat_table(group, records)) for group in groups)
         return Pairing(number, tables, tuple(byes))
 
@@ -118,114 +147,481 @@ def meetings(history: History) -> dict[PlayerId, Counter]:
     return met
 
 
-def repeats(groups: Sequence[Sequence[PlayerId]], met: Mapping[PlayerId, Counter]) -> int:
-    """Pairs of players seated together again, counted with multiplicity of past meetings."""
+def repeat_cost(groups: Sequence[Sequence[PlayerId]], met: Mapping[PlayerId, Counter], base: int) -> int:
+    """Pairs at one table that met m times before weigh base**(m − 1): with base above the
+    number of pairs, fewer third meetings always beat any number of second ones."""
     empty: Counter = Counter()
-    return sum(met.get(a, empty)[b] for group in groups for a, b in combinations(group, 2))
+    return sum(_weight(met.get(a, empty)[b], base) for group in groups for a, b in combinations(group, 2))
 
 
-def group_tables(order: Sequence[PlayerId], sizes: Sequence[int],
-                 met: Mapping[PlayerId, Counter]) -> list[list[PlayerId]]:
-    """Players (rank order) into tables of `sizes`, top table first, repeats minimised."""
-    groups = _greedy_fill(order, sizes, met)
-    if repeats(groups, met):
-        groups = _swap_neighbours(groups, order, met)
-    if repeats(groups, met) and len(order) <= _EXACT_LIMIT:
-        groups = _exhaustive(order, sizes, met)
-    return groups
-
-
-def _greedy_fill(order: Sequence[PlayerId], sizes: Sequence[int],
-                 met: Mapping[PlayerId, Counter]) -> list[list[PlayerId]]:
-    """Each table: the top remaining player, then for each seat the next player in rank order
-    who has met nobody at the table (or, failing that within `_SCAN_LIMIT`, who has met fewest)."""
-    empty: Counter = Counter()
-    remaining = list(order)
-    start = 0  # taken players are set to None; remaining[:start] are all taken
-    groups = []
-    for size in sizes:
-        while remaining[start] is None:
-            start += 1
-        table = [remaining[start]]
-        remaining[start] = None
-        while len(table) < size:
-            best, best_cost, scanned = None, None, 0
-            for index in range(start, len(remaining)):
-                if remaining[index] is None:
-                    continue
-                cost = sum(met.get(remaining[index], empty)[member] for member in table)
-                if best_cost is None or cost < best_cost:
-                    best, best_cost = index, cost
-                scanned += 1
-                if cost == 0 or scanned >= _SCAN_LIMIT:
-                    break
-            table.append(remaining[best])
-            remaining[best] = None
-        groups.append(table)
-    return groups
-
-
-def _swap_neighbours(groups: list[list[PlayerId]], order: Sequence[PlayerId],
-                     met: Mapping[PlayerId, Counter]) -> list[list[PlayerId]]:
-    """Swaps players between a table and the next two when that lowers the repeats."""
-    groups = [list(group) for group in groups]
-    for _ in range(_SWAP_PASSES):
-        improved = False
-        for t, group in enumerate(groups):
-            if not repeats([group], met):
-                continue
-            for other in groups[t + 1:t + 3]:
-                improved |= _improving_swap(group, other, met)
-        if not improved:
+def group_tables(order: Sequence[PlayerId], sizes: Sequence[int], met: Mapping[PlayerId, Counter],
+                 records: Mapping[PlayerId, SeatRecord] | None = None,
+                 scores: Mapping[PlayerId, Any] | None = None) -> list[list[PlayerId]]:
+    """Players (rank order) into tables of `sizes`, top table first: fewest rematches, then
+    players kept in seat balance (`records`), then the least score spread (`scores`)."""
+    tried = []
+    for attempt in range(1 + _SEAT_ATTEMPTS):
+        grouping = _Grouping(order, sizes, met, records or {}, scores or {})
+        if attempt == 0:
+            grouping.fill()
+        else:
+            grouping.fill_by_seats(attempt - 1)
+        if grouping.total():
+            grouping.repair()
+        tried.append(grouping)
+        if not grouping.total() and (attempt or len(order) > _BOTH_FILLS_LIMIT):
             break
-    rank = {player: index for index, player in enumerate(order)}
-    groups = [sorted(group, key=rank.__getitem__) for group in groups]
-    return sorted(groups, key=lambda group: rank[group[0]])  # the top table first
+    best = min(tried, key=lambda g: (g.total(), g.spread_total()))
+    if best.total():
+        best.search()
+    if best.total() and len(order) <= _EXACT_LIMIT:
+        best.groups = _exhaustive(best)
+        best.costs = [best.cost(g, size) for g, size in zip(best.groups, best.sizes)]
+    best.tighten()
+    return best.ordered()
 
 
-def _improving_swap(group: list[PlayerId], other: list[PlayerId], met: Mapping[PlayerId, Counter]) -> bool:
-    before = repeats([group, other], met)
-    for i, a in enumerate(group):
-        for j, b in enumerate(other):
-            group[i], other[j] = b, a
-            if repeats([group, other], met) < before:
+def _weight(times: int, base: int) -> int:
+    return base ** (times - 1) if times else 0
+
+
+class _Grouping:
+    """Tables under construction and what each costs: rematches first, then seats."""
+
+    def __init__(self, order: Sequence[PlayerId], sizes: Sequence[int], met: Mapping[PlayerId, Counter],
+                 records: Mapping[PlayerId, SeatRecord], scores: Mapping[PlayerId, Any]) -> None:
+        self.order = list(order)
+        self.score = {player: scores.get(player, 0) for player in order}
+        self.sizes = list(sizes)
+        self.rank = {player: index for index, player in enumerate(order)}
+        self.met = met
+        self.base = len(order) * (len(order) - 1) // 2 + 1
+        self.scale = len(order) + 1  # a rematch outweighs every seat put together
+        self.masks = {size: {p: balanced_seats(records.get(p), size) for p in order} for size in set(sizes)}
+        self.groups: list[list[PlayerId]] = []
+        self.costs: list[int] = []
+
+    # -- costs ----------------------------------------------------------------------------
+
+    def cost(self, group: Sequence[PlayerId], size: int) -> int:
+        """Repeat cost (scaled) plus players out of seat balance who need not be."""
+        empty: Counter = Counter()
+        repeat = 0
+        for a, b in combinations(group, 2):
+            times = self.met.get(a, empty)[b]
+            if times:
+                repeat += self.base ** (times - 1)
+        masks = self.masks[size]
+        wanted = tuple(sorted(masks[p] for p in group if masks[p]))
+        return repeat * self.scale + len(wanted) - most_seated_in_balance(wanted, (1 << size) - 1)
+
+    def total(self) -> int:
+        return sum(self.costs)
+
+    def spread(self, group: Sequence[PlayerId]) -> Any:
+        score = self.score
+        values = [score[p] for p in group]
+        return max(values) - min(values)
+
+    def spread_total(self) -> Any:
+        return sum(self.spread(group) for group in self.groups)
+
+    # -- the greedy fill --------------------------------------------------------------------
+
+    def fill(self) -> None:
+        """Each table: the top remaining player, then for each seat the next player in rank order
+        who adds no cost (or, failing that within `_SCAN_LIMIT`, who adds least)."""
+        remaining = list(self.order)
+        start = 0  # taken players are set to None; remaining[:start] are all taken
+        for size in self.sizes:
+            while remaining[start] is None:
+                start += 1
+            table = [remaining[start]]
+            remaining[start] = None
+            current = 0
+            while len(table) < size:
+                best, best_cost, scanned = None, None, 0
+                for index in range(start, len(remaining)):
+                    if remaining[index] is None:
+                        continue
+                    cost = self.cost([*table, remaining[index]], size)
+                    if best_cost is None or cost < best_cost:
+                        best, best_cost = index, cost
+                    scanned += 1
+                    if cost == current or scanned >= _SCAN_LIMIT:
+                        break
+                table.append(remaining[best])
+                remaining[best] = None
+                current = best_cost
+            self.groups.append(table)
+            self.costs.append(current)
+
+    # -- seats first, then tables seat by seat ----------------------------------------------
+
+    def fill_by_seats(self, attempt: int = 0) -> None:
+        """Gives every player a seat that keeps them in balance (`_seat_classes`), then builds the
+        tables seat by seat: the players of each seat, best first, each to the nearest table (by
+        rank) without someone they have met (`_join_tables`). Attempt a starts with seat a
+        and goes round, every other attempt the other way round: the seat that goes last
+        has the fewest tables left to choose from."""
+        tables = {size: [j for j, s in enumerate(self.sizes) if s == size] for size in set(self.sizes)}
+        seat_of = _seat_classes(self)
+        self.groups = [[] for _ in self.sizes]
+        for size, indexes in tables.items():
+            step = -1 if attempt % 2 else 1
+            for turn in range(size):
+                seat = (attempt // 2 + step * turn) % size
+                layer = [p for p in self.order if seat_of[p] == (size, seat)]
+                _join_tables(self, layer, indexes)
+        self.costs = [self.cost(g, size) for g, size in zip(self.groups, self.sizes)]
+
+    # -- closer score groups ----------------------------------------------------------------
+
+    def tighten(self) -> None:
+        """Swaps between neighbouring tables that lower the score spread and cost nothing else."""
+        for _ in range(_TIGHTEN_PASSES):
+            improved = False
+            for index in range(len(self.groups) - 1):
+                for other in range(index + 1, min(index + 1 + _TIGHTEN_REACH, len(self.groups))):
+                    improved |= self._tighten_pair(index, other)
+            if not improved:
+                return
+
+    def _tighten_pair(self, index: int, other: int) -> bool:
+        here, there = self.groups[index], self.groups[other]
+        score = self.score
+        if max(score[p] for p in there) <= min(score[p] for p in here) and \
+                max(score[p] for p in here) <= min(score[p] for p in there):
+            return False
+        improved = False
+        for position in range(len(here)):
+            for slot in range(len(there)):
+                player, candidate = here[position], there[slot]
+                if score[player] == score[candidate]:
+                    continue
+                before = self.spread(here) + self.spread(there)
+                here[position], there[slot] = candidate, player
+                here_cost, there_cost = self.cost(here, self.sizes[index]), self.cost(there, self.sizes[other])
+                if (here_cost + there_cost <= self.costs[index] + self.costs[other]
+                        and self.spread(here) + self.spread(there) < before):
+                    self.costs[index], self.costs[other] = here_cost, there_cost
+                    improved = True
+                else:
+                    here[position], there[slot] = player, candidate
+        return improved
+
+    # -- single swaps, nearest tables first -------------------------------------------------
+
+    def repair(self) -> None:
+        """Swaps that lower the cost, each costly table trying the tables nearest it first."""
+        while True:
+            improved = False
+            for index in range(len(self.groups)):
+                while self.costs[index] and self._improve(index):
+                    improved = True
+            if not improved or not self.total():
+                return
+
+    def _improve(self, index: int) -> bool:
+        group, size = self.groups[index], self.sizes[index]
+        for position in range(len(group)):
+            for other in _nearest(index, len(self.groups)):
+                if self._swap_if_better(index, position, other):
+                    return True
+        return False
+
+    def _swap_if_better(self, index: int, position: int, other: int) -> bool:
+        group, there = self.groups[index], self.groups[other]
+        before = self.costs[index] + self.costs[other]
+        player = group[position]
+        for slot, candidate in enumerate(there):
+            group[position], there[slot] = candidate, player
+            here_cost, there_cost = self.cost(group, self.sizes[index]), self.cost(there, self.sizes[other])
+            if here_cost + there_cost < before:
+                self.costs[index], self.costs[other] = here_cost, there_cost
                 return True
-            group[i], other[j] = a, b
+            group[position], there[slot] = player, candidate
+        return False
+
+    # -- tabu search ----------------------------------------------------------------------
+
+    def search(self) -> None:
+        """Tabu search over swaps: the best swap for a player at a costly table, even a worse one,
+        with recently moved players left alone; the cheapest grouping seen is kept."""
+        rng = Random(len(self.order) * 7919 + len(self.groups))  # the same inputs, the same pairing
+        best_total, best_groups = self.total(), [list(g) for g in self.groups]
+        tabu: dict[PlayerId, int] = {}
+        steps = min(_TABU_STEPS, _TABU_WORK // max(1, len(self.order)))
+        for step in range(steps):
+            costly = [i for i, cost in enumerate(self.costs) if cost]
+            if not costly:
+                break
+            index = rng.choice(costly)
+            group = self.groups[index]
+            position = rng.randrange(len(group))
+            player = group[position]
+            move = self._best_swap(index, position, tabu, step)
+            if move is None:
+                continue
+            other, slot, here_cost, there_cost = move
+            there = self.groups[other]
+            group[position], there[slot] = there[slot], player
+            self.costs[index], self.costs[other] = here_cost, there_cost
+            tabu[player] = tabu[group[position]] = step + _TABU_TENURE
+            if self.total() < best_total:
+                best_total, best_groups = self.total(), [list(g) for g in self.groups]
+        self.groups = best_groups
+        self.costs = [self.cost(g, size) for g, size in zip(self.groups, self.sizes)]
+        self.repair()
+
+    def _best_swap(self, index: int, position: int, tabu: Mapping[PlayerId, int],
+                   step: int) -> tuple[int, int, int, int] | None:
+        group, size = self.groups[index], self.sizes[index]
+        player = group[position]
+        best, best_key = None, None
+        for other in range(len(self.groups)):
+            if other == index:
+                continue
+            there = self.groups[other]
+            for slot, candidate in enumerate(there):
+                if tabu.get(candidate, -1) > step:
+                    continue
+                group[position], there[slot] = candidate, player
+                here_cost, there_cost = self.cost(group, size), self.cost(there, self.sizes[other])
+                group[position], there[slot] = player, candidate
+                delta = here_cost + there_cost - self.costs[index] - self.costs[other]
+                key = (delta, abs(self.rank[player] - self.rank[candidate]))
+                if best_key is None or key < best_key:
+                    best, best_key = (other, slot, here_cost, there_cost), key
+        return best
+
+    # -- the result -------------------------------------------------------------------------
+
+    def ordered(self) -> list[list[PlayerId]]:
+        """Tables top first (by their best-ranked player), each in rank order."""
+        rank = self.rank
+        groups = [sorted(group, key=rank.__getitem__) for group in self.groups]
+        return sorted(groups, key=lambda group: rank[group[0]])
+
+
+def _seat_classes(grouping: _Grouping) -> dict[PlayerId, tuple[int, int] | None]:
+    """A (table size, seat) for each player that keeps them in balance, as many as possible.
+
+    The tables' seats are the places to fill: each table of size m has one of each
+    (m, seat). First each rank-ordered block the size of a table shares out its own
+    table's seats; whoever is left takes a free place by augmenting paths through the
+    places (a maximum matching: at most 12 kinds of place, so the paths are short);
+    players no place keeps in balance take what is left.
+    """
+    free: Counter = Counter()
+    holders: dict[tuple[int, int], list[PlayerId]] = {}
+    seat_of: dict[PlayerId, tuple[int, int] | None] = {}
+    left: list[PlayerId] = []
+    offset = 0
+    for size in grouping.sizes:
+        block = grouping.order[offset:offset + size]
+        offset += size
+        masks = grouping.masks[size]
+        taken = 0
+        for player in sorted(block, key=lambda p: bin(masks[p]).count("1")):  # fewest choices first
+            choices = masks[player] & ~taken
+            if choices:
+                bit = choices & -choices
+                taken |= bit
+                place = (size, bit.bit_length() - 1)
+                seat_of[player] = place
+                holders.setdefault(place, []).append(player)
+            else:
+                left.append(player)
+        for seat in range(size):
+            if not taken >> seat & 1:
+                free[(size, seat)] += 1
+    sizes = sorted(set(grouping.sizes))
+
+    def places(player: PlayerId) -> list[tuple[int, int]]:
+        return [(size, seat) for size in sizes for seat in range(size) if grouping.masks[size][player] >> seat & 1]
+
+    unplaced = []
+    for player in sorted(left, key=grouping.rank.__getitem__):
+        path = _place_path(player, places, free, holders, seat_of)
+        if path is None:
+            unplaced.append(player)
+    for player in unplaced:  # out of balance whatever happens: any free place
+        place = next(place for place, count in free.items() if count)
+        free[place] -= 1
+        seat_of[player] = place
+        holders.setdefault(place, []).append(player)
+    return seat_of
+
+
+def _place_path(player: PlayerId, places, free: Counter, holders: dict, seat_of: dict) -> list | None:
+    """Seats `player` by a shortest augmenting path over the kinds of place; None if none exists."""
+    start = places(player)
+    parent: dict[tuple[int, int], tuple[tuple[int, int] | None, PlayerId]] = {}
+    queue = []
+    for place in start:
+        if place not in parent:
+            parent[place] = (None, player)
+            queue.append(place)
+    head = 0
+    while head < len(queue):
+        place = queue[head]
+        head += 1
+        if free[place]:
+            free[place] -= 1
+            path = []
+            while place is not None:  # each mover steps from the previous place into this one
+                previous, mover = parent[place]
+                if previous is not None:
+                    holders[previous].remove(mover)
+                seat_of[mover] = place
+                holders.setdefault(place, []).append(mover)
+                path.append(mover)
+                place = previous
+            return path
+        for holder in holders.get(place, ()):
+            for onward in places(holder):
+                if onward not in parent:
+                    parent[onward] = (place, holder)
+                    queue.append(onward)
+    return None
+
+
+def _join_tables(grouping: _Grouping, layer: Sequence[PlayerId], indexes: Sequence[int]) -> None:
+    """Puts one player of `layer` (rank order) at each table of `indexes`: the i-th player at the
+    nearest free table to the i-th that holds nobody they have met, by augmenting paths when
+    the nearest are taken; a player no free table can take sits at the nearest one left."""
+    empty: Counter = Counter()
+    met, groups = grouping.met, grouping.groups
+
+    def fits(player: PlayerId, table: int) -> bool:
+        known = met.get(player, empty)
+        return not any(known[member] for member in groups[table])
+
+    owner: dict[int, PlayerId] = {}
+    waiting = []
+    count = len(indexes)
+    for i, player in enumerate(layer):
+        for j in _around(min(i, count - 1), count, _JOIN_WINDOW):
+            if j not in owner and fits(player, indexes[j]):
+                owner[j] = player
+                break
+        else:
+            waiting.append((i, player))
+    for i, player in waiting:
+        if not _join_path(player, i, owner, fits, indexes):
+            j = next(j for j in _around(min(i, count - 1), count, count) if j not in owner)
+            owner[j] = player
+    for j, player in owner.items():
+        groups[indexes[j]].append(player)
+
+
+def _join_path(player: PlayerId, i: int, owner: dict, fits, indexes: Sequence[int]) -> bool:
+    """An augmenting path from `player` to a free table, nearest tables first (Kuhn)."""
+    count = len(indexes)
+    seen: set[int] = set()
+    parent: dict[int, tuple[int | None, PlayerId]] = {}
+    queue = []
+    for j in _around(min(i, count - 1), count, count):
+        if fits(player, indexes[j]):
+            parent[j] = (None, player)
+            seen.add(j)
+            queue.append(j)
+    head = 0
+    while head < len(queue) and head < _JOIN_SEARCH:
+        j = queue[head]
+        head += 1
+        if j not in owner:
+            while j is not None:
+                previous, mover = parent[j]
+                owner[j] = mover
+                j = previous
+            return True
+        holder = owner[j]
+        for onward in range(count):
+            if onward not in seen and fits(holder, indexes[onward]):
+                seen.add(onward)
+                parent[onward] = (j, holder)
+                queue.append(onward)
     return False
 
 
-def _exhaustive(order: Sequence[PlayerId], sizes: Sequence[int],
-                met: Mapping[PlayerId, Counter]) -> list[list[PlayerId]]:
-    """The grouping with the fewest repeats over every split into these sizes.
-
-    The top remaining player opens the next table, of any size still to fill; the
-    first grouping found is kept on ties, so tables stay close to rank order.
-    """
-    empty: Counter = Counter()
-    best: list = [None, None]  # [repeats, groups]
-
-    def search(remaining: list[PlayerId], left: Counter, chosen: list[list[PlayerId]], cost: int) -> None:
-        if best[0] is not None and cost >= best[0]:
+def _around(index: int, count: int, reach: int):
+    """`index`, then the indexes beside it outwards, up to `reach` away."""
+    yield index
+    for step in range(1, reach + 1):
+        if index + step < count:
+            yield index + step
+        if index - step >= 0:
+            yield index - step
+        if index + step >= count and index - step < 0:
             return
+
+
+def _nearest(index: int, count: int):
+    """Table indexes by distance from `index`, the one below first."""
+    for step in range(1, count):
+        if index + step < count:
+            yield index + step
+        if index - step >= 0:
+            yield index - step
+
+
+def _exhaustive(grouping: _Grouping) -> list[list[PlayerId]]:
+    """The cheapest grouping over every split of the players into the round's table sizes.
+
+    The top remaining player opens the next table, of any size still to fill, and the others
+    are chosen in rank order, so on a tie the grouping closest to rank order is kept. The
+    grouping found so far bounds the search.
+    """
+    best: list = [grouping.total(), [list(g) for g in grouping.groups], list(grouping.sizes)]
+
+    def search(remaining: list[PlayerId], left: Counter, chosen: list, sizes: list, cost: int) -> None:
         if not remaining:
-            best[0], best[1] = cost, [list(group) for group in chosen]
+            if cost < best[0]:
+                best[0], best[1], best[2] = cost, [list(g) for g in chosen], list(sizes)
             return
         head, rest = remaining[0], remaining[1:]
         for size in sorted(left, reverse=True):
             if not left[size]:
                 continue
             left[size] -= 1
-            for others in combinations(rest, size - 1):
-                table = [head, *others]
-                added = sum(met.get(a, empty)[b] for a, b in combinations(table, 2))
+            for table in _tables_from(head, rest, size, grouping, cost, best):
                 chosen.append(table)
-                search([p for p in rest if p not in others], left, chosen, cost + added)
+                sizes.append(size)
+                search([p for p in rest if p not in table], left, chosen, sizes,
+                       cost + grouping.cost(table, size))
                 chosen.pop()
+                sizes.pop()
                 if best[0] == 0:
                     break
             left[size] += 1
             if best[0] == 0:
                 return
 
-    search(list(order), Counter(sizes), [], 0)
+    search(list(grouping.order), Counter(grouping.sizes), [], [], 0)
+    grouping.sizes = best[2]
     return best[1]
+
+
+def _tables_from(head: PlayerId, rest: Sequence[PlayerId], size: int, grouping: _Grouping, cost: int,
+                 best: list):
+    """Tables of `size` opened by `head`, members in rank order, pruned once a partial table's
+    rematches alone reach the best total."""
+    empty: Counter = Counter()
+    met = grouping.met
+
+    def extend(table: list[PlayerId], start: int, repeat: int):
+        if cost + repeat * grouping.scale >= best[0]:
+            return
+        if len(table) == size:
+            yield list(table)
+            return
+        for index in range(start, len(rest) - (size - len(table)) + 1):
+            player = rest[index]
+            added = sum(_weight(met.get(player, empty)[member], grouping.base) for member in table)
+            table.append(player)
+            yield from extend(table, index + 1, repeat + added)
+            table.pop()
+
+    yield from extend([head], 0, 0)
