@@ -29,7 +29,7 @@ from bench.bots import play  # noqa: E402
 from games.bots import STRONG_BOT  # noqa: E402
 from games.engines import ENGINES  # noqa: E402
 
-# 400 games took 6.3 minutes (5.7 of CPU) on the shared 2-core machine: 300 keep the run near 4–5.
+# On the shared 2-core machine 400 games took 6.3 minutes (5.7 of CPU), 300 took 4.5 (3.5 of CPU).
 DEFAULT_GAMES = 300
 COOPERATIVE = {"the-game"}
 MAX_SEATS = max(ENGINES[game].max_players for game in ENGINES if game not in COOPERATIVE)
