@@ -1,6 +1,7 @@
-"""Small helpers for the benchmarks: timing, percentiles, and a printed table."""
+"""Small helpers for the benchmarks: timing, percentiles, a proportion's interval, and a printed table."""
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable
@@ -27,6 +28,16 @@ def percentile(samples: list[float], q: float) -> float:
 
 def median(samples: list[float]) -> float:
     return statistics.median(samples)
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (successes may be fractional: see bench/seats.py)."""
+    if n == 0:
+        return 0.0, 0.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)  # at p = 0 or 1, rounding strays past
 
 
 def print_table(title: str, header: list[str], rows: list[list[object]]) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import print_table  # noqa: E402
+from bench._common import print_table, wilson  # noqa: E402
 from games.bots import BOTS, STRONG_BOT  # noqa: E402
 from games.engines import ENGINES  # noqa: E402
 
@@ -32,16 +32,6 @@ def play(game: str, players: int, seed: int, bots: list[str]) -> dict:
         for event in engine.decide(state, seat, move):
             state = engine.evolve(state, event)
     return engine.outcome(state)
-
-
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 0.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def competitive(game: str, players: int, games: int) -> list:
