@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -32,9 +33,8 @@ def swiss_tables(organiser, *, bots: int = 7, rounds: int = 3):
 
 
 def paired_events(tournament) -> list[dict]:
-    return [
-        e.data for e in TournamentEvent.objects.filter(tournament=tournament, type="RoundPaired").order_by("seq")
-    ]
+    events = TournamentEvent.objects.filter(tournament=tournament, type="RoundPaired").order_by("seq")
+    return [event.data for event in events]
 
 
 def test_each_rounds_report_is_judged_on_what_the_format_was_given(alice):
@@ -44,7 +44,8 @@ def test_each_rounds_report_is_judged_on_what_the_format_was_given(alice):
     events = paired_events(tournament)
     assert [e["round"] for e in events] == [1, 2, 3]
     for data in events:
-        pairing = Pairing(data["round"], tuple(Table(tuple(t["seats"])) for t in data["tables"]), tuple(data["byes"]))
+        tables = tuple(Table(tuple(t["seats"])) for t in data["tables"])
+        pairing = Pairing(data["round"], tables, tuple(data["byes"]))
         before = projections.history(state, upto_round=data["round"] - 1)
         expected = pairing_check.round_report(
             "swiss-tables", projections.entrants(state), options, before, pairing
@@ -72,7 +73,7 @@ def test_a_round_paired_before_reports_were_kept_has_none(alice):
     """Events recorded before the report existed have no `quality`: both folds leave it null."""
     tournament = make_tournament(alice, bots=4, options={"rounds": 1})
     field = list(Entrant.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True))
-    with services.transaction.atomic():
+    with transaction.atomic():
         services._append(tournament, "TournamentStarted", {"field": field, "ratings": {}}, actor="server")
         services._append(
             tournament,
