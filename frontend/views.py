@@ -297,5 +297,6 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _page(request, "frontend/tournament.html", {
         "tournament": found,
         "title": GAME_TITLES.get(found.game, found.game),
+        "pairing_lines": tournament_selectors.pairing_summaries(found),
         "tournament_data": {"id": found.pk, "user": _page_user(request), "formats": _formats()},
     })

@@ -147,6 +147,12 @@ class Round(models.Model):
     deadline_passed_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
     byes = models.JSONField(default=list, blank=True)
+    quality = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The pairing-quality report of the round as paired (tournaments.pairing_check); "
+        "null for rounds paired before reports were kept.",
+    )
 
     class Meta:
         ordering = ["tournament_id", "number"]

@@ -26,7 +26,8 @@ Event types and their data:
 - PlayerRegistered {entrant, name, user, bot}
 - PlayerWithdrawn {entrant, from_round}          (from_round null: before the start)
 - TournamentStarted {field, ratings}              (field: entrant ids, organiser's order)
-- RoundPaired {round, tables: [{table, seats, bracket, deal}], byes, starts_at, date}
+- RoundPaired {round, tables: [{table, seats, bracket, deal}], byes, starts_at, date, quality}
+  (quality: the round's pairing-quality report, `pairing_check.round_report`; absent in older events)
 - RoundUnpaired {round, reason}                   (a round not started is paired again)
 - TablesStarted {round, tables: [{table, match}]}    (a batch of a big round's tables opened)
 - RoundStarted {round, tables: [{table, match}], deadline}   (the last batch: the round is on)
@@ -170,6 +171,7 @@ def _paired(state: State, data: dict, event: dict) -> None:
         "byes": list(data["byes"]),
         "starts_at": data["starts_at"],
         "date": data.get("date"),
+        "quality": data.get("quality"),
         "started_at": None,
         "deadline": None,
         "deadline_passed_at": None,
@@ -605,6 +607,7 @@ def _on_paired(tournament: Any, event: dict) -> None:
         date=parse_date(data["date"]) if data.get("date") else None,
         starts_at=when(data["starts_at"]),
         byes=list(data["byes"]),
+        quality=data.get("quality"),
     )
     RoundTable.objects.bulk_create(
         [
@@ -842,6 +845,7 @@ def state_of(tournament: Any) -> State:
             "byes": rnd.byes,
             "starts_at": _iso(rnd.starts_at),
             "date": rnd.date.isoformat() if rnd.date else None,
+            "quality": rnd.quality,
             "started_at": _iso(rnd.started_at),
             "deadline": _iso(rnd.deadline),
             "deadline_passed_at": _iso(rnd.deadline_passed_at),
@@ -898,6 +902,7 @@ def _write_round(tournament: Any, rnd: dict[str, Any]) -> None:
             "deadline_passed_at": when(rnd["deadline_passed_at"]),
             "completed_at": when(rnd["completed_at"]),
             "byes": rnd["byes"],
+            "quality": rnd["quality"],
         },
     )
     existing = {t.number: t for t in RoundTable.objects.filter(round=row)}

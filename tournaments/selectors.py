@@ -4,7 +4,9 @@ being played) stay hidden."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Collection
+from fractions import Fraction
 from typing import Any
 
 from django.db.models import QuerySet
@@ -244,9 +246,70 @@ def rounds(tournament: Tournament) -> list[dict[str, Any]]:
                 "completed_at": rnd.completed_at,
                 "byes": [names[entrant] for entrant in rnd.byes],
                 "tables": tables,
+                "quality": rnd.quality,
+                "quality_summary": pairing_summary(rnd.quality, names) if rnd.quality else None,
             }
         )
     return shown
+
+
+def pairing_summaries(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each round's pairing-quality line, for the tournament page (rounds without a report are left out)."""
+    reports = Round.objects.filter(tournament=tournament, quality__isnull=False).order_by("number")
+    names = _names(tournament)
+    return [
+        {"round": number, "summary": pairing_summary(quality, names)}
+        for number, quality in reports.values_list("number", "quality")
+    ]
+
+
+def pairing_summary(quality: dict[str, Any], names: dict[int, dict[str, Any]]) -> str:
+    """A round's pairing-quality report in one line: its rematches (named, and whether they could
+    have been avoided), the seats, the score spread at the tables and who has a bye."""
+
+    def name(entrant: int) -> str:
+        return names[entrant]["name"] if entrant in names else f"entrant {entrant}"
+
+    rematches = quality["rematches"]
+    parts = [f"{len(rematches)} rematch{'' if len(rematches) == 1 else 'es'}"]
+    if rematches:
+        parts[0] += ": " + _listed(
+            [
+                f"{' – '.join(map(name, meeting['players']))} ({_ordinal(meeting['meeting'])} meeting, "
+                f"{_AVOIDABLE[meeting['avoidable']]})"
+                for meeting in rematches
+            ],
+            "; ",
+        )
+    balance = quality["seat_balance"]
+    if balance["out_of_balance"]:
+        parts.append(
+            f"seats out of balance: {_listed([name(p) for p in balance['out_of_balance']])} "
+            f"(by up to {balance['max_deviation']:.2f})"
+        )
+    else:
+        parts.append("seats in balance")
+    spread = quality["score_spread"]
+    parts.append(f"score spread {spread['mean']:.2f} (max {spread['max']:.2f})")
+    if quality["byes"]:
+        parts.append(f"byes: {_listed([name(p) for p in quality['byes']])}")
+    return "Pairing: " + " · ".join(parts)
+
+
+# A rematch's `avoidable`: the checker proved it avoidable, unavoidable, or could not decide (null).
+_AVOIDABLE = {True: "avoidable", False: "unavoidable", None: "undecided"}
+# A line names this many players (or rematches) of a list, then says how many more: it stays short.
+_NAMED = 8
+
+
+def _listed(items: list[str], separator: str = ", ") -> str:
+    more = len(items) - _NAMED
+    return separator.join(items[:_NAMED]) + (f" and {more} more" if more > 0 else "")
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 11 <= number % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def round_status(rnd: Round) -> str:
@@ -255,6 +318,68 @@ def round_status(rnd: Round) -> str:
     if rnd.started_at is not None:
         return "playing"
     return "paired"
+
+
+EXPORT_VERSION = 1
+
+
+def tournament_export(tournament: Tournament) -> dict[str, Any]:
+    """The tournament's pairings as the documented export (version 1), which
+    `tournaments.pairing_check` reads: the format and the options it pairs with, the field, who
+    left and from when, and every round's byes and tables with their results and quality report.
+
+    The tournament's seed (an option the format is given, for duplicate deals) is left out until
+    the tournament ends, as everywhere else: the deals of rounds not yet played come from it."""
+    state = projections.state_of(tournament)
+    return {
+        "export": "tournament-pairings",
+        "version": EXPORT_VERSION,
+        "tournament": {"id": tournament.pk, "name": tournament.name, "game": tournament.game},
+        "format": state["format"],
+        "options": _export_options(tournament, state),
+        # Late entry does not exist on the server yet: everyone may be paired from round 1.
+        "entrants": [{"id": e.id, "rating": e.rating, "entered": 1} for e in projections.entrants(state)],
+        "withdrawn": dict(state["withdrawn"]),
+        "disqualified": dict(state["disqualified"]),
+        "rounds": [
+            {
+                "round": rnd["number"],
+                "byes": list(rnd["byes"]),
+                "tables": [_export_table(table) for table in rnd["tables"]],
+                "quality": rnd["quality"],
+            }
+            for rnd in projections.rounds_in_order(state)
+        ],
+    }
+
+
+def _export_options(tournament: Tournament, state: projections.State) -> dict[str, Any]:
+    """The options the server gives the format (`projections.format_options`), as validated,
+    in JSON: a fraction as "n/d", dates as YYYY-MM-DD."""
+    options = projections.format_options(state, seed=tournament.seed)
+    over = tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+    given = [*state["options"], *(["seed"] if over else [])]  # the organiser's keys and the game's range
+    return {key: _json_ready(getattr(options, key)) for key in given}
+
+
+def _json_ready(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, tuple):
+        return [_json_ready(item) for item in value]
+    return value
+
+
+def _export_table(table: dict[str, Any]) -> dict[str, Any]:
+    result = table["result"] or {}
+    return {
+        "seats": list(table["seats"]),
+        "ranks": result.get("ranks"),
+        "team_score": result.get("team_score"),
+        "forfeited": list(result.get("forfeited") or []),
+    }
 
 
 def bracket(tournament: Tournament) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from games.engines._common import seeded_shuffle
 from games.models import Match, Seat
 from games.selectors import rating_ranks, seats_never_moved
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
-from tournaments import projections, webhooks
+from tournaments import pairing_check, projections, webhooks
 from tournaments.formats import FORMATS, Pairing, forfeit_result
 from tournaments.models import Entrant, Round, RoundTable, StandingRow, Tournament, TournamentEvent
 
@@ -401,10 +401,13 @@ def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> str:
     state = _state(tournament)
     fmt = projections.format_of(state)
     options = projections.format_options(state, seed=tournament.seed)
-    pairing = fmt.next_round(projections.entrants(state), options, projections.history(state))
+    field, past = projections.entrants(state), projections.history(state)
+    pairing = fmt.next_round(field, options, past)
     if pairing is None:
         _finish(tournament, actor=actor)
         return "finished"
+    # Judged on the very inputs the format paired from, and kept with the round as it was paired.
+    quality = pairing_check.round_report(fmt.slug, field, options, past, pairing)
     starts_at = _round_starts_at(tournament, pairing, now)
     attempt = state["unpaired"].get(str(pairing.round), 0)
     _append(
@@ -419,6 +422,7 @@ def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> str:
             "byes": list(pairing.byes),
             "starts_at": starts_at.isoformat(),
             "date": pairing.date.isoformat() if pairing.date else None,
+            "quality": quality,
         },
         actor=actor,
         key=f"paired:{pairing.round}:{attempt}",

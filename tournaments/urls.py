@@ -18,6 +18,7 @@ urlpatterns = [
         f"{_ONE}/standings/<int:entrant_id>", api.TournamentStandingApi.as_view(), name="tournament-standing"
     ),
     path(f"{_ONE}/rounds", api.TournamentRoundsApi.as_view(), name="tournament-rounds"),
+    path(f"{_ONE}/export", api.TournamentExportApi.as_view(), name="tournament-export"),
     path(f"{_ONE}/bracket", api.TournamentBracketApi.as_view(), name="tournament-bracket"),
     path(f"{_ONE}/calendar", api.TournamentCalendarApi.as_view(), name="tournament-calendar"),
     path(f"{_ONE}/events", api.TournamentEventsApi.as_view(), name="tournament-events"),

@@ -244,7 +244,8 @@ function renderRounds() {
       h("td", {}, table.seats.map((seat) => seat.name).join(" – ")),
       h("td", {}, resultText(table) || (table.match_status === "running" ? "playing…" : "—")),
       h("td", {}, tableLink(table))))))),
-  rnd.byes.length ? h("p", { class: "small" }, `Bye: ${rnd.byes.map((b) => b.name).join(", ")}`) : null)));
+  rnd.byes.length ? h("p", { class: "small" }, `Bye: ${rnd.byes.map((b) => b.name).join(", ")}`) : null,
+  rnd.quality_summary ? h("p", { class: "small muted pairing-quality" }, rnd.quality_summary) : null)));
 }
 
 function renderBracket() {
