@@ -5,7 +5,8 @@ cooperative game by mean team score, lower first) and cut into tables of the cho
 size, top table first. Sizes stay within the game's range and within one of each other:
 17 players at tables of 4 for a game of 2–5 players sit 5+4+4+4 (`table_sizes`). When no
 legal split exists (5 players at a game of 3–4) the fewest byes needed go, as in Swiss,
-to the lowest-ranked among those with the fewest byes.
+to the lowest-ranked among those with the fewest byes; a bye moves up among those with as
+many byes when a seat is wanted by more players than there are tables (`pick_byes`).
 
 What a grouping must do, in order (each breaks ties of the one before):
 1. Rematches: two players share a table again only when no grouping of the round's
@@ -74,8 +75,8 @@ _TABU_WORK = 200_000    # ... and at most this many swap tries (steps × players
 _TABU_TENURE = 7        # rounds of the search a moved player stays put
 _BOTH_FILLS_LIMIT = 400 # up to this many players both fills are tried and the better kept
 _SEAT_ATTEMPTS = 12     # seat orders the seat-by-seat fill tries before the search takes over
-_TIGHTEN_PASSES = 6
-_TIGHTEN_REACH = 6      # tables below a table that a score-tightening swap may reach
+_TIGHTEN_PASSES = 20
+_TIGHTEN_REACH = 30      # tables below a table that a score-tightening swap may reach
 _JOIN_WINDOW = 8        # tables either side a player of a seat looks at before augmenting paths
 _JOIN_SEARCH = 5000     # most tables an augmenting path visits
 
@@ -109,10 +110,10 @@ class SwissTablesFormat(Format):
         order = sorted(players, key=lambda p: (-scores.get(p, 0), field_.seed_index[p]))
         sizes, bye_count = split_with_byes(len(order), options.seats, options.min_players,
                                            options.max_players)
-        byes = pick_byes(order, bye_count, history)
+        records = seat_records(history)
+        byes = pick_byes(order, bye_count, history, sizes, records)
         sitting_out = set(byes)
         seated = [player for player in order if player not in sitting_out]
-        records = seat_records(history)
         groups = group_tables(seated, sizes, meetings(history), records, scores)
         tables = tuple(Table(seat_table(group, records)) for group in groups)
         return Pairing(number, tables, tuple(byes))
@@ -128,13 +129,46 @@ def _ranking_scores(history: History, options: Options, bye_points: Fraction) ->
     return _standings.scaled_points(history, bye_points=bye_points)[0]
 
 
-def pick_byes(order: Sequence[PlayerId], count: int, history: History) -> list[PlayerId]:
-    """`count` byes to the lowest-ranked players, fewest byes so far first."""
+def pick_byes(order: Sequence[PlayerId], count: int, history: History, sizes: Sequence[int] = (),
+              records: Mapping[PlayerId, SeatRecord] | None = None) -> list[PlayerId]:
+    """`count` byes to the lowest-ranked players, fewest byes so far first.
+
+    With `sizes` and `records`, a bye moves to another player with as many byes when that lets
+    more of the seated players keep their seats in balance (late in a cycle of rounds a seat
+    can be wanted by more players than there are tables).
+    """
     if count == 0:
         return []
     had = Counter(bye.player for bye in history.byes)
     rank = {player: index for index, player in enumerate(order)}
-    return sorted(order, key=lambda p: (had[p], -rank[p]))[:count]
+    byes = sorted(order, key=lambda p: (had[p], -rank[p]))[:count]
+    if records is None:
+        return byes
+    out_of_place = _out_of_balance(order, byes, sizes, records)
+    for _ in range(count):
+        if not out_of_place:
+            break
+        swap = next(((giver, taker) for taker in sorted(out_of_place, key=lambda p: -rank[p])
+                     for giver in byes if had[giver] == had[taker]
+                     and len(_out_of_balance(order, _swapped(byes, giver, taker), sizes, records))
+                     < len(out_of_place)), None)
+        if swap is None:
+            break
+        byes = _swapped(byes, *swap)
+        out_of_place = _out_of_balance(order, byes, sizes, records)
+    return byes
+
+
+def _swapped(byes: list[PlayerId], giver: PlayerId, taker: PlayerId) -> list[PlayerId]:
+    return [taker if player == giver else player for player in byes]
+
+
+def _out_of_balance(order: Sequence[PlayerId], byes: Sequence[PlayerId], sizes: Sequence[int],
+                    records: Mapping[PlayerId, SeatRecord]) -> list[PlayerId]:
+    """The seated players no seat assignment keeps in balance who could be in balance."""
+    out = set(byes)
+    grouping = _Grouping([p for p in order if p not in out], sizes, {}, records, {})
+    return _seat_classes(grouping)[1]
 
 
 def meetings(history: History) -> dict[PlayerId, Counter]:
@@ -223,6 +257,13 @@ class _Grouping:
         values = [score[p] for p in group]
         return max(values) - min(values)
 
+    def closeness(self, group: Sequence[PlayerId]) -> Any:
+        """How far apart a table's scores are: the sum of squared gaps between every two players
+        (smoother than the spread, so a swap that helps shows)."""
+        score = self.score
+        values = [score[p] for p in group]
+        return sum((a - b) * (a - b) for a, b in combinations(values, 2))
+
     def spread_total(self) -> Any:
         return sum(self.spread(group) for group in self.groups)
 
@@ -265,7 +306,7 @@ class _Grouping:
         and goes round, every other attempt the other way round: the seat that goes last
         has the fewest tables left to choose from."""
         tables = {size: [j for j, s in enumerate(self.sizes) if s == size] for size in set(self.sizes)}
-        seat_of = _seat_classes(self)
+        seat_of, _ = _seat_classes(self)
         self.groups = [[] for _ in self.sizes]
         for size, indexes in tables.items():
             step = -1 if attempt % 2 else 1
@@ -279,6 +320,11 @@ class _Grouping:
 
     def tighten(self) -> None:
         """Swaps between neighbouring tables that lower the score spread and cost nothing else."""
+        rank = self.rank
+        by_rank = sorted(range(len(self.groups)), key=lambda i: min(rank[p] for p in self.groups[i]))
+        self.groups = [self.groups[i] for i in by_rank]
+        self.sizes = [self.sizes[i] for i in by_rank]
+        self.costs = [self.costs[i] for i in by_rank]
         for _ in range(_TIGHTEN_PASSES):
             improved = False
             for index in range(len(self.groups) - 1):
@@ -290,20 +336,20 @@ class _Grouping:
     def _tighten_pair(self, index: int, other: int) -> bool:
         here, there = self.groups[index], self.groups[other]
         score = self.score
-        if max(score[p] for p in there) <= min(score[p] for p in here) and \
-                max(score[p] for p in here) <= min(score[p] for p in there):
-            return False
+        if min(score[p] for p in here) >= max(score[p] for p in there) or \
+                min(score[p] for p in there) >= max(score[p] for p in here):
+            return False  # ranges apart: no swap narrows them
         improved = False
         for position in range(len(here)):
             for slot in range(len(there)):
                 player, candidate = here[position], there[slot]
                 if score[player] == score[candidate]:
                     continue
-                before = self.spread(here) + self.spread(there)
+                before = self.closeness(here) + self.closeness(there)
                 here[position], there[slot] = candidate, player
                 here_cost, there_cost = self.cost(here, self.sizes[index]), self.cost(there, self.sizes[other])
                 if (here_cost + there_cost <= self.costs[index] + self.costs[other]
-                        and self.spread(here) + self.spread(there) < before):
+                        and self.closeness(here) + self.closeness(there) < before):
                     self.costs[index], self.costs[other] = here_cost, there_cost
                     improved = True
                 else:
@@ -404,14 +450,15 @@ class _Grouping:
         return sorted(groups, key=lambda group: rank[group[0]])
 
 
-def _seat_classes(grouping: _Grouping) -> dict[PlayerId, tuple[int, int] | None]:
+def _seat_classes(grouping: _Grouping) -> tuple[dict[PlayerId, tuple[int, int]], list[PlayerId]]:
     """A (table size, seat) for each player that keeps them in balance, as many as possible.
 
     The tables' seats are the places to fill: each table of size m has one of each
     (m, seat). First each rank-ordered block the size of a table shares out its own
     table's seats; whoever is left takes a free place by augmenting paths through the
     places (a maximum matching: at most 12 kinds of place, so the paths are short);
-    players no place keeps in balance take what is left.
+    players no place keeps in balance take what is left. Returns the places and the players
+    who could be in balance but got no place that keeps them so.
     """
     free: Counter = Counter()
     holders: dict[tuple[int, int], list[PlayerId]] = {}
@@ -451,7 +498,7 @@ def _seat_classes(grouping: _Grouping) -> dict[PlayerId, tuple[int, int] | None]
         free[place] -= 1
         seat_of[player] = place
         holders.setdefault(place, []).append(player)
-    return seat_of
+    return seat_of, [p for p in unplaced if any(grouping.masks[size][p] for size in sizes)]
 
 
 def _place_path(player: PlayerId, places, free: Counter, holders: dict, seat_of: dict) -> list | None:
