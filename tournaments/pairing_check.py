@@ -1098,7 +1098,7 @@ def run(file: str, *, as_json: bool = False, stdout: IO[str] | None = None,
     """Checks one export and prints the findings: 0 without findings, 1 with (ExportError if unreadable)."""
     export = read_export(file, stdin)
     findings = check_export(export)
-    print(report_findings(export, findings, as_json=as_json), file=stdout or sys.stdout)
+    (stdout or sys.stdout).write(report_findings(export, findings, as_json=as_json) + "\n")
     return 1 if any(not finding.note for finding in findings) else 0
 
 

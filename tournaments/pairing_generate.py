@@ -141,7 +141,7 @@ def run(seed: int, count: int = 1, output: str | None = None, stdout: IO[str] | 
     if output is None:
         if count != 1:
             raise ValueError("--count above 1 needs --output DIR")
-        print(json.dumps(generate(seed), indent=2), file=out)
+        out.write(json.dumps(generate(seed), indent=2) + "\n")
         return 0
     os.makedirs(output, exist_ok=True)
     for number in range(seed, seed + count):
@@ -149,7 +149,7 @@ def run(seed: int, count: int = 1, output: str | None = None, stdout: IO[str] | 
         with open(path, "w", encoding="utf-8") as handle:
             json.dump(generate(number), handle, indent=2)
             handle.write("\n")
-        print(path, file=out)
+        out.write(path + "\n")
     return 0
 
 
