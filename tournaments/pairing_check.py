@@ -42,8 +42,8 @@ The rules, checked for every round (finding codes in quotes):
 4. "rematch": a rematch where some grouping of the same seated players into the same table
    sizes has none ("avoidable"); where rematches cannot be avoided, a repeat cost above the
    least possible. Decided by an exhaustive search of this module's own (bitmask branch and
-   bound, not the pairer's) for up to `EXACT_LIMIT` seated players, or beyond that within a
-   node budget, or by Hajnal-Szemeredi (t tables >= the most distinct earlier opponents a
+   bound, not the pairer's) for up to `EXACT_LIMIT` seated players (`CHECK_NODE_BUDGET`
+   nodes), beyond that within `LARGE_NODE_BUDGET` nodes, or by Hajnal-Szemeredi (t tables >= the most distinct earlier opponents a
    seated player has among the seated, plus one, proves a rematch-free grouping exists);
    otherwise the round gets a note ("undecided"), not a finding.
 5. "seat-balance": keeping the round's tables, a finding for a table where another seating
@@ -161,7 +161,8 @@ class Finding:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready."""
-        return {"round": self.round, "rule": self.rule, "players": list(self.players), "message": self.message}
+        return {"round": self.round, "rule": self.rule, "players": list(self.players),
+                "message": self.message}
 
 
 def load_export(data: Any) -> Export:
@@ -171,7 +172,8 @@ def load_export(data: Any) -> Export:
     if data.get("export") != "tournament-pairings":
         raise ExportError(f'"export" must be "tournament-pairings", not {data.get("export")!r}')
     if data.get("version") != 1 or isinstance(data.get("version"), bool):
-        raise ExportError(f'unsupported export version {data.get("version")!r} (this checker reads version 1)')
+        raise ExportError(f'unsupported export version {data.get("version")!r} '
+                          "(this checker reads version 1)")
     for key in ("format", "options", "entrants", "rounds"):
         if key not in data:
             raise ExportError(f'the export has no "{key}"')
@@ -214,7 +216,8 @@ def _load_entrants(raw: Any) -> tuple[ExportEntrant, ...]:
             raise ExportError(f"entrant {player}'s rating must be a number or null, not {rating!r}")
         entered = item.get("entered", 1)
         if not _is_int(entered) or entered < 1:
-            raise ExportError(f"entrant {player}'s entered must be a round number (1 or more), not {entered!r}")
+            raise ExportError(f"entrant {player}'s entered must be a round number (1 or more), "
+                              f"not {entered!r}")
         entrants.append(ExportEntrant(player, None if rating is None else float(rating), entered))
     return tuple(entrants)
 
@@ -249,11 +252,13 @@ def _load_rounds(raw: Any) -> tuple[ExportRound, ...]:
             if key not in item:
                 raise ExportError(f'round {number} has no "{key}"')
         if item["round"] != number or isinstance(item["round"], bool):
-            raise ExportError(f"rounds must be numbered 1, 2, ... in order: entry {number} says {item['round']!r}")
+            raise ExportError(f"rounds must be numbered 1, 2, ... in order: entry {number} "
+                              f"says {item['round']!r}")
         if not isinstance(item["tables"], list):
             raise ExportError(f'round {number}\'s "tables" must be a list')
         byes = _id_list(item["byes"], f"round {number}'s byes")
-        tables = tuple(_load_table(table, number, position + 1) for position, table in enumerate(item["tables"]))
+        tables = tuple(_load_table(table, number, position)
+                       for position, table in enumerate(item["tables"], start=1))
         rounds.append(ExportRound(number, tables, byes))
     for rnd in rounds[:-1]:
         for position, table in enumerate(rnd.tables, start=1):
@@ -283,7 +288,8 @@ def _load_table(raw: Any, number: int, position: int) -> ExportTable:
     if team_score is not None and (isinstance(team_score, bool) or not isinstance(team_score, (int, float))):
         raise ExportError(f"{where}'s team_score must be a number or null, not {team_score!r}")
     if ranks is not None:
-        if not isinstance(ranks, list) or len(ranks) != len(seats) or not all(_is_int(r) and r >= 1 for r in ranks):
+        if not isinstance(ranks, list) or len(ranks) != len(seats) or \
+                not all(_is_int(rank) and rank >= 1 for rank in ranks):
             raise ExportError(f"{where}'s ranks must be one positive integer per seat, not {ranks!r}")
     if ranks is None and team_score is None:
         if forfeited:
@@ -472,7 +478,7 @@ def _rule_table_sizes(facts: _RoundFacts) -> list[Finding]:
             fewest = split_with_byes(eligible, opts.seats, opts.min_players, opts.max_players)[1]
         if len(facts.byes) != fewest:
             findings.append(Finding(number, "table-sizes", tuple(facts.byes),
-                                    f"{len(facts.byes)} byes for {eligible} eligible players; "
+                                    f"{_count(len(facts.byes), 'bye')} for {eligible} eligible players; "
                                     f"a legal split needs {fewest}"))
     return findings
 
@@ -485,8 +491,8 @@ def _rule_byes(facts: _RoundFacts) -> list[Finding]:
         if fewer:
             sample = ", ".join(map(str, fewer[:5])) + (", ..." if len(fewer) > 5 else "")
             findings.append(Finding(facts.number, "byes", (player,),
-                                    f"player {player} gets a bye after {had[player]} while "
-                                    f"{len(fewer)} seated players have had fewer ({sample})"))
+                                    f"player {player} gets a {_ordinal(had[player] + 1)} bye while "
+                                    f"{_count(len(fewer), 'seated player')} had fewer ({sample})"))
     return findings
 
 
@@ -497,8 +503,8 @@ def _rule_rematch(facts: _RoundFacts) -> list[Finding]:
     seated = len(facts.seated)
     verdict = _repeat_verdict(facts, budget=CHECK_NODE_BUDGET if seated <= EXACT_LIMIT else LARGE_NODE_BUDGET)
     number = facts.number
+    players = tuple(dict.fromkeys(player for a, b, _ in rematches for player in (a, b)))
     if verdict.minimum is None:
-        players = tuple(dict.fromkeys(p for a, b, _ in rematches for p in (a, b)))
         return [Finding(number, "rematch", players, f"undecided: {verdict.how}; the round has "
                         f"{_profile(verdict.cost, facts.weight_base)}", note=True)]
     if verdict.minimum == 0:
@@ -507,7 +513,6 @@ def _rule_rematch(facts: _RoundFacts) -> list[Finding]:
                         f"round {number} without rematches exists ({verdict.how})")
                 for a, b, met in rematches]
     if verdict.cost > verdict.minimum:
-        players = tuple(dict.fromkeys(p for a, b, _ in rematches for p in (a, b)))
         return [Finding(number, "rematch", players,
                         f"rematches cannot be avoided, but the round has "
                         f"{_profile(verdict.cost, facts.weight_base)} where the best grouping has "
@@ -520,7 +525,8 @@ def _rule_seat_balance(facts: _RoundFacts) -> list[Finding]:
     for position, table in enumerate(facts.tables, start=1):
         size = len(table)
         unit = facts.book.unit
-        keeps = [[facts.book.deviation_after(player, size, seat) < unit for seat in range(size)] for player in table]
+        keeps = [[facts.book.deviation_after(player, size, seat) < unit for seat in range(size)]
+                 for player in table]
         out = tuple(player for seat, player in enumerate(table) if not keeps[seat][seat])
         fewest_out = size - _matching_size(keeps)
         if len(out) > fewest_out:
@@ -531,7 +537,7 @@ def _rule_seat_balance(facts: _RoundFacts) -> list[Finding]:
 
 
 def _matching_size(allowed: Sequence[Sequence[bool]]) -> int:
-    """The largest number of rows matched to distinct columns where `allowed[row][column]` (augmenting paths)."""
+    """How many rows can be matched to distinct columns where `allowed[row][column]` (augmenting paths)."""
     owner: dict[int, int] = {}
 
     def place(row: int, seen: set[int]) -> bool:
@@ -546,6 +552,10 @@ def _matching_size(allowed: Sequence[Sequence[bool]]) -> int:
     return sum(place(row, set()) for row in range(len(allowed)))
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _ordinal(number: int) -> str:
     suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
     return f"{number}{suffix}"
@@ -557,7 +567,7 @@ def _profile(cost: int, base: int) -> str:
     while cost:
         cost, count = divmod(cost, base)
         if count:
-            parts.append(f"{count} pair{'s' if count != 1 else ''} meeting a {_ordinal(meeting)} time")
+            parts.append(f"{_count(count, 'pair')} meeting a {_ordinal(meeting)} time")
         meeting += 1
     return " and ".join(reversed(parts)) or "no rematch"
 
@@ -776,25 +786,26 @@ class _Search:
 
     Each step places the most constrained player left (fewest partners of weight 0) and tries
     every table for them. Players with no weighted pair among those left are interchangeable:
-    a table takes the lowest-numbered of them, never another choice of the same count. The
-    least-cost search prunes with a lower bound (each player's cheapest partners for the
-    smallest table left, halved) and remembers, per state, the exact least or a bound below it.
+    a table takes the lowest-numbered of them, never another choice of the same count. Both
+    searches cut with cliques of players who all met (more of them left than tables is a
+    rematch by pigeonhole); the least-cost search also bounds from below (`_lower_bound`),
+    prices the last two tables in O(1) per choice, and remembers per state the exact least or
+    a bound below which it is not.
     """
 
     def __init__(self, weight: Sequence[Sequence[int]], sizes: Sequence[int], budget: int) -> None:
         count = len(weight)
         if sum(sizes) != count or any(size < 1 for size in sizes):
             raise ValueError(f"table sizes {list(sizes)} do not seat {count} players")
-        self.weight = [list(row) for row in weight]
-        self.neighbours = [sum(1 << b for b in range(count) if row[b]) for row in self.weight]
+        self.neighbours = [sum(1 << b for b in range(count) if row[b]) for row in weight]
         self.classes = []  # per player: (weight, mask of partners at that weight), cheapest first
-        for row in self.weight:
+        for row in weight:
             by_weight: dict[int, int] = {}
             for other, cost in enumerate(row):
                 if cost:
                     by_weight[cost] = by_weight.get(cost, 0) | 1 << other
             self.classes.append(sorted(by_weight.items()))
-        self.cliques = _clique_cover(self.weight, self.neighbours)
+        self.cliques = _clique_cover(weight, self.neighbours)
         self.everyone = (1 << count) - 1
         self.table_sizes = sorted(set(sizes), reverse=True)
         self.counts = tuple(list(sizes).count(size) for size in self.table_sizes)
@@ -873,7 +884,7 @@ class _Search:
         return False
 
     def least(self, left: int, counts: tuple[int, ...], bound: float) -> float:
-        """The least weight of a split of `left` into `counts` tables if below `bound`; else a value >= bound."""
+        """The least weight of a split of `left` into `counts` tables if below `bound`, else a value >= it."""
         key = (left, counts)
         if key in self.exact:
             return self.exact[key]
@@ -901,7 +912,7 @@ class _Search:
 
     def _fill(self, table: int, cost: int, candidates: int, loose: int, need: int, left: int,
               after: tuple[int, ...], best: float) -> float:
-        """The least total over tables completing `table` (cost so far `cost`) if below `best`; else `best`."""
+        """The least total of the tables completing `table` (`cost` so far) if below `best`, else `best`."""
         self._tick()
         if need <= loose.bit_count():
             rest = self.least(left & ~(table | _lowest_bits(loose, need)), after, best - cost)
@@ -975,7 +986,8 @@ class _Search:
             members = (left & clique).bit_count()
             if members > tables:
                 share, extra = divmod(members, tables)
-                by_cliques += cost * (extra * (share + 1) * share // 2 + (tables - extra) * share * (share - 1) // 2)
+                pairs = extra * (share + 1) * share // 2 + (tables - extra) * share * (share - 1) // 2
+                by_cliques += cost * pairs
         if by_cliques >= bound:
             return by_cliques
         partners = min(size for size, _ in self._tables_left(counts)) - 1
@@ -1055,7 +1067,8 @@ def read_export(path: str, stdin: IO[str] | None = None) -> Export:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ExportError(f"{path} is not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise ExportError(f"{path} is not JSON: {error.msg} at line {error.lineno} "
+                          f"column {error.colno}") from None
     return load_export(data)
 
 
@@ -1066,8 +1079,8 @@ def report_findings(export: Export, findings: Sequence[Finding], *, as_json: boo
     notes = [finding for finding in findings if finding.note]
     by_rule = Counter(finding.rule for finding in real)
     counts = ", ".join(f"{rule} {by_rule[rule]}" for rule in RULES if by_rule[rule])
-    summary = (f"{len(real)} finding{'s' if len(real) != 1 else ''} in {len(export.rounds)} rounds"
-               f"{f' ({counts})' if counts else ''}; {len(notes)} note{'s' if len(notes) != 1 else ''}")
+    summary = (f"{_count(len(real), 'finding')} in {_count(len(export.rounds), 'round')}"
+               f"{f' ({counts})' if counts else ''}; {_count(len(notes), 'note')}")
     if as_json:
         return json.dumps({
             "format": export.format, "rules": list(rules), "left_out": left_out,

@@ -72,7 +72,8 @@ def _random_format(rng: Random) -> tuple[str, dict[str, Any]]:
     """A format slug and options it accepts."""
     rounds = rng.randint(1, 7)
     if rng.random() < 1 / 3:
-        options: dict[str, Any] = {"min_players": 2, "max_players": rng.choice([2, 2, 2, 3, 4]), "rounds": rounds}
+        options: dict[str, Any] = {"min_players": 2, "max_players": rng.choice([2, 2, 2, 3, 4]),
+                                   "rounds": rounds}
         slug = "swiss"
     else:
         size = rng.choices(list(_TABLE_SIZE_WEIGHTS), weights=list(_TABLE_SIZE_WEIGHTS.values()))[0]
@@ -129,7 +130,8 @@ def _table_json(res: Result) -> dict[str, Any]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments (shared with `manage.py tournament_generate`)."""
     parser.add_argument("--seed", type=int, required=True, help="the (first) seed")
-    parser.add_argument("--count", type=int, default=1, help="how many tournaments (seeds seed .. seed+count-1)")
+    parser.add_argument("--count", type=int, default=1,
+                        help="how many tournaments (seeds seed .. seed+count-1)")
     parser.add_argument("--output", help="a directory to write tournament-<seed>.json files to")
 
 
@@ -153,7 +155,8 @@ def run(seed: int, count: int = 1, output: str | None = None, stdout: IO[str] | 
     return 0
 
 
-def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None,
+         stderr: IO[str] | None = None) -> int:
     """`python -m tournaments.pairing_generate --seed N [--count K] [--output DIR]`: the exit status."""
     parser = argparse.ArgumentParser(prog="python -m tournaments.pairing_generate",
                                      description="Random tournaments as pairing exports (version 1).")

@@ -47,10 +47,12 @@ def rnd(number, *tables, byes=()):
     return {"round": number, "byes": list(byes), "tables": list(tables)}
 
 
-def export(*rounds, fmt="swiss-tables", options=None, players=9, late=None, withdrawn=None, disqualified=None):
+def export(*rounds, fmt="swiss-tables", options=None, players=9, late=None, withdrawn=None,
+           disqualified=None):
     """An export of `players` entrants 1..n (late: {id: round entered})."""
     late = late or {}
-    entrants = [{"id": player, "rating": None, "entered": late.get(player, 1)} for player in range(1, players + 1)]
+    entrants = [{"id": player, "rating": None, "entered": late.get(player, 1)}
+                for player in range(1, players + 1)]
     return {
         "export": "tournament-pairings", "version": 1,
         "tournament": {"id": 1, "name": "Hand-made", "game": "ten"},
@@ -101,19 +103,22 @@ def test_table_sizes_finds_sizes_other_than_table_sizes_gives():
     data = export(rnd(1, table(1, 2, 3, 4, 5), table(6, 7, 8, 9)),
                   options={"table_size": 3, "min_players": 2, "max_players": 5})
     assert findings_of(data) == [
-        Finding(1, "table-sizes", (), "9 seated players sit at tables of [5, 4]; table_sizes gives [3, 3, 3]")]
+        Finding(1, "table-sizes", (),
+                "9 seated players sit at tables of [5, 4]; table_sizes gives [3, 3, 3]")]
 
 
 def test_byes_finds_a_second_bye_while_a_seated_player_has_none():
     data = export(rnd(1, table(1, 2), table(3, 4), byes=[5]),
                   rnd(2, table(4, 1), table(2, 3), byes=[5]), fmt="swiss", options={"rounds": 2}, players=5)
     assert findings_of(data) == [
-        Finding(2, "byes", (5,), "player 5 gets a bye after 1 while 4 seated players have had fewer (4, 1, 2, 3)")]
+        Finding(2, "byes", (5,),
+                "player 5 gets a 2nd bye while 4 seated players had fewer (4, 1, 2, 3)")]
 
 
 def test_rematch_finds_an_avoidable_rematch():
     data = export(rnd(1, table(1, 2), table(3, 4), table(5, 6)),
-                  rnd(2, table(2, 1), table(4, 5), table(6, 3)), fmt="swiss", options={"rounds": 2}, players=6)
+                  rnd(2, table(2, 1), table(4, 5), table(6, 3)),
+                  fmt="swiss", options={"rounds": 2}, players=6)
     [finding] = findings_of(data)
     assert (finding.round, finding.rule, finding.players) == (2, "rematch", (2, 1))
     assert finding.message.startswith("players 2 and 1 meet for the 2nd time, yet a grouping of round 2 "
@@ -166,7 +171,7 @@ def test_table_sizes_finds_tables_outside_the_game_range_and_sizes_apart_by_two(
 def test_table_sizes_finds_more_byes_than_a_legal_split_needs():
     data = export(rnd(1, table(1, 2, 3, 4), table(5, 6, 7, 8), byes=[9]))
     assert findings_of(data) == [
-        Finding(1, "table-sizes", (9,), "1 byes for 9 eligible players; a legal split needs 0")]
+        Finding(1, "table-sizes", (9,), "1 bye for 9 eligible players; a legal split needs 0")]
 
 
 def test_two_player_swiss_needs_one_bye_exactly_with_an_odd_field():
@@ -177,7 +182,8 @@ def test_two_player_swiss_needs_one_bye_exactly_with_an_odd_field():
         "0 byes for 5 eligible players; a legal split needs 1",
     ]
     even_with_bye = export(rnd(1, table(1, 2), byes=[3, 4]), fmt="swiss", options={}, players=4)
-    assert [f.message for f in findings_of(even_with_bye)] == ["2 byes for 4 eligible players; a legal split needs 0"]
+    assert [f.message for f in findings_of(even_with_bye)] == [
+        "2 byes for 4 eligible players; a legal split needs 0"]
 
 
 def test_swiss_tables_at_table_size_two_is_judged_as_two_player_swiss():
@@ -208,8 +214,8 @@ def test_a_third_meeting_weighs_more_than_any_number_of_second_meetings():
                   rnd(5, table(1, 2), table(3, 4)), fmt="swiss", options={"rounds": 5}, players=4)
     rematch = [f for f in findings_of(data) if f.rule == "rematch"]
     assert [f.message for f in rematch] == [
-        "rematches cannot be avoided, but the round has 2 pairs meeting a 3rd time where the best grouping has "
-        "2 pairs meeting a 2nd time"]
+        "rematches cannot be avoided, but the round has 2 pairs meeting a 3rd time where the best "
+        "grouping has 2 pairs meeting a 2nd time"]
 
 
 def test_hajnal_szemeredi_proves_a_rematch_avoidable_above_the_exhaustive_limit():
@@ -228,7 +234,8 @@ def test_a_rematch_the_search_cannot_settle_is_a_note_not_a_finding(monkeypatch,
     players = 18
     first = rnd(1, table(*range(1, 7)), table(*range(7, 13)), table(*range(13, 19)))
     second = rnd(2, table(1, 2, 3, 7, 8, 13), table(4, 5, 9, 10, 14, 15), table(6, 11, 12, 16, 17, 18))
-    data = export(first, second, options={"table_size": 6, "min_players": 6, "max_players": 6}, players=players)
+    options = {"table_size": 6, "min_players": 6, "max_players": 6}
+    data = export(first, second, options=options, players=players)
     [note] = [f for f in findings_of(data) if f.rule == "rematch"]
     assert note.note and note.round == 2
     assert note.message.startswith("undecided: the exhaustive search ran out of its 1 nodes")
@@ -274,8 +281,8 @@ BAD_EXPORTS = [
     (lambda d: d.update(version=2), "unsupported export version 2 (this checker reads version 1)"),
     (lambda d: d.pop("rounds"), 'the export has no "rounds"'),
     (lambda d: d.update(format="swizz"), "unknown format 'swizz'"),
-    (lambda d: d.update(format="swiss"), "the swiss format refuses these options: unknown options: table_size"),
-    (lambda d: d["options"].update(table_size=7), "the swiss-tables format refuses these options: table_size"),
+    (lambda d: d.update(format="swiss"), "the swiss format refuses these options: unknown options"),
+    (lambda d: d["options"].update(table_size=7), "the swiss-tables format refuses these options: table_"),
     (lambda d: d.update(withdrawals={}), "the export has unknown keys: withdrawals"),
     (lambda d: d["entrants"].append({"id": 3}), "entrant id 3 appears twice"),
     (lambda d: d["entrants"].append({"id": "ten"}), "entrant 10's id: ids are integers, not 'ten'"),
@@ -284,10 +291,10 @@ BAD_EXPORTS = [
     (lambda d: d.update(disqualified={"x": 2}), '"disqualified" keys must be entrant ids'),
     (lambda d: d["rounds"].reverse(), "rounds must be numbered 1, 2, ... in order: entry 1 says 3"),
     (lambda d: d["rounds"][0]["tables"][0].update(ranks=None), "round 1 table 1 has no result, yet round 2"),
-    (lambda d: d["rounds"][0]["tables"][0].update(ranks=[1, 2]), "round 1 table 1's ranks must be one positive"),
-    (lambda d: d["rounds"][0]["tables"][0].update(team_score=3), "round 1 table 1 gives both ranks and a team_score"),
-    (lambda d: d["rounds"][1]["tables"][0].update(seats=[9, 9, 5]), "round 2 table 1 seats the same player twice"),
-    (lambda d: d["rounds"][1]["tables"][0].update(forfeited=[4]), "round 2 table 1: forfeited players must be"),
+    (lambda d: d["rounds"][0]["tables"][0].update(ranks=[1, 2]), "round 1 table 1's ranks must be one"),
+    (lambda d: d["rounds"][0]["tables"][0].update(team_score=3), "round 1 table 1 gives both ranks and"),
+    (lambda d: d["rounds"][1]["tables"][0].update(seats=[9, 9, 5]), "round 2 table 1 seats the same player"),
+    (lambda d: d["rounds"][1]["tables"][0].update(forfeited=[4]), "round 2 table 1: forfeited players"),
     (lambda d: d["rounds"][1].pop("byes"), 'round 2 has no "byes"'),
     (lambda d: d["rounds"][1].update(bye=[]), "round 2 has unknown keys: bye"),
 ]
@@ -446,7 +453,8 @@ def test_round_report_uses_mean_team_scores_for_a_cooperative_game():
 
 def test_round_report_leaves_a_large_field_undecided_unless_hajnal_szemeredi_settles_it():
     first = History(results=tuple(result(1, *range(a, a + 6)) for a in (1, 7, 13)))
-    again = Pairing(2, (Table((1, 2, 7, 8, 13, 14)), Table((3, 4, 9, 10, 15, 16)), Table((5, 6, 11, 12, 17, 18))))
+    again = Pairing(2, (Table((1, 2, 7, 8, 13, 14)), Table((3, 4, 9, 10, 15, 16)),
+                        Table((5, 6, 11, 12, 17, 18))))
     options = {"table_size": 6, "min_players": 6, "max_players": 6}
     report = round_report("swiss-tables", list(range(1, 19)), options, first, again)
     assert {r["avoidable"] for r in report["rematches"]} == {None} and report["repeat_cost_minimal"] is None
@@ -496,8 +504,8 @@ def files(tmp_path):
 def test_the_cli_exits_0_on_a_clean_export(files, capsys):
     assert main([files["clean"]]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "swiss-tables: 9 entrants, 3 rounds; rules checked: seating, table-sizes, byes, rematch, " \
-                     "seat-balance"
+    assert out[0] == ("swiss-tables: 9 entrants, 3 rounds; rules checked: seating, table-sizes, byes, "
+                      "rematch, seat-balance")
     assert out[1:] == ["round 1: no findings", "round 2: no findings", "round 3: no findings",
                        "summary: 0 findings in 3 rounds; 0 notes"]
 
@@ -543,8 +551,10 @@ def test_python_m_runs_without_django_and_keeps_the_exit_codes(files):
     assert subprocess.run([*command, files["broken"]], env=env, capture_output=True).returncode == 1
     bad = subprocess.run([*command, files["garbled"]], env=env, capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("pairing_check: ")
-    probe = "import sys, tournaments.pairing_check, tournaments.pairing_generate; print('django' in sys.modules)"
-    assert subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True).stdout == "False\n"
+    probe = ("import sys, tournaments.pairing_check, tournaments.pairing_generate; "
+             "print('django' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    assert done.stdout == "False\n"
 
 
 def test_the_management_command_keeps_the_exit_codes(files):
