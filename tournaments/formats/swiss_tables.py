@@ -20,10 +20,12 @@ What a grouping must do, in order (each breaks ties of the one before):
    down the ranking: score closeness is what gives way, never a rematch or a seat.
 
 How: each table is opened by the top remaining player and filled with the next players in
-rank order who add no cost (`_Grouping.fill`); then swaps between tables remove what is
-left, nearest tables first (`_Grouping.repair`); a tabu search over swaps takes over when
-no single swap helps (`_Grouping.search`); and with at most `_EXACT_LIMIT` players and a
-cost left, a branch and bound over every grouping finds the cheapest (`_exhaustive`).
+rank order who add no cost (`_Grouping.fill`), or seats are shared out first and the tables
+built seat by seat (`_Grouping.fill_by_seats`, several seat orders); then swaps between
+tables remove what is left, nearest tables first (`_Grouping.repair`); if a cost is still
+left, a branch and bound over every grouping finds the fewest rematches or proves there
+are none fewer (`_least_repeats`; small fields always, large ones while its budget lasts),
+and a tabu search over swaps takes what is left, seats above all (`_Grouping.search`).
 
 Why large fields never see an avoidable rematch: say t tables, and Δ the most distinct
 earlier opponents any seated player has. If player x at table A has met someone there,
@@ -69,9 +71,9 @@ from tournaments.formats._common import (
 from tournaments.formats.swiss import pair_two_player
 
 _SCAN_LIMIT = 48        # players the greedy fill looks through for one who adds no cost
-_EXACT_LIMIT = 16       # up to this many players, a grouping with a cost left gets an exhaustive search
+_EXACT_WORK = 200_000   # candidate tables the search for the fewest rematches may try
 _TABU_STEPS = 3000      # most steps of the tabu search ...
-_TABU_WORK = 200_000    # ... and at most this many swap tries (steps × players) in all
+_TABU_WORK = 60_000     # ... and at most this many swap tries (steps × players) in all
 _TABU_TENURE = 7        # rounds of the search a moved player stays put
 _BOTH_FILLS_LIMIT = 400 # up to this many players both fills are tried and the better kept
 _SEAT_ATTEMPTS = 12     # seat orders the seat-by-seat fill tries before the search takes over
@@ -206,11 +208,17 @@ def group_tables(order: Sequence[PlayerId], sizes: Sequence[int], met: Mapping[P
         if not grouping.total() and (attempt or len(order) > _BOTH_FILLS_LIMIT):
             break
     best = min(tried, key=lambda g: (g.total(), g.spread_total()))
+    if best.total() >= best.scale:  # a rematch left: can any grouping have fewer?
+        try:
+            found = _least_repeats(best, _EXACT_WORK)
+        except _OutOfBudget:
+            found = None
+        if found is not None:
+            best.groups, best.sizes = found
+            best.costs = [best.cost(g, size) for g, size in zip(best.groups, best.sizes)]
+            best.repair()
     if best.total():
         best.search()
-    if best.total() and len(order) <= _EXACT_LIMIT:
-        best.groups = _exhaustive(best)
-        best.costs = [best.cost(g, size) for g, size in zip(best.groups, best.sizes)]
     best.tighten()
     return best.ordered()
 
@@ -239,14 +247,16 @@ class _Grouping:
 
     def cost(self, group: Sequence[PlayerId], size: int) -> int:
         """Repeat cost (scaled) plus players out of seat balance who need not be."""
-        empty: Counter = Counter()
-        repeat = 0
-        for a, b in combinations(group, 2):
-            times = self.met.get(a, empty)[b]
-            if times:
-                repeat += self.base ** (times - 1)
+        met, repeat = self.met, 0
+        for index in range(1, len(group)):
+            known = met.get(group[index])
+            if known:
+                for other in range(index):
+                    times = known.get(group[other])
+                    if times:
+                        repeat += self.base ** (times - 1)
         masks = self.masks[size]
-        wanted = tuple(sorted(masks[p] for p in group if masks[p]))
+        wanted = tuple(sorted([masks[p] for p in group if masks[p]]))
         return repeat * self.scale + len(wanted) - most_seated_in_balance(wanted, (1 << size) - 1)
 
     def total(self) -> int:
@@ -614,61 +624,130 @@ def _nearest(index: int, count: int):
             yield index - step
 
 
-def _exhaustive(grouping: _Grouping) -> list[list[PlayerId]]:
-    """The cheapest grouping over every split of the players into the round's table sizes.
+class _OutOfBudget(Exception):
+    pass
 
-    The top remaining player opens the next table, of any size still to fill, and the others
-    are chosen in rank order, so on a tie the grouping closest to rank order is kept. The
-    grouping found so far bounds the search.
+
+def _clique_cover(met_mask: Sequence[int]) -> list[int]:
+    """Disjoint groups of players who all met each other (greedy, most-met first), as bit masks."""
+    left = sum(1 << i for i in range(len(met_mask)))
+    cliques = []
+    for player in sorted(range(len(met_mask)), key=lambda i: -met_mask[i].bit_count()):
+        if not left >> player & 1:
+            continue
+        clique, candidates = 1 << player, met_mask[player] & left
+        while candidates:
+            best = max((i for i in range(len(met_mask)) if candidates >> i & 1),
+                       key=lambda i: (met_mask[i] & candidates).bit_count())
+            clique |= 1 << best
+            candidates &= met_mask[best]
+        left &= ~clique
+        if clique & (clique - 1):  # two or more
+            cliques.append(clique)
+    return cliques
+
+
+def _least_repeats(grouping: _Grouping, budget: int) -> tuple[list[list[PlayerId]], list[int]] | None:
+    """A grouping (groups, their sizes) with fewer rematches than `grouping` holds and the fewest
+    any grouping has, by branch and bound over bit masks with memoised sub-fields; None when
+    `grouping` has the fewest already. Seats are left to the swaps that follow.
+
+    Each step seats the remaining player with the fewest partners they have not met (the most
+    constrained) at a table of each size still to fill. Players who have met nobody left are
+    interchangeable, so a table takes the best-ranked of them and no other choice. A sub-field
+    is cut when the pairs its players cannot avoid reach the bound: players with fewer unmet
+    partners than a table has other seats (each pair counted from both ends), or more players
+    who all met each other than there are tables (`_clique_cover`); one solved exactly is
+    remembered with its cost, one that found nothing below its bound with that bound.
+    Raises `_OutOfBudget` after `budget` candidate tables.
     """
-    best: list = [grouping.total(), [list(g) for g in grouping.groups], list(grouping.sizes)]
-
-    def search(remaining: list[PlayerId], left: Counter, chosen: list, sizes: list, cost: int) -> None:
-        if not remaining:
-            if cost < best[0]:
-                best[0], best[1], best[2] = cost, [list(g) for g in chosen], list(sizes)
-            return
-        head, rest = remaining[0], remaining[1:]
-        for size in sorted(left, reverse=True):
-            if not left[size]:
-                continue
-            left[size] -= 1
-            for table in _tables_from(head, rest, size, grouping, cost, best):
-                chosen.append(table)
-                sizes.append(size)
-                search([p for p in rest if p not in table], left, chosen, sizes,
-                       cost + grouping.cost(table, size))
-                chosen.pop()
-                sizes.pop()
-                if best[0] == 0:
-                    break
-            left[size] += 1
-            if best[0] == 0:
-                return
-
-    search(list(grouping.order), Counter(grouping.sizes), [], [], 0)
-    grouping.sizes = best[2]
-    return best[1]
-
-
-def _tables_from(head: PlayerId, rest: Sequence[PlayerId], size: int, grouping: _Grouping, cost: int,
-                 best: list):
-    """Tables of `size` opened by `head`, members in rank order, pruned once a partial table's
-    rematches alone reach the best total."""
+    order, count = grouping.order, len(grouping.order)
     empty: Counter = Counter()
-    met = grouping.met
+    weight = [[0] * count for _ in range(count)]
+    for i, a in enumerate(order):
+        known = grouping.met.get(a, empty)
+        for j, b in enumerate(order):
+            if i != j and known[b]:
+                weight[i][j] = _weight(known[b], grouping.base)
+    met_mask = [sum(1 << j for j in range(count) if weight[i][j]) for i in range(count)]
+    cliques = _clique_cover(met_mask)
+    kinds = sorted(set(grouping.sizes), reverse=True)
+    memo: dict[tuple[int, tuple[int, ...]], tuple[int, list | None]] = {}
+    work = [0]
 
-    def extend(table: list[PlayerId], start: int, repeat: int):
-        if cost + repeat * grouping.scale >= best[0]:
-            return
-        if len(table) == size:
-            yield list(table)
-            return
-        for index in range(start, len(rest) - (size - len(table)) + 1):
-            player = rest[index]
-            added = sum(_weight(met.get(player, empty)[member], grouping.base) for member in table)
-            table.append(player)
-            yield from extend(table, index + 1, repeat + added)
-            table.pop()
+    def forced(remaining: int, tables_left: int) -> int:
+        """Pairs no grouping avoids: players who all met each other, more of them than tables,
+        must share (spread evenly, q or q + 1 a table)."""
+        pairs = 0
+        for clique in cliques:
+            k = (clique & remaining).bit_count()
+            if k > tables_left:
+                q, r = divmod(k, tables_left)
+                pairs += r * (q + 1) * q // 2 + (tables_left - r) * q * (q - 1) // 2
+        return pairs
 
-    yield from extend([head], 0, 0)
+    def tables(head: int, tied: list[int], free: list[int], size: int, limit: int):
+        """Tables of `size` for `head`: some of the tied players, then the first free ones."""
+        def extend(members: list[int], start: int, cost: int):
+            work[0] += 1
+            if work[0] > budget:
+                raise _OutOfBudget
+            need = size - len(members)
+            if need <= len(free):
+                yield members + free[:need], cost
+            for k in range(start, len(tied)):
+                if len(members) == size:
+                    break
+                player = tied[k]
+                added = cost + sum(weight[player][m] for m in members)
+                if added < limit:
+                    members.append(player)
+                    yield from extend(members, k + 1, added)
+                    members.pop()
+        yield from extend([head], 0, 0)
+
+    def solve(remaining: int, left: tuple[int, ...], bound: int) -> tuple[int, list | None]:
+        if not remaining:
+            return 0, []
+        known = memo.get((remaining, left))
+        if known is not None and (known[1] is not None or known[0] >= bound):
+            return known
+        players = [i for i in range(count) if remaining >> i & 1]
+        tied = [i for i in players if met_mask[i] & remaining]
+        if not tied:  # nobody left has met anybody left: tables in rank order
+            found, start = [], 0
+            for kind, size in enumerate(kinds):
+                for _ in range(left[kind]):
+                    found.append((size, players[start:start + size]))
+                    start += size
+            return (0, found) if bound > 0 else (bound, None)
+        smallest = min(size for kind, size in enumerate(kinds) if left[kind])
+        others = len(players) - 1
+        short = sum(max(0, smallest - 1 - (others - (met_mask[i] & remaining).bit_count())) for i in tied)
+        if max((short + 1) // 2, forced(remaining, sum(left))) >= bound:
+            memo[(remaining, left)] = (bound, None)
+            return bound, None
+        head = max(tied, key=lambda i: ((met_mask[i] & remaining).bit_count(), -i))
+        rest_tied = [i for i in tied if i != head]
+        free = [i for i in players if not met_mask[i] & remaining]
+        best, found = bound, None
+        for kind, size in enumerate(kinds):
+            if not left[kind]:
+                continue
+            after = left[:kind] + (left[kind] - 1,) + left[kind + 1:]
+            for members, cost in tables(head, rest_tied, free, size, best):
+                taken = sum(1 << i for i in members)
+                sub_cost, sub_tables = solve(remaining & ~taken, after, best - cost)
+                if sub_tables is not None and cost + sub_cost < best:
+                    best, found = cost + sub_cost, [(size, members)] + sub_tables
+                if best == 0:
+                    break
+        memo[(remaining, left)] = (best, found)
+        return best, found
+
+    left = tuple(grouping.sizes.count(size) for size in kinds)
+    current = repeat_cost(grouping.groups, grouping.met, grouping.base)
+    _, found = solve((1 << count) - 1, left, current)
+    if found is None:
+        return None
+    return [[order[i] for i in members] for _, members in found], [size for size, _ in found]
