@@ -607,13 +607,19 @@ def seat_two(higher: PlayerId, lower: PlayerId, records: Mapping[PlayerId, SeatR
              board: int) -> tuple[PlayerId, PlayerId]:
     """Seat order for a two-player table: who is owed seat 0 gets it (FIDE-like colour rules).
 
-    An absolute preference of one player is honoured; otherwise the lower balance (seat-0
-    minus seat-1 games) moves first; on equal balance, the one who sat in seat 1 in the
+    The order that keeps more of the two in balance (`SeatRecord`) wins; then an absolute
+    preference of one player is honoured; otherwise the lower balance (seat-0 minus seat-1
+    games) moves first; on equal balance, the one who sat in seat 1 in the
     latest round where the two differ; with identical histories, the higher-ranked
     player alternates from their last seat, or by board in round one.
     """
     empty = SeatRecord()
     a, b = records.get(higher, empty), records.get(lower, empty)
+    keep_a, keep_b = balanced_seats(a, 2), balanced_seats(b, 2)
+    as_given = (keep_a & 1) + (keep_b >> 1 & 1)  # players in balance after: higher first ...
+    swapped = (keep_a >> 1 & 1) + (keep_b & 1)   # ... or lower first
+    if as_given != swapped:  # balance first, so the seat counts never drift two apart
+        return (higher, lower) if as_given > swapped else (lower, higher)
     due_a, due_b = due_seat(a), due_seat(b)
     if abs(due_a) == 2 and not (abs(due_b) == 2 and due_b == due_a):
         return (higher, lower) if due_a > 0 else (lower, higher)

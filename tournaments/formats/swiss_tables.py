@@ -71,12 +71,15 @@ from tournaments.formats._common import (
 from tournaments.formats.swiss import pair_two_player
 
 _SCAN_LIMIT = 48        # players the greedy fill looks through for one who adds no cost
-_EXACT_WORK = 200_000   # candidate tables the search for the fewest rematches may try
+_EXACT_WORK = 200_000   # candidate tables the search for the fewest rematches may try ...
+_RESTARTS = 4           # ... over this many orders of the players
+_EXACT_SMALL = 16       # up to this many players the fewest rematches get the whole budget
 _TABU_STEPS = 3000      # most steps of the tabu search ...
-_TABU_WORK = 60_000     # ... and at most this many swap tries (steps × players) in all
+_TABU_WORK = 20_000     # ... and at most this many swap tries (steps × players) in all
 _TABU_TENURE = 7        # rounds of the search a moved player stays put
 _BOTH_FILLS_LIMIT = 400 # up to this many players both fills are tried and the better kept
 _SEAT_ATTEMPTS = 12     # seat orders the seat-by-seat fill tries before the search takes over
+_REPAIRED = 3           # the cheapest fills that the swaps then repair
 _TIGHTEN_PASSES = 20
 _TIGHTEN_REACH = 30      # tables below a table that a score-tightening swap may reach
 _JOIN_WINDOW = 8        # tables either side a player of a seat looks at before augmenting paths
@@ -202,17 +205,26 @@ def group_tables(order: Sequence[PlayerId], sizes: Sequence[int], met: Mapping[P
             grouping.fill()
         else:
             grouping.fill_by_seats(attempt - 1)
-        if grouping.total():
-            grouping.repair()
         tried.append(grouping)
         if not grouping.total() and (attempt or len(order) > _BOTH_FILLS_LIMIT):
             break
-    best = min(tried, key=lambda g: (g.total(), g.spread_total()))
-    if best.total() >= best.scale:  # a rematch left: can any grouping have fewer?
-        try:
-            found = _least_repeats(best, _EXACT_WORK)
-        except _OutOfBudget:
-            found = None
+    tried.sort(key=lambda g: (g.total(), g.spread_total()))
+    for grouping in tried[:_REPAIRED]:  # swaps are the costly part: only the best fills get them
+        if grouping.total():
+            grouping.repair()
+    best = min(tried[:_REPAIRED], key=lambda g: (g.total(), g.spread_total()))
+    if best.total() >= best.scale:  # a rematch left: can a grouping have none, or fewer?
+        found = None
+        for below in (1, None):
+            # Proving a rematch-free round impossible is cheap; finding the fewest rematches
+            # in a large field rarely finishes, so it gets a small budget there.
+            budget = _EXACT_WORK if below == 1 or len(order) <= _EXACT_SMALL else _EXACT_WORK // 10
+            try:
+                found = _least_repeats(best, budget, below)
+            except _OutOfBudget:
+                continue
+            if found is not None or below is None:
+                break
         if found is not None:
             best.groups, best.sizes = found
             best.costs = [best.cost(g, size) for g, size in zip(best.groups, best.sizes)]
@@ -629,28 +641,31 @@ class _OutOfBudget(Exception):
 
 
 def _clique_cover(met_mask: Sequence[int]) -> list[int]:
-    """Disjoint groups of players who all met each other (greedy, most-met first), as bit masks."""
-    left = sum(1 << i for i in range(len(met_mask)))
+    """Groups of players who all met each other, as bit masks, sharing no pair and together
+    holding every pair that met (greedy, most-met first): bounds for `_least_repeats`."""
+    uncovered = list(met_mask)
     cliques = []
     for player in sorted(range(len(met_mask)), key=lambda i: -met_mask[i].bit_count()):
-        if not left >> player & 1:
-            continue
-        clique, candidates = 1 << player, met_mask[player] & left
-        while candidates:
-            best = max((i for i in range(len(met_mask)) if candidates >> i & 1),
-                       key=lambda i: (met_mask[i] & candidates).bit_count())
-            clique |= 1 << best
-            candidates &= met_mask[best]
-        left &= ~clique
-        if clique & (clique - 1):  # two or more
+        while uncovered[player]:
+            clique, candidates = 1 << player, uncovered[player]
+            while candidates:
+                best = max((i for i in range(len(met_mask)) if candidates >> i & 1),
+                           key=lambda i: (uncovered[i] & candidates).bit_count())
+                clique |= 1 << best
+                candidates &= uncovered[best]
+            for member in range(len(met_mask)):
+                if clique >> member & 1:
+                    uncovered[member] &= ~clique
             cliques.append(clique)
     return cliques
 
 
-def _least_repeats(grouping: _Grouping, budget: int) -> tuple[list[list[PlayerId]], list[int]] | None:
-    """A grouping (groups, their sizes) with fewer rematches than `grouping` holds and the fewest
-    any grouping has, by branch and bound over bit masks with memoised sub-fields; None when
-    `grouping` has the fewest already. Seats are left to the swaps that follow.
+def _least_repeats(grouping: _Grouping, budget: int,
+                   below: int | None = None) -> tuple[list[list[PlayerId]], list[int]] | None:
+    """A grouping (groups, their sizes) with a repeat cost below `below` (default: what `grouping`
+    holds) and the least any grouping has, by branch and bound over bit masks with memoised
+    sub-fields; None when there is none. With `below=1` it only looks for a rematch-free
+    grouping, trying tables of players who have not met. Seats are left to the swaps that follow.
 
     Each step seats the remaining player with the fewest partners they have not met (the most
     constrained) at a table of each size still to fill. Players who have met nobody left are
@@ -661,8 +676,25 @@ def _least_repeats(grouping: _Grouping, budget: int) -> tuple[list[list[PlayerId
     remembered with its cost, one that found nothing below its bound with that bound.
     Raises `_OutOfBudget` after `budget` candidate tables.
     """
-    order, count = grouping.order, len(grouping.order)
+    # A depth-first search's time is heavy-tailed in the order it tries players: restarts
+    # in other (fixed, seeded) orders, each with a share of the budget, tame the tail.
+    for attempt in range(_RESTARTS):
+        order = list(grouping.order)
+        if attempt:
+            Random(attempt).shuffle(order)
+        try:
+            return _least_repeats_in(grouping, order, budget // _RESTARTS, below)
+        except _OutOfBudget:
+            if attempt == _RESTARTS - 1:
+                raise
+    return None
+
+
+def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
+                      below: int | None) -> tuple[list[list[PlayerId]], list[int]] | None:
+    """`_least_repeats` with the players tried in `order`."""
     empty: Counter = Counter()
+    count = len(order)
     weight = [[0] * count for _ in range(count)]
     for i, a in enumerate(order):
         known = grouping.met.get(a, empty)
@@ -687,24 +719,32 @@ def _least_repeats(grouping: _Grouping, budget: int) -> tuple[list[list[PlayerId
         return pairs
 
     def tables(head: int, tied: list[int], free: list[int], size: int, limit: int):
-        """Tables of `size` for `head`: some of the tied players, then the first free ones."""
-        def extend(members: list[int], start: int, cost: int):
+        """Tables of `size` for `head`: some of the tied players, then the first free ones.
+
+        `open_` (a bit mask) holds the tied players still possible: while no rematch is
+        allowed (`limit` 1) only those who met no one at the table, and a table that cannot
+        be filled from what is open is not pursued."""
+
+        def extend(members: list[int], open_: int, cost: int):
             work[0] += 1
             if work[0] > budget:
                 raise _OutOfBudget
             need = size - len(members)
             if need <= len(free):
                 yield members + free[:need], cost
-            for k in range(start, len(tied)):
-                if len(members) == size:
-                    break
-                player = tied[k]
+            if not need or open_.bit_count() + len(free) < need:
+                return
+            while open_:
+                bit = open_ & -open_
+                open_ ^= bit
+                player = bit.bit_length() - 1
                 added = cost + sum(weight[player][m] for m in members)
                 if added < limit:
                     members.append(player)
-                    yield from extend(members, k + 1, added)
+                    yield from extend(members, open_ & ~met_mask[player] if limit == 1 else open_, added)
                     members.pop()
-        yield from extend([head], 0, 0)
+        start = sum(1 << player for player in tied)
+        yield from extend([head], start & ~met_mask[head] if limit == 1 else start, 0)
 
     def solve(remaining: int, left: tuple[int, ...], bound: int) -> tuple[int, list | None]:
         if not remaining:
@@ -740,13 +780,14 @@ def _least_repeats(grouping: _Grouping, budget: int) -> tuple[list[list[PlayerId
                 sub_cost, sub_tables = solve(remaining & ~taken, after, best - cost)
                 if sub_tables is not None and cost + sub_cost < best:
                     best, found = cost + sub_cost, [(size, members)] + sub_tables
-                if best == 0:
-                    break
+                    if best == 0:  # nothing is cheaper
+                        memo[(remaining, left)] = (best, found)
+                        return best, found
         memo[(remaining, left)] = (best, found)
         return best, found
 
     left = tuple(grouping.sizes.count(size) for size in kinds)
-    current = repeat_cost(grouping.groups, grouping.met, grouping.base)
+    current = repeat_cost(grouping.groups, grouping.met, grouping.base) if below is None else below
     _, found = solve((1 << count) - 1, left, current)
     if found is None:
         return None
