@@ -73,7 +73,7 @@ from tournaments.formats.swiss import pair_two_player
 _SCAN_LIMIT = 48        # players the greedy fill looks through for one who adds no cost
 _EXACT_WORK = 200_000   # candidate tables the search for the fewest rematches may try ...
 _RESTARTS = 4           # ... over this many orders of the players
-_EXACT_SMALL = 16       # up to this many players the fewest rematches get the whole budget
+_EXACT_SMALL = 24       # up to this many players the fewest rematches get the whole budget
 _TABU_STEPS = 3000      # most steps of the tabu search ...
 _TABU_WORK = 20_000     # ... and at most this many swap tries (steps × players) in all
 _TABU_TENURE = 7        # rounds of the search a moved player stays put
@@ -213,26 +213,27 @@ def group_tables(order: Sequence[PlayerId], sizes: Sequence[int], met: Mapping[P
         if grouping.total():
             grouping.repair()
     best = min(tried[:_REPAIRED], key=lambda g: (g.total(), g.spread_total()))
-    if best.total() >= best.scale:  # a rematch left: can a grouping have none, or fewer?
-        found = None
-        for below in (1, None):
-            # Proving a rematch-free round impossible is cheap; finding the fewest rematches
-            # in a large field rarely finishes, so it gets a small budget there.
-            budget = _EXACT_WORK if below == 1 or len(order) <= _EXACT_SMALL else _EXACT_WORK // 10
-            try:
-                found = _least_repeats(best, budget, below)
-            except _OutOfBudget:
-                continue
-            if found is not None or below is None:
-                break
-        if found is not None:
-            best.groups, best.sizes = found
-            best.costs = [best.cost(g, size) for g, size in zip(best.groups, best.sizes)]
-            best.repair()
+    if best.total() >= best.scale:  # a rematch left: can a grouping have none?
+        _adopt(best, 1, _EXACT_WORK)
     if best.total():
         best.search()
+    if best.total() >= best.scale:  # rematches unavoidable, or not found: can there be fewer?
+        # Finding the fewest in a large field rarely finishes: a small budget there.
+        _adopt(best, None, 2 * _EXACT_WORK if len(order) <= _EXACT_SMALL else _EXACT_WORK // 10)
     best.tighten()
     return best.ordered()
+
+
+def _adopt(grouping: _Grouping, below: int | None, budget: int) -> None:
+    """Takes the grouping `_least_repeats` finds, if any within its budget, and repairs its seats."""
+    try:
+        found = _least_repeats(grouping, budget, below)
+    except _OutOfBudget:
+        return
+    if found is not None:
+        grouping.groups, grouping.sizes = found
+        grouping.costs = [grouping.cost(g, size) for g, size in zip(grouping.groups, grouping.sizes)]
+        grouping.repair()
 
 
 def _weight(times: int, base: int) -> int:
@@ -640,9 +641,9 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _clique_cover(met_mask: Sequence[int]) -> list[int]:
-    """Groups of players who all met each other, as bit masks, sharing no pair and together
-    holding every pair that met (greedy, most-met first): bounds for `_least_repeats`."""
+def _clique_cover(met_mask: Sequence[int], weight: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+    """Groups of players who all met each other (bit masks) with their lightest pair's weight,
+    sharing no pair and together holding every pair that met (greedy, most-met first)."""
     uncovered = list(met_mask)
     cliques = []
     for player in sorted(range(len(met_mask)), key=lambda i: -met_mask[i].bit_count()):
@@ -653,10 +654,10 @@ def _clique_cover(met_mask: Sequence[int]) -> list[int]:
                            key=lambda i: (uncovered[i] & candidates).bit_count())
                 clique |= 1 << best
                 candidates &= uncovered[best]
-            for member in range(len(met_mask)):
-                if clique >> member & 1:
-                    uncovered[member] &= ~clique
-            cliques.append(clique)
+            members = [i for i in range(len(met_mask)) if clique >> i & 1]
+            for member in members:
+                uncovered[member] &= ~clique
+            cliques.append((clique, min(weight[a][b] for a, b in combinations(members, 2))))
     return cliques
 
 
@@ -671,21 +672,25 @@ def _least_repeats(grouping: _Grouping, budget: int,
     constrained) at a table of each size still to fill. Players who have met nobody left are
     interchangeable, so a table takes the best-ranked of them and no other choice. A sub-field
     is cut when the pairs its players cannot avoid reach the bound: players with fewer unmet
-    partners than a table has other seats (each pair counted from both ends), or more players
-    who all met each other than there are tables (`_clique_cover`); one solved exactly is
+    partners than a table has other seats meet again at least their lightest met partners
+    (each pair counted from both ends), and more players who all met each other than there
+    are tables must share (`_clique_cover`); one solved exactly is
     remembered with its cost, one that found nothing below its bound with that bound.
     Raises `_OutOfBudget` after `budget` candidate tables.
     """
     # A depth-first search's time is heavy-tailed in the order it tries players: restarts
     # in other (fixed, seeded) orders, each with a share of the budget, tame the tail.
-    for attempt in range(_RESTARTS):
+    # The search for a rematch-free grouping restarts; the search for the fewest keeps its
+    # budget for one order, as its bounds need the whole search to pay off.
+    restarts = _RESTARTS if below == 1 else 1
+    for attempt in range(restarts):
         order = list(grouping.order)
         if attempt:
             Random(attempt).shuffle(order)
         try:
-            return _least_repeats_in(grouping, order, budget // _RESTARTS, below)
+            return _least_repeats_in(grouping, order, budget // restarts, below)
         except _OutOfBudget:
-            if attempt == _RESTARTS - 1:
+            if attempt == restarts - 1:
                 raise
     return None
 
@@ -702,7 +707,14 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
             if i != j and known[b]:
                 weight[i][j] = _weight(known[b], grouping.base)
     met_mask = [sum(1 << j for j in range(count) if weight[i][j]) for i in range(count)]
-    cliques = _clique_cover(met_mask)
+    cliques = _clique_cover(met_mask, weight)
+    by_weight = []  # per player: (weight, mask of partners met that often), lightest first
+    for i in range(count):
+        classes: dict[int, int] = {}
+        for j in range(count):
+            if weight[i][j]:
+                classes[weight[i][j]] = classes.get(weight[i][j], 0) | 1 << j
+        by_weight.append(sorted(classes.items()))
     kinds = sorted(set(grouping.sizes), reverse=True)
     memo: dict[tuple[int, tuple[int, ...]], tuple[int, list | None]] = {}
     work = [0]
@@ -711,26 +723,42 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
         """Pairs no grouping avoids: players who all met each other, more of them than tables,
         must share (spread evenly, q or q + 1 a table)."""
         pairs = 0
-        for clique in cliques:
+        for clique, lightest in cliques:
             k = (clique & remaining).bit_count()
             if k > tables_left:
                 q, r = divmod(k, tables_left)
-                pairs += r * (q + 1) * q // 2 + (tables_left - r) * q * (q - 1) // 2
+                pairs += lightest * (r * (q + 1) * q // 2 + (tables_left - r) * q * (q - 1) // 2)
         return pairs
 
-    def tables(head: int, tied: list[int], free: list[int], size: int, limit: int):
-        """Tables of `size` for `head`: some of the tied players, then the first free ones.
+    def shortfall(players: list[int], remaining: int, seats: int) -> int:
+        """Each player at a table of `seats` others meets again, beyond their unmet partners,
+        at least their lightest met partners; each pair is counted from both ends."""
+        total = 0
+        for i in players:
+            short = seats - ((remaining & ~met_mask[i]).bit_count() - 1)
+            for cost, mask in by_weight[i]:
+                if short <= 0:
+                    break
+                taken = min(short, (mask & remaining).bit_count())
+                total += taken * cost
+                short -= taken
+        return (total + 1) // 2
+
+    def tables(head: int, tied: list[int], free: list[int], size: int, limit: list[int]):
+        """Tables of `size` for `head` cheaper than `limit[0]` (which the caller lowers as it finds
+        better): some of the tied players, then the first free ones.
 
         `open_` (a bit mask) holds the tied players still possible: while no rematch is
         allowed (`limit` 1) only those who met no one at the table, and a table that cannot
         be filled from what is open is not pursued."""
+        clean = limit[0] == 1
 
         def extend(members: list[int], open_: int, cost: int):
             work[0] += 1
             if work[0] > budget:
                 raise _OutOfBudget
             need = size - len(members)
-            if need <= len(free):
+            if need <= len(free) and cost < limit[0]:
                 yield members + free[:need], cost
             if not need or open_.bit_count() + len(free) < need:
                 return
@@ -739,12 +767,12 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
                 open_ ^= bit
                 player = bit.bit_length() - 1
                 added = cost + sum(weight[player][m] for m in members)
-                if added < limit:
+                if added < limit[0]:
                     members.append(player)
-                    yield from extend(members, open_ & ~met_mask[player] if limit == 1 else open_, added)
+                    yield from extend(members, open_ & ~met_mask[player] if clean else open_, added)
                     members.pop()
         start = sum(1 << player for player in tied)
-        yield from extend([head], start & ~met_mask[head] if limit == 1 else start, 0)
+        yield from extend([head], start & ~met_mask[head] if clean else start, 0)
 
     def solve(remaining: int, left: tuple[int, ...], bound: int) -> tuple[int, list | None]:
         if not remaining:
@@ -753,6 +781,10 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
         if known is not None and (known[1] is not None or known[0] >= bound):
             return known
         players = [i for i in range(count) if remaining >> i & 1]
+        if sum(left) == 1:  # the last table takes who is left
+            work[0] += 1
+            cost = sum(weight[a][b] for a, b in combinations(players, 2))
+            return (cost, [(len(players), players)]) if cost < bound else (bound, None)
         tied = [i for i in players if met_mask[i] & remaining]
         if not tied:  # nobody left has met anybody left: tables in rank order
             found, start = [], 0
@@ -762,9 +794,7 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
                     start += size
             return (0, found) if bound > 0 else (bound, None)
         smallest = min(size for kind, size in enumerate(kinds) if left[kind])
-        others = len(players) - 1
-        short = sum(max(0, smallest - 1 - (others - (met_mask[i] & remaining).bit_count())) for i in tied)
-        if max((short + 1) // 2, forced(remaining, sum(left))) >= bound:
+        if forced(remaining, sum(left)) >= bound or shortfall(tied, remaining, smallest - 1) >= bound:
             memo[(remaining, left)] = (bound, None)
             return bound, None
         head = max(tied, key=lambda i: ((met_mask[i] & remaining).bit_count(), -i))
@@ -775,11 +805,13 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
             if not left[kind]:
                 continue
             after = left[:kind] + (left[kind] - 1,) + left[kind + 1:]
-            for members, cost in tables(head, rest_tied, free, size, best):
+            limit = [best]
+            for members, cost in tables(head, rest_tied, free, size, limit):
                 taken = sum(1 << i for i in members)
                 sub_cost, sub_tables = solve(remaining & ~taken, after, best - cost)
                 if sub_tables is not None and cost + sub_cost < best:
                     best, found = cost + sub_cost, [(size, members)] + sub_tables
+                    limit[0] = best
                     if best == 0:  # nothing is cheaper
                         memo[(remaining, left)] = (best, found)
                         return best, found

@@ -229,7 +229,8 @@ def test_byes_go_one_per_player_to_the_lowest_ranked_unless_that_forces_a_rematc
 
 @settings(max_examples=40, deadline=None)
 @given(swiss_runs)
-def test_seat_zero_alternates_so_nobody_is_two_games_ahead_or_three_in_a_row_when_avoidable(run):
+def test_seat_zero_alternates_so_nobody_is_more_than_two_games_ahead_when_avoidable(run):
+    """Three in a row is no longer absolute: keeping both players in balance comes first."""
     n, rounds, seed = run
     fair_so_far = True
     for history, pairing in simulate(n, rounds, seed):
@@ -241,7 +242,6 @@ def test_seat_zero_alternates_so_nobody_is_two_games_ahead_or_three_in_a_row_whe
         if fair_so_far:
             for record in seat_records(after).values():
                 assert abs(record.balance) <= 2
-                assert record.recent[-3:] not in ([0, 0, 0], [1, 1, 1])
 
 
 @settings(max_examples=25, deadline=None)
@@ -286,3 +286,18 @@ def test_the_blossom_matching_is_maximum(count, edges):
                 best = max(best, 1 + most(rest[:i] + rest[i + 1:]))
         return best
     assert sum(1 for v in range(count) if mate[v] != -1) // 2 == most(list(range(count)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(8, 20), st.integers(2, 6), st.integers(0, 10**6))
+def test_in_a_field_without_byes_seat_zero_counts_end_within_one_of_each_other(half, rounds, seed):
+    """A balance of ±1 is absolute in the final round, so seat-0 and seat-1 games end within one."""
+    n = 2 * half  # even, and large enough that the last round has a pairing without rematches
+    final = History()
+    for final, pairing in simulate(n, rounds, seed):
+        pass
+    final = final.with_round(pairing, [result(pairing.round, *t.seats) for t in pairing.tables])
+    records = seat_records(final)
+    assert all(abs(records[p].balance) <= 1 for p in range(n))
+    firsts = [records[p].first for p in range(n)]
+    assert max(firsts) - min(firsts) <= 1
