@@ -80,8 +80,9 @@ _TABU_TENURE = 7        # rounds of the search a moved player stays put
 _BOTH_FILLS_LIMIT = 400 # up to this many players both fills are tried and the better kept
 _SEAT_ATTEMPTS = 12     # seat orders the seat-by-seat fill tries before the search takes over
 _REPAIRED = 3           # the cheapest fills that the swaps then repair
-_TIGHTEN_PASSES = 20
-_TIGHTEN_REACH = 30      # tables below a table that a score-tightening swap may reach
+_TIGHTEN_PASSES = 20      # passes of the score-tightening swaps ...
+_TIGHTEN_REACH = 30       # ... and how many tables below a table they reach;
+_TIGHTEN_LARGE = (3, 4)   # both in fields over _BOTH_FILLS_LIMIT, to keep within the time
 _JOIN_WINDOW = 8        # tables either side a player of a seat looks at before augmenting paths
 _JOIN_SEARCH = 5000     # most tables an augmenting path visits
 
@@ -209,8 +210,8 @@ def group_tables(order: Sequence[PlayerId], sizes: Sequence[int], met: Mapping[P
         if not grouping.total() and (attempt or len(order) > _BOTH_FILLS_LIMIT):
             break
     tried.sort(key=lambda g: (g.total(), g.spread_total()))
-    for grouping in tried[:_REPAIRED]:  # swaps are the costly part: only the best fills get them
-        if grouping.total():
+    if tried[0].total():  # swaps are the costly part: only the best fills get them
+        for grouping in tried[:_REPAIRED]:
             grouping.repair()
     best = min(tried[:_REPAIRED], key=lambda g: (g.total(), g.spread_total()))
     if best.total() >= best.scale:  # a rematch left: can a grouping have none?
@@ -348,10 +349,12 @@ class _Grouping:
         self.groups = [self.groups[i] for i in by_rank]
         self.sizes = [self.sizes[i] for i in by_rank]
         self.costs = [self.costs[i] for i in by_rank]
-        for _ in range(_TIGHTEN_PASSES):
+        passes, reach = (_TIGHTEN_PASSES, _TIGHTEN_REACH) if len(self.order) <= _BOTH_FILLS_LIMIT \
+            else _TIGHTEN_LARGE
+        for _ in range(passes):
             improved = False
             for index in range(len(self.groups) - 1):
-                for other in range(index + 1, min(index + 1 + _TIGHTEN_REACH, len(self.groups))):
+                for other in range(index + 1, min(index + 1 + reach, len(self.groups))):
                     improved |= self._tighten_pair(index, other)
             if not improved:
                 return
