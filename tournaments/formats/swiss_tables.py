@@ -200,14 +200,19 @@ def group_tables(order: Sequence[PlayerId], sizes: Sequence[int], met: Mapping[P
     """Players (rank order) into tables of `sizes`, top table first: fewest rematches, then
     players kept in seat balance (`records`), then the least score spread (`scores`)."""
     tried = []
-    for attempt in range(1 + _SEAT_ATTEMPTS):
-        grouping = _Grouping(order, sizes, met, records or {}, scores or {})
-        if attempt == 0:
+    attempts: list[int | None] = [None, *range(_SEAT_ATTEMPTS)]  # None: the rank-order fill
+    first = _Grouping(order, sizes, met, records or {}, scores or {})
+    choices = sum(mask.bit_count() for mask in first.masks[sizes[0]].values()) if sizes else 0
+    if 2 * choices < len(order) * sizes[0]:  # late in a seat cycle: seats first
+        attempts = [*range(_SEAT_ATTEMPTS), None]
+    for attempt in attempts:
+        grouping = first if not tried else _Grouping(order, sizes, met, records or {}, scores or {})
+        if attempt is None:
             grouping.fill()
         else:
-            grouping.fill_by_seats(attempt - 1)
+            grouping.fill_by_seats(attempt)
         tried.append(grouping)
-        if not grouping.total() and (attempt or len(order) > _BOTH_FILLS_LIMIT):
+        if not grouping.total() and (attempt is not None or len(order) > _BOTH_FILLS_LIMIT):
             break
     tried.sort(key=lambda g: (g.total(), g.spread_total()))
     if tried[0].total():  # swaps are the costly part: only the best fills get them
