@@ -725,13 +725,15 @@ def augment_matching(count: int, allowed: Callable[[int, int], bool], mate: list
     return mate
 
 
-def _neighbours_by_distance(vertex: int, count: int) -> Iterator[int]:
-    for step in range(1, count):
-        if vertex + step < count:
-            yield vertex + step
-        if vertex - step >= 0:
-            yield vertex - step
-        if vertex + step >= count and vertex - step < 0:
+def by_distance(index: int, count: int, reach: int | None = None) -> Iterator[int]:
+    """The indexes 0..count-1 other than `index`, nearest first (the one above before the one
+    below), up to `reach` away."""
+    for step in range(1, count if reach is None else min(count, reach + 1)):
+        if index + step < count:
+            yield index + step
+        if index - step >= 0:
+            yield index - step
+        if index + step >= count and index - step < 0:
             return
 
 
@@ -768,7 +770,7 @@ def _find_augmenting_path(count: int, allowed: Callable[[int, int], bool], mate:
     while head < len(queue):
         vertex = queue[head]
         head += 1
-        for to in _neighbours_by_distance(vertex, count):
+        for to in by_distance(vertex, count):
             if base[vertex] == base[to] or mate[vertex] == to or not allowed(vertex, to):
                 continue
             if to == root or (mate[to] != -1 and parent[mate[to]] != -1):

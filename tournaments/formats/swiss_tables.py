@@ -38,15 +38,15 @@ such swap, so whenever t > 2Δ (10,000 players at tables of 4 for 8 rounds: t = 
 already for t > Δ; between the two the search finds one in practice.)
 
 At table size 2 the two-player Swiss pairer is used (score groups, no rematches, seat-0
-and seat-1 games within one of each other). A bye scores `bye_points` (default 1/2, an
+and seat-1 games within two of each other, and within one at the end). A bye scores `bye_points` (default 1/2, an
 average table result). Rounds: `rounds`, default ⌈log_k n⌉ for tables of k.
 """
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
-from itertools import combinations
+from itertools import chain, combinations
 from random import Random
 from typing import Any
 
@@ -62,6 +62,7 @@ from tournaments.formats._common import (
     SeatRecord,
     Table,
     balanced_seats,
+    by_distance,
     ceil_log,
     most_seated_in_balance,
     seat_records,
@@ -402,7 +403,7 @@ class _Grouping:
     def _improve(self, index: int) -> bool:
         group, size = self.groups[index], self.sizes[index]
         for position in range(len(group)):
-            for other in _nearest(index, len(self.groups)):
+            for other in by_distance(index, len(self.groups)):
                 if self._swap_if_better(index, position, other):
                     return True
         return False
@@ -594,6 +595,11 @@ def _join_tables(grouping: _Grouping, layer: Sequence[PlayerId], indexes: Sequen
         groups[indexes[j]].append(player)
 
 
+def _around(index: int, count: int, reach: int) -> Iterator[int]:
+    """`index`, then the indexes beside it outwards, up to `reach` away."""
+    return chain((index,), by_distance(index, count, reach))
+
+
 def _join_path(player: PlayerId, i: int, owner: dict, fits, indexes: Sequence[int]) -> bool:
     """An augmenting path from `player` to a free table, nearest tables first (Kuhn)."""
     count = len(indexes)
@@ -622,27 +628,6 @@ def _join_path(player: PlayerId, i: int, owner: dict, fits, indexes: Sequence[in
                 parent[onward] = (j, holder)
                 queue.append(onward)
     return False
-
-
-def _around(index: int, count: int, reach: int):
-    """`index`, then the indexes beside it outwards, up to `reach` away."""
-    yield index
-    for step in range(1, reach + 1):
-        if index + step < count:
-            yield index + step
-        if index - step >= 0:
-            yield index - step
-        if index + step >= count and index - step < 0:
-            return
-
-
-def _nearest(index: int, count: int):
-    """Table indexes by distance from `index`, the one below first."""
-    for step in range(1, count):
-        if index + step < count:
-            yield index + step
-        if index - step >= 0:
-            yield index - step
 
 
 class _OutOfBudget(Exception):
