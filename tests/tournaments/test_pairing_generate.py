@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import multiprocessing
 import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -92,8 +93,10 @@ def _findings_of(seed: int) -> list[str]:
 def test_random_tournaments_have_no_findings():
     """CI's promise from issue #27: 1,000 random tournaments, zero findings (notes allowed).
 
-    The tournaments are independent, so they are generated and checked on every core."""
-    with ProcessPoolExecutor() as pool:
+    The tournaments are independent, so they are generated and checked on every core; the
+    workers are spawned, not forked, as a fork of the test process (its threads, its
+    connections) can hang."""
+    with ProcessPoolExecutor(mp_context=multiprocessing.get_context("spawn")) as pool:
         found = [line for lines in pool.map(_findings_of, range(1000), chunksize=10) for line in lines]
     by_rule = Counter(line.split("[")[1].split("]")[0] for line in found)
     assert not found, f"findings by rule: {dict(by_rule)}; first: " + " | ".join(found[:5])
