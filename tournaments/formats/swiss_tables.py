@@ -401,8 +401,7 @@ class _Grouping:
                 return
 
     def _improve(self, index: int) -> bool:
-        group, size = self.groups[index], self.sizes[index]
-        for position in range(len(group)):
+        for position in range(len(self.groups[index])):
             for other in by_distance(index, len(self.groups)):
                 if self._swap_if_better(index, position, other):
                     return True
@@ -494,7 +493,7 @@ def _seat_classes(grouping: _Grouping) -> tuple[dict[PlayerId, tuple[int, int]],
     """
     free: Counter = Counter()
     holders: dict[tuple[int, int], list[PlayerId]] = {}
-    seat_of: dict[PlayerId, tuple[int, int] | None] = {}
+    seat_of: dict[PlayerId, tuple[int, int]] = {}
     left: list[PlayerId] = []
     offset = 0
     for size in grouping.sizes:
@@ -502,7 +501,7 @@ def _seat_classes(grouping: _Grouping) -> tuple[dict[PlayerId, tuple[int, int]],
         offset += size
         masks = grouping.masks[size]
         taken = 0
-        for player in sorted(block, key=lambda p: bin(masks[p]).count("1")):  # fewest choices first
+        for player in sorted(block, key=lambda p: masks[p].bit_count()):  # fewest choices first
             choices = masks[player] & ~taken
             if choices:
                 bit = choices & -choices
@@ -522,8 +521,7 @@ def _seat_classes(grouping: _Grouping) -> tuple[dict[PlayerId, tuple[int, int]],
 
     unplaced = []
     for player in sorted(left, key=grouping.rank.__getitem__):
-        path = _place_path(player, places, free, holders, seat_of)
-        if path is None:
+        if not _place_path(player, places, free, holders, seat_of):
             unplaced.append(player)
     for player in unplaced:  # out of balance whatever happens: any free place
         place = next(place for place, count in free.items() if count)
@@ -533,8 +531,8 @@ def _seat_classes(grouping: _Grouping) -> tuple[dict[PlayerId, tuple[int, int]],
     return seat_of, [p for p in unplaced if any(grouping.masks[size][p] for size in sizes)]
 
 
-def _place_path(player: PlayerId, places, free: Counter, holders: dict, seat_of: dict) -> list | None:
-    """Seats `player` by a shortest augmenting path over the kinds of place; None if none exists."""
+def _place_path(player: PlayerId, places, free: Counter, holders: dict, seat_of: dict) -> bool:
+    """Seats `player` by a shortest augmenting path over the kinds of place; False if none exists."""
     start = places(player)
     parent: dict[tuple[int, int], tuple[tuple[int, int] | None, PlayerId]] = {}
     queue = []
@@ -548,22 +546,20 @@ def _place_path(player: PlayerId, places, free: Counter, holders: dict, seat_of:
         head += 1
         if free[place]:
             free[place] -= 1
-            path = []
             while place is not None:  # each mover steps from the previous place into this one
                 previous, mover = parent[place]
                 if previous is not None:
                     holders[previous].remove(mover)
                 seat_of[mover] = place
                 holders.setdefault(place, []).append(mover)
-                path.append(mover)
                 place = previous
-            return path
+            return True
         for holder in holders.get(place, ()):
             for onward in places(holder):
                 if onward not in parent:
                     parent[onward] = (place, holder)
                     queue.append(onward)
-    return None
+    return False
 
 
 def _join_tables(grouping: _Grouping, layer: Sequence[PlayerId], indexes: Sequence[int]) -> None:
