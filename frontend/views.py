@@ -155,7 +155,7 @@ def _match_row(summary: dict[str, Any], user_id: int) -> dict[str, Any]:
         if outcome.get("cooperative"):
             result = ("won" if outcome.get("won") else "lost") + f", {outcome['scores'][seat]} cards left"
         else:
-            result = f"rank {outcome['ranks'][seat]} of {summary['players']}, score {outcome['scores'][seat]}"
+            result = f"rank {summary['ranks'][seat]} of {summary['players']}, score {outcome['scores'][seat]}"
     title = GAME_TITLES.get(summary["game"], summary["game"])
     return {**summary, "title": title, "seat": seat, "result": result, "not_rated": _not_rated(summary)}
 

@@ -52,6 +52,11 @@ class MatchOutputSerializer(serializers.Serializer):
     seed_sha256 = serializers.CharField(allow_blank=True, help_text="SHA-256 of the seed, public from the start.")
     seed = serializers.IntegerField(allow_null=True, help_text="Revealed when the match ends.")
     outcome = serializers.DictField(allow_null=True)
+    ranks = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True,
+        help_text="Once finished: the rank per seat the match counts at, for its tournament and ratings "
+        "(the outcome's, with abandoned seats after the seats that played on).",
+    )
     clock_seconds = serializers.IntegerField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the decision awaited now runs out.")
 

@@ -73,7 +73,7 @@ class Seat(models.Model):
     guest = models.CharField(max_length=255, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
     # Set when a person let the clock run out too often; the bot finishes for them and
-    # the seat ranks last for ratings (see `rating_ranks`).
+    # the seat ranks last for ratings (see `games.selectors.result_ranks`).
     abandoned = models.BooleanField(default=False)
     # The player's choice to pass at once in interrupt windows (e.g. a Block window).
     auto_pass = models.BooleanField(default=False)

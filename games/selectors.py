@@ -1,6 +1,7 @@
 """Reads of tables: what each viewer may see, never more."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -79,9 +80,17 @@ def _summary(match: Match, seat_rows: list[Seat], moved: set[tuple[int, int]], o
         "seed_sha256": match.seed_sha256,
         "seed": match.seed if finished else None,
         "outcome": match.outcome,
+        "ranks": _counted_ranks(match, seat_rows),
         "clock_seconds": match.clock_seconds,
         "deadline": match.deadline,
     }
+
+
+def _counted_ranks(match: Match, seat_rows: list[Seat]) -> list[int] | None:
+    """The ranks the finished match counts at (`result_ranks`): what its page shows as the result."""
+    if not match.outcome or "ranks" not in match.outcome:
+        return None
+    return result_ranks(match.outcome["ranks"], [s.seat for s in seat_rows if s.abandoned])
 
 
 def deck_chosen_by_creator(match: Match) -> bool:
@@ -217,19 +226,26 @@ def game_list() -> list[dict[str, Any]]:
     ]
 
 
-def rating_ranks(ranks: list[int], abandoned: set[int]) -> list[int]:
-    """The outcome's ranks with every abandoned seat ranked last (tied among themselves).
+def result_ranks(ranks: list[int], abandoned: Iterable[int] = (), forfeited: Iterable[int] = ()) -> list[int]:
+    """The ranks a finished match counts at, for its table, its tournament and ratings alike.
 
-    Seats that played on keep their order; competition ranking ("1224") is kept.
+    Seats that played on keep the outcome's order and come first; then the abandoned seats, in
+    the order the fallback bot finished them (so a match every seat left still has the winner
+    the table shows); then the `forfeited` ones (a tournament's absent players), tied last.
+    Competition ranking ("1224") is kept.
     """
+    left, gone = set(abandoned), set(forfeited)
+
     def key(seat: int) -> tuple[int, int]:
-        return (1 if seat in abandoned else 0, 0 if seat in abandoned else ranks[seat])
+        if seat in gone:
+            return (2, 0)
+        return (1 if seat in left else 0, ranks[seat])
 
     keys = [key(seat) for seat in range(len(ranks))]
     return [1 + sum(1 for other in keys if other < mine) for mine in keys]
 
 
-def match_rating_ranks(match: Match) -> list[int]:
-    """The ranks a finished match counts for in ratings."""
-    abandoned = set(Seat.objects.filter(match=match, abandoned=True).values_list("seat", flat=True))
-    return rating_ranks(match.outcome["ranks"], abandoned)
+def match_result_ranks(match: Match) -> list[int]:
+    """The ranks a finished match counts at (`result_ranks`)."""
+    abandoned = Seat.objects.filter(match=match, abandoned=True).values_list("seat", flat=True)
+    return result_ranks(match.outcome["ranks"], abandoned)

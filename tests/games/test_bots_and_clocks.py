@@ -8,7 +8,7 @@ from games import services, turns
 from games.bots import STRONG_BOT
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
-from games.selectors import match_rating_ranks, rating_ranks
+from games.selectors import match_result_ranks, result_ranks
 from games.state import state_at_head
 from games.verification import verify_match
 from tests.conftest import make_user
@@ -88,10 +88,19 @@ def test_a_move_by_the_player_resets_the_count_of_timeouts(alice, bob):
     assert not Seat.objects.get(match=match, seat=0).abandoned
 
 
-def test_abandoned_seats_rank_last_for_ratings_and_keep_the_order_of_the_rest():
-    assert rating_ranks([1, 2, 3, 4], {0}) == [4, 1, 2, 3]
-    assert rating_ranks([1, 1, 3, 4], {2, 3}) == [1, 1, 3, 3]
-    assert rating_ranks([2, 1, 3], set()) == [2, 1, 3]
+def test_abandoned_seats_rank_after_the_rest_in_the_order_the_bot_finished_them():
+    assert result_ranks([1, 2, 3, 4], {0}) == [4, 1, 2, 3]
+    assert result_ranks([1, 1, 3, 4], {2, 3}) == [1, 1, 3, 4]
+    assert result_ranks([1, 2, 3, 4], {0, 1}) == [3, 4, 1, 2]
+    assert result_ranks([2, 1, 3], set()) == [2, 1, 3]
+    # Every seat left: the outcome's own order, the winner the table shows.
+    assert result_ranks([2, 1], {0, 1}) == [2, 1]
+    assert result_ranks([1, 1, 3], {0, 1, 2}) == [1, 1, 3]
+
+
+def test_forfeited_seats_tie_last_after_the_abandoned_ones():
+    assert result_ranks([1, 2, 3, 4], {1}, {0}) == [4, 3, 1, 2]
+    assert result_ranks([1, 2, 3, 4], (), {0, 3}) == [3, 1, 2, 3]
 
 
 needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
@@ -128,7 +137,7 @@ def test_idle_people_are_played_by_the_clock_then_abandoned_and_the_match_still_
     first_of_seat_0 = [actor for seat, actor in moves if seat == 0][:3]
     assert first_of_seat_0 == ["clock", "clock", "clock"]
     assert any(actor.startswith("bot:") for _, actor in moves)
-    assert match_rating_ranks(current(match.pk)) == [1, 1]
+    assert match_result_ranks(current(match.pk)) == current(match.pk).outcome["ranks"]
     assert verify_match(current(match.pk)).ok
 
 

@@ -1,5 +1,5 @@
-// How every page words two facts of a table's summary (the API's match): a deck its creator
-// chose, and a finished match that does not count for ratings.
+// How every page words three facts of a table's summary (the API's match): a deck its creator
+// chose, a finished match that does not count for ratings, and who won it.
 
 /** A table whose creator fixed the deck: they may know every hand. */
 export const DECK_CHOSEN_TEXT = "deck chosen by the creator";
@@ -16,4 +16,17 @@ export function ratingText(match) {
     return `Not rated: ${rating.seats.map((seat) => seatName(match, seat)).join(" and ")} never made a move`;
   }
   return match.rated ? "rated" : "casual";
+}
+
+/** The rank per seat the finished match counts at (the API's `ranks`: abandoned seats after the
+ * seats that played on), so the table, its tournament and ratings always name the same winner. */
+export function countedRanks(match, outcome) {
+  return match.ranks || outcome.ranks;
+}
+
+/** The seats that won: those ranked first by `countedRanks`; none when the game had no winner. */
+export function countedWinners(match, outcome) {
+  if (!outcome.winners.length) return [];
+  const ranks = countedRanks(match, outcome);
+  return ranks.map((rank, seat) => (rank === 1 ? seat : null)).filter((seat) => seat !== null);
 }

@@ -3,7 +3,7 @@
 import { get, pageData } from "./api.js";
 import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
-import { DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
+import { countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
 
 const data = pageData("replay-data");
 const match = data.match;
@@ -147,8 +147,9 @@ function renderResult(view, ctx) {
   const outcome = view && view.finished ? view.outcome : null;
   el.result.hidden = !outcome;
   if (!outcome) return;
+  const winners = countedWinners(match, outcome);
   const headline = outcome.cooperative ? (outcome.won ? "The team won." : "The team lost.")
-    : outcome.winners.length ? `${outcome.winners.map(name).join(" and ")} won.` : "Nobody won.";
+    : winners.length ? `${winners.map(name).join(" and ")} won.` : "Nobody won.";
   rerender(el.result, () => [h("h2", {}, "Result"), h("p", { class: "result-headline" }, headline),
     h("p", {}, renderer.resultText(outcome, ctx))]);
 }

@@ -3,7 +3,7 @@
 import { api, ApiError, get, pageData, post } from "./api.js";
 import { clockText, flash, h, plural, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
-import { DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
+import { countedRanks, countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
 import { MatchSocket } from "./socket.js";
 
 const data = pageData("table-data");
@@ -311,12 +311,14 @@ function renderResult() {
     return;
   }
   el.result.hidden = false;
-  const rows = state.match.seats.map((info) => h("tr", { class: outcome.winners.includes(info.seat) ? "winner" : "" },
-    h("td", {}, String(outcome.ranks[info.seat])),
+  const ranks = countedRanks(state.match, outcome);
+  const winners = countedWinners(state.match, outcome);
+  const rows = state.match.seats.map((info) => h("tr", { class: winners.includes(info.seat) ? "winner" : "" },
+    h("td", {}, String(ranks[info.seat])),
     h("th", { scope: "row" }, name(info.seat)),
     h("td", {}, String(outcome.scores[info.seat]))));
   const headline = outcome.cooperative ? (outcome.won ? "The team won!" : "The team lost.")
-    : outcome.winners.length ? `${outcome.winners.map(name).join(" and ")} won.` : "Nobody won.";
+    : winners.length ? `${winners.map(name).join(" and ")} won.` : "Nobody won.";
   rerender(el.result, () => [
     h("h2", {}, "Result"),
     h("p", { class: "result-headline" }, headline),
