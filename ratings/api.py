@@ -70,6 +70,12 @@ class HistoryRowSerializer(serializers.Serializer):
     mu_after = serializers.FloatField()
     sigma_after = serializers.FloatField()
     rating_after = serializers.FloatField(help_text="μ − 3σ after the match.")
+    revision = serializers.IntegerField(
+        help_text="0: the match as played; n: rated again with the n-th result its tournament gave it since."
+    )
+    reversal = serializers.BooleanField(
+        help_text="This row takes back the rating of revision − 1 (the organiser changed the result)."
+    )
 
 
 class RecordSerializer(serializers.Serializer):

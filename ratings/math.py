@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -128,9 +129,10 @@ def rate_table(env: trueskill.TrueSkill, table: Table, current: Mapping[str, Pai
 
     `current` holds the ratings before the match; a competitor missing from it is new (the
     environment's mu and sigma). A competitor sitting in several seats (a bot playing itself)
-    counts from its first seat; its other seats play as stand-ins with the same rating whose
-    updates are dropped. If trueskill cannot compute an update (FloatingPointError on extreme
-    ratings) nobody's rating moves, deterministically, so a rebuild still agrees.
+    is not rated by the match: its seats play as stand-ins with its rating, so the others at the
+    table are rated against it, and their updates are dropped (a match against oneself shows
+    nothing of one's strength). If trueskill cannot compute an update (FloatingPointError on
+    extreme ratings) nobody's rating moves, deterministically, so a rebuild still agrees.
     """
     return [Change(*update) for update in table_updates(env, table, current)]
 
@@ -164,15 +166,26 @@ def table_updates(env: trueskill.TrueSkill, table: Table, current: Mapping[str, 
         afters = [[(r.mu, r.sigma) for r in group] for group in env.rate(rating_groups, ranks=group_ranks, weights=weights)]
     except FloatingPointError:
         afters = befores
-    updates: list[Update] = []
-    seen: set[str] = set()
-    for group, before_group, after_group, rank in zip(members, befores, afters, group_ranks):
-        for (seat, competitor), before, after in zip(group, before_group, after_group):
-            if competitor in seen:
-                continue
-            seen.add(competitor)
-            updates.append((competitor, seat, rank, before, after))
-    return updates
+    seated = Counter(competitor for group in members for _, competitor in group)
+    return [
+        (competitor, seat, rank, before, after)
+        for group, before_group, after_group, rank in zip(members, befores, afters, group_ranks)
+        for (seat, competitor), before, after in zip(group, before_group, after_group)
+        if seated[competitor] == 1
+    ]
+
+
+def reversed_pair(current: Pair, before: Pair, after: Pair) -> Pair:
+    """A competitor's rating with one earlier match taken back: the match moved it from `before`
+    to `after`, and it is `current` now.
+
+    The match's shift in μ is subtracted and the certainty it gave (σ_before² − σ_after², the
+    variance it removed) is given back, so a result rated again afterwards is not counted
+    twice. Later matches keep their effect: the ledger is never recomputed, only appended to.
+    """
+    (mu, sigma), (mu_before, sigma_before), (mu_after, sigma_after) = current, before, after
+    variance = sigma * sigma + sigma_before * sigma_before - sigma_after * sigma_after
+    return (mu - (mu_after - mu_before), math.sqrt(max(variance, sigma * sigma * 0.25)))
 
 
 def _rating(env: trueskill.TrueSkill, pair: Pair | None) -> trueskill.Rating:

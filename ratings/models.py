@@ -48,7 +48,10 @@ class RatingEntry(models.Model):
     """One competitor's rating change in one rated match: the ledger. Never updated or deleted.
 
     The database refuses UPDATE and DELETE (a trigger, see migrations). `position` is the match's
-    place in its ladder's rating order (the same on every row of a match).
+    place in its ladder's rating order (the same on every row of a match). When a tournament
+    changes a rated match's result (an organiser's correction or forfeit), the match is rated
+    again at a new position, as `revision` n: for each competitor a `reversal` row that takes
+    back its last rating of the match, then a row rating the new result (see services).
     """
 
     # Lean on purpose: a rebuild appends a row per player per match, and on PostgreSQL each
@@ -77,13 +80,22 @@ class RatingEntry(models.Model):
     sigma_before = models.FloatField()
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
+    revision = models.PositiveSmallIntegerField(
+        default=0, help_text="0: the match as played; n: the n-th result its tournament gave it since"
+    )
+    reversal = models.BooleanField(
+        default=False, help_text="takes back the competitor's rating of revision − 1 (its rank is that one's)"
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["ladder_id", "epoch", "position", "seat"]
+        ordering = ["ladder_id", "epoch", "position", "reversal", "seat"]
         constraints = [
-            # A ledger row per competitor per match per epoch: a replayed task finds it and stops.
-            models.UniqueConstraint(fields=["epoch", "match", "competitor"], name="rating_entry_unique"),
+            # A ledger row per competitor per match per revision (and its reversal) per epoch: a
+            # replayed task finds it and stops.
+            models.UniqueConstraint(
+                fields=["epoch", "match", "competitor", "revision", "reversal"], name="rating_entry_unique"
+            ),
         ]
         indexes = [models.Index(fields=["ladder", "epoch", "competitor", "position"], name="rating_entry_history")]
 

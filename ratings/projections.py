@@ -21,14 +21,15 @@ from django.utils import timezone
 
 from ratings import math as rmath
 from ratings.models import Kind, Ladder, Rating, RatingEntry, TeamResult
-from ratings.selectors import MatchKey, RatableMatch, RatingRow
+from ratings.selectors import MatchKey, RatableMatch, RatingRow, raw_rows
 
 # One ledger row before it is written: these fields of `RatingEntry`, in this order.
-EntryRow = tuple[int, int, str, str, "int | None", "int | None", int, float, float, float, float]
+EntryRow = tuple[int, int, str, str, "int | None", "int | None", int, float, float, float, float, int, bool]
 ENTRY_ROW_FIELDS = (
     "position", "match_id", "competitor", "kind", "user_id", "seat", "rank",
-    "mu_before", "sigma_before", "mu_after", "sigma_after",
+    "mu_before", "sigma_before", "mu_after", "sigma_after", "revision", "reversal",
 )
+_COMPETITOR, _RANK, REVISION, _REVERSAL = 2, 6, 11, 12  # indexes in an EntryRow
 
 _ENTRY_COLUMNS = ("ladder_id", "epoch", *ENTRY_ROW_FIELDS, "created")
 _RATING_COLUMNS = (
@@ -54,10 +55,18 @@ class LadderBook:
 
     Rating a match only computes its ledger rows and moves the competitors' (mu, sigma); games,
     wins and last match are counted from the rows when the standings are asked for, in one pass
-    rather than competitor by competitor for every match of a rebuild.
+    rather than competitor by competitor for every match of a rebuild. A match that rates
+    nobody (a bot against itself) takes no position, in a rebuild as in the task.
+
+    A revision of a match (its tournament changed the result) takes back each competitor's last
+    rating of it and rates the new result, from the match's rows in `latest`: the rows of its
+    last revision, kept for the matches in `revisable` as they are rated (the task adds those
+    of matches rated before it, from the ledger).
     """
 
-    def __init__(self, params: rmath.Params, standings: dict[str, Standing], position: int) -> None:
+    def __init__(
+        self, params: rmath.Params, standings: dict[str, Standing], position: int, revisable: Iterable[int] = ()
+    ) -> None:
         self.env = rmath.environment(params)
         self.standings_before = standings
         # (mu, sigma) per competitor: what `table_updates` reads and the rows move.
@@ -65,16 +74,32 @@ class LadderBook:
         self.first_position = position + 1
         self.position = position
         self.rows: list[EntryRow] = []  # every ledger row rated, in rating order
-        self.finished_at: list[datetime] = []  # per match rated, in rating order
+        self.finished_at: list[datetime] = []  # per position rated, in rating order
         self.team_results: list[TeamResult] = []
+        self.revisable = set(revisable)
+        self.latest: dict[int, list[EntryRow]] = {}  # match id -> its last revision's rows (not reversals)
         self._identity: dict[str, tuple[str, int | None]] = {}  # competitor -> (kind, user id)
 
+    def add_standings(self, standings: dict[str, Standing]) -> None:
+        """Current ratings of competitors the book does not hold yet (those of a revised match)."""
+        for competitor, standing in standings.items():
+            if competitor not in self.pairs:
+                self.standings_before[competitor] = standing
+                self.pairs[competitor] = (standing.mu, standing.sigma)
+
     def rate(self, match: RatableMatch) -> list[EntryRow]:
-        """Rates one match at the next position; returns its ledger rows."""
-        position = self.position = self.position + 1
-        match_id = match.match_id
+        """Rates one match (or a revision of one) at the next position; returns its ledger rows."""
+        position = self.position + 1
+        match_id, revision = match.match_id, match.revision
         pairs, identities = self.pairs, self._identity
         rows: list[EntryRow] = []
+        if revision:
+            for row in self.latest.get(match_id, ()):
+                competitor = row[_COMPETITOR]
+                before = pairs[competitor]
+                after = pairs[competitor] = rmath.reversed_pair(before, row[7:9], row[9:11])
+                rows.append((position, match_id, competitor, *row[3:7], *before, *after, revision, True))
+        reversals = len(rows)
         for competitor, seat, rank, (mu_before, sigma_before), after in rmath.table_updates(
             self.env, match.table, pairs
         ):
@@ -85,10 +110,16 @@ class LadderBook:
             kind, user_id = identity
             mu_after, sigma_after = pairs[competitor] = after
             rows.append(
-                (position, match_id, competitor, kind, user_id, seat, rank, mu_before, sigma_before, mu_after, sigma_after)
+                (position, match_id, competitor, kind, user_id, seat, rank, mu_before, sigma_before, mu_after,
+                 sigma_after, revision, False)
             )
+        if not rows:
+            return rows
+        self.position = position
         self.rows += rows
         self.finished_at.append(match.finished_at)
+        if match_id in self.revisable:
+            self.latest[match_id] = rows[reversals:]
         if match.cards_left is not None:
             self.team_results.append(
                 TeamResult(
@@ -99,11 +130,19 @@ class LadderBook:
         return rows
 
     def rated_standings(self) -> dict[str, Standing]:
-        """The standing of every competitor the book's matches rated, after them."""
-        rows = self.rows
-        games = Counter(row[2] for row in rows)
-        wins = Counter(row[2] for row in rows if row[6] == 1)
-        last_position = {row[2]: row[0] for row in rows}  # the last row of each competitor wins
+        """The standing of every competitor the book's matches rated, after them.
+
+        A reversal row counts back the game (and the win) of the rating it takes back.
+        """
+        games: Counter[str] = Counter()
+        wins: Counter[str] = Counter()
+        last_position = {}
+        for row in self.rows:
+            competitor, step = row[_COMPETITOR], -1 if row[_REVERSAL] else 1
+            games[competitor] += step
+            if row[_RANK] == 1:
+                wins[competitor] += step
+            last_position[competitor] = row[0]  # the last row of each competitor wins
         standings = {}
         for competitor, played in games.items():
             before = self.standings_before.get(competitor)
@@ -116,9 +155,24 @@ class LadderBook:
         return standings
 
 
-def book_with(ladder: Ladder, params: rmath.Params, ratings: dict[str, RatingRow]) -> LadderBook:
+def ledger_last_rows(ladder: Ladder, match_ids: list[int]) -> dict[int, list[EntryRow]]:
+    """Per match: the ledger's rows of the last revision it was rated at (not the reversals)."""
+    if not match_ids:
+        return {}
+    rows = RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch, match_id__in=match_ids, reversal=False)
+    by_revision: dict[int, dict[int, list[EntryRow]]] = {}
+    for row in raw_rows(rows.order_by("position", "seat").values_list(*ENTRY_ROW_FIELDS)):
+        by_revision.setdefault(row[1], {}).setdefault(row[REVISION], []).append(row)
+    return {match_id: revisions[max(revisions)] for match_id, revisions in by_revision.items()}
+
+
+def book_with(
+    ladder: Ladder, params: rmath.Params, ratings: dict[str, RatingRow], revisable: Iterable[int] = ()
+) -> LadderBook:
     """A book holding these current ratings (the competitors the next matches touch; `ladder_pending`)."""
-    return LadderBook(params, {competitor: Standing(*row) for competitor, row in ratings.items()}, ladder.position)
+    return LadderBook(
+        params, {competitor: Standing(*row) for competitor, row in ratings.items()}, ladder.position, revisable
+    )
 
 
 @contextmanager
@@ -238,7 +292,7 @@ WITH entries AS (
     SELECT %(ladder)s, %(epoch)s, e.*, %(created)s FROM {_unnest("e", {
         "position": "integer", "match_id": "bigint", "competitor": "text", "kind": "text", "user_id": "bigint",
         "seat": "smallint", "rank": "smallint", "mu_before": "float8", "sigma_before": "float8",
-        "mu_after": "float8", "sigma_after": "float8",
+        "mu_after": "float8", "sigma_after": "float8", "revision": "smallint", "reversal": "boolean",
     })}
 ), ratings AS (
     INSERT INTO {Rating._meta.db_table} (ladder_id, competitor, kind, user_id, {", ".join(_STANDING_FIELDS)})

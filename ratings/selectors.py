@@ -10,15 +10,16 @@ from typing import Any, NamedTuple
 import psycopg
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, TextField
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, TextField
 from django.db.models.functions import Cast
 
 from accounts.models import User
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
-from games.selectors import people_who_moved, rating_ranks
+from games.selectors import people_who_moved, result_ranks
 from ratings import math as rmath
 from ratings.models import Kind, Ladder, Pool, Rating, RatingEntry, TeamResult
+from tournaments.selectors import TableResultChange, table_result_changes
 from server.errors import bad_request, not_found
 from server.limits import whole_number
 
@@ -62,10 +63,41 @@ class RatableMatch(NamedTuple):
     pool: str
     table: rmath.Table
     cards_left: int | None  # cooperative games: the team's result (lower is better)
+    revision: int = 0  # n: the match rated again with the n-th result its tournament gave it since
 
     @property
     def key(self) -> MatchKey:
         return (self.finished_at, self.match_id)
+
+
+def match_revisions(match: RatableMatch, changes: Sequence[TableResultChange]) -> list[RatableMatch]:
+    """The match's revisions 1, 2, ...: each change of its table's result by its tournament that
+    rates differently from the result rated before it (a change to the same ranks is none).
+
+    A cooperative table's change is rated as the team's win (no card left) or loss, its
+    forfeited seats beside the seats abandoned in play, ranked below the team and the game.
+    The best-results board keeps the cards the team left in play.
+    """
+    revisions: list[RatableMatch] = []
+    table = match.table
+    for change in changes:
+        if table.cooperative:
+            best, forfeited = min(table.ranks), set(change.forfeited_seats)
+            ranks = tuple(2 if seat in forfeited or rank != best else 1 for seat, rank in enumerate(table.ranks))
+            changed = table._replace(ranks=ranks, won=change.team_score == 0)
+        elif change.ranks is not None and len(change.ranks) == len(table.seats):
+            changed = table._replace(ranks=tuple(change.ranks))
+        else:
+            continue
+        if changed != table:
+            table = changed
+            revisions.append(match._replace(table=table, cards_left=None, revision=len(revisions) + 1))
+    return revisions
+
+
+def revised_matches(matches: list[RatableMatch], changes: dict[int, list[TableResultChange]]) -> list[RatableMatch]:
+    """Every revision of these matches (`match_revisions`), match by match in the order given."""
+    return [revision for m in matches if m.match_id in changes for revision in match_revisions(m, changes[m.match_id])]
 
 
 def ratable_matches(
@@ -186,9 +218,9 @@ def _ratable(
     has_bot: bool,
 ) -> RatableMatch:
     cooperative = bool(outcome.get("cooperative"))
-    # Without an abandoned seat `rating_ranks` gives back the outcome's own competition ranks
+    # Without an abandoned seat `result_ranks` gives back the outcome's own competition ranks
     # (shared/ENGINE.md), so only matches with one pay for the call.
-    ranks = rating_ranks(outcome["ranks"], abandoned) if abandoned else outcome["ranks"]
+    ranks = result_ranks(outcome["ranks"], abandoned) if abandoned else outcome["ranks"]
     table = rmath.Table(tuple(competitors), tuple(ranks), cooperative, bool(outcome.get("won")))
     pool = Pool.BOTS if has_bot else Pool.PEOPLE
     cards_left = int(outcome["scores"][0]) if cooperative else None
@@ -378,19 +410,29 @@ def ladder_get(game: str, pool: str) -> Ladder | None:
     return Ladder.objects.filter(game=game, pool=pool).first()
 
 
-def ledger_positions(ladder: Ladder) -> dict[int, int]:
-    """Match id → position, for every match in the ladder's current epoch."""
-    return dict(raw_rows(RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch).values_list("match_id", "position")))
+RatingStep = tuple[int, int]  # (match id, revision): one match rated, or rated again
 
 
-def rating_order(matches: list[RatableMatch], positions: dict[int, int]) -> list[RatableMatch]:
-    """The order ratings are computed in: the ledger's positions, then match-end order for the rest.
+def ledger_positions(ladder: Ladder) -> dict[RatingStep, int]:
+    """(match id, revision) → position, for every rating in the ladder's current epoch."""
+    rows = RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch).values_list("match_id", "revision", "position")
+    return {(match_id, revision): position for match_id, revision, position in raw_rows(rows)}
+
+
+def rating_order(matches: list[RatableMatch], positions: dict[RatingStep, int]) -> list[RatableMatch]:
+    """The order ratings are computed in: the ledger's positions, then for the rest the matches
+    in match-end order, then their revisions (first revisions first, and so on).
 
     `matches` come in match-end order, and a match enters the ledger in match-end order unless it
-    arrived late (its transaction committed after a later-ending one was rated): the ledger keeps
-    that order so a rebuild reproduces exactly what the incremental task wrote.
+    arrived late (its transaction committed after a later-ending one was rated), and a revision
+    when its tournament changed the result: the ledger keeps that order so a rebuild reproduces
+    exactly what the incremental task wrote.
     """
-    return sorted(matches, key=lambda m: (0, positions[m.match_id]) if m.match_id in positions else (1, 0))
+    def key(match: RatableMatch) -> tuple[int, int]:
+        position = positions.get((match.match_id, match.revision))
+        return (0, position) if position is not None else (1, match.revision)
+
+    return sorted(matches, key=key)
 
 
 # --- competitors ------------------------------------------------------------------------------
@@ -510,14 +552,15 @@ def rating_row(game: str, rating: Rating, position: int | None) -> dict[str, Any
 
 
 def rating_history(game: str, pool: str, competitor: str) -> QuerySet[RatingEntry]:
-    """A competitor's ledger rows in the ladder's current epoch, oldest first."""
+    """A competitor's ledger rows in the ladder's current epoch, oldest first (a revised match's
+    reversal row, then its new rating, at the revision's position)."""
     ladder = ladder_get(game, pool)
     if ladder is None:
         return RatingEntry.objects.none()
     return (
         RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch, competitor=competitor)
         .select_related("match")
-        .order_by("position")
+        .order_by("position", "-reversal")
     )
 
 
@@ -534,6 +577,8 @@ def history_row(entry: RatingEntry) -> dict[str, Any]:
         "mu_after": entry.mu_after,
         "sigma_after": entry.sigma_after,
         "rating_after": entry.mu_after - 3 * entry.sigma_after,
+        "revision": entry.revision,
+        "reversal": entry.reversal,
     }
 
 
@@ -546,10 +591,11 @@ def head_to_head(game: str, pool: str, competitor: str, *, opponent: str | None 
     ladder = ladder_get(game, pool)
     if ladder is None:
         return RatingEntry.objects.none().values("competitor")
-    mine = RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch, competitor=competitor)
+    standing = _standing_entries(ladder)
+    mine = standing.filter(competitor=competitor)
     my_rank = Subquery(mine.filter(match=OuterRef("match")).values("rank")[:1])
     others = (
-        RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch, match__in=mine.values("match"))
+        standing.filter(match__in=mine.values("match"))
         .exclude(competitor=competitor)
         .exclude(kind=Kind.GAME)
         .annotate(my_rank=my_rank)
@@ -569,6 +615,16 @@ def head_to_head(game: str, pool: str, competitor: str, *, opponent: str | None 
         .annotate(matches=Count("id"), wins=wins, losses=losses, draws=draws)
         .order_by("-matches", "competitor")
     )
+
+
+def _standing_entries(ladder: Ladder) -> QuerySet[RatingEntry]:
+    """The ledger rows that stand: each competitor's rating of a match at its last revision (not
+    the reversals, nor a rating a later revision took back)."""
+    entries = RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch)
+    later = entries.filter(
+        match=OuterRef("match"), competitor=OuterRef("competitor"), revision__gt=OuterRef("revision")
+    )
+    return entries.filter(reversal=False).exclude(Exists(later))
 
 
 def head_to_head_row(game: str, row: dict) -> dict[str, Any]:

@@ -24,17 +24,22 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import connection, transaction
+from django.db.models import F, Max
 
 from games.engines import ENGINES
+from games.models import Match
 from ratings import math as rmath
 from ratings import projections
-from ratings.models import Ladder, Pool, RatingEntry
+from ratings.models import Ladder, Pool, Rating, RatingEntry
 from ratings.selectors import (
-    RatableMatch, game_params, ladder_pending, match_head, ratable_matches, rating_order, raw_rows,
+    LadderPending, RatableMatch, game_params, ladder_pending, match_head, ratable_matches, rating_order,
+    raw_rows, revised_matches,
 )
 from server.errors import not_found
+from tournaments.selectors import table_result_changes
 
 log = logging.getLogger(__name__)
 
@@ -64,18 +69,20 @@ def _ladder_locked_for_task(game: str, pool: str) -> Ladder:
 
 def match_rate(*, match_id: int, through_latest: bool = False) -> int:
     """Rates a finished, rated match, with every unrated match of its ladder that ended before it
-    and, `through_latest`, every one that ended after it too (what the task asks for).
+    and, `through_latest`, every one that ended after it too (what the task asks for); then the
+    revisions due of those matches and of `match_id` (its tournament changed the result).
 
-    Returns how many matches it rated; 0 when there is nothing to do (casual, not finished, a
-    person never moved (`ratable_matches`), or already rated: a replayed task, or the task of a
-    match another task rated with its own, finds its ledger rows and stops, without the lock).
+    Returns how many ratings it made (matches and revisions); 0 when there is nothing to do
+    (casual, not finished, a person never moved (`ratable_matches`), or already rated: a
+    replayed task, or the task of a match another task rated with its own, finds its ledger rows
+    and no change of its result, and stops without the lock).
     Lock: the ladder's row (`select_for_update`) for the whole transaction, so one writer at a
     time appends to a ladder and positions follow a single order.
     """
     head = match_head(match_id)
     if head is None:
         raise not_found("match_not_found", f"There is no match {match_id}.")
-    if not head.ratable or head.in_ledger:
+    if not head.ratable or head.in_ledger and not table_result_changes(match_ids=[match_id]):
         return 0
     key = (head.finished_at, match_id)
     with transaction.atomic():
@@ -86,17 +93,79 @@ def match_rate(*, match_id: int, through_latest: bool = False) -> int:
             pending = ladder_pending(ladder, after=watermark, upto=None if through_latest else key)
         # (epoch, match) is the unique key's prefix: a match belongs to one ladder only.
         elif RatingEntry.objects.filter(epoch=ladder.epoch, match_id=match_id).exists():
-            return 0  # rated while this task waited for the lock
+            pending = LadderPending([], {})  # rated already (maybe while this task waited): revisions only
         else:
             log.info("match %s arrived after a later-ending match was rated: rated at the next position", match_id)
             pending = ladder_pending(ladder, match_id=match_id)
-        if not pending.matches:
+        rated_ids = {m.match_id for m in pending.matches}
+        due = _revisions_due(ladder, pending.matches, [] if match_id in rated_ids else [match_id])
+        if not pending.matches and not due.revisions:
             return 0
-        book = projections.book_with(ladder, game_params(head.game), pending.ratings)
-        for match in pending.matches:
+        book = projections.book_with(
+            ladder, game_params(head.game), pending.ratings, revisable={r.match_id for r in due.revisions}
+        )
+        book.add_standings(due.standings)
+        book.latest.update(due.latest)
+        for match in [*pending.matches, *due.revisions]:
             book.rate(match)
-        projections.book_append(ladder, book, max(m.key for m in pending.matches))
-    return len(pending.matches)
+        projections.book_append(ladder, book, max(m.key for m in pending.matches) if pending.matches else None)
+    return len(pending.matches) + len(due.revisions)
+
+
+class _RevisionsDue(NamedTuple):
+    revisions: list[RatableMatch]  # in the order to rate them: match by match, each revision in turn
+    latest: dict[int, list[projections.EntryRow]]  # the ledger's rows of the last revision rated, per match
+    standings: dict[str, projections.Standing]  # current ratings of the competitors at those tables
+
+
+def _revisions_due(ladder: Ladder, rating: list[RatableMatch], rated_ids: list[int]) -> _RevisionsDue:
+    """The revisions not yet rated of the matches this task rates (`rating`) and of matches the
+    ledger holds (`rated_ids`), with what rating them needs from the ledger. Lock held.
+
+    One statement when no tournament changed any of their results (the common case).
+    """
+    changes = table_result_changes(match_ids=[m.match_id for m in rating] + rated_ids)
+    if not changes:
+        return _RevisionsDue([], {}, {})
+    in_ledger = [match_id for match_id in rated_ids if match_id in changes]
+    originals = [m for m in rating if m.match_id in changes]
+    if in_ledger:
+        originals += [m for m in ratable_matches(ladder.game, match_ids=in_ledger) if m.pool == ladder.pool]
+    last = projections.ledger_last_rows(ladder, in_ledger)
+    done = {match_id: rows[0][projections.REVISION] for match_id, rows in last.items()}
+    revisions = [
+        revision for revision in revised_matches(originals, changes) if revision.revision > done.get(revision.match_id, 0)
+    ]
+    revised = {r.match_id for r in revisions}
+    competitors = {c for r in revisions if r.match_id in done for c in r.table.seats}
+    competitors |= {rmath.game_competitor(len(r.table.seats)) for r in revisions if r.table.cooperative}
+    standings = {
+        competitor: projections.Standing(*rest)
+        for competitor, *rest in Rating.objects.filter(ladder=ladder, competitor__in=competitors).values_list(
+            "competitor", "mu", "sigma", "games", "wins", "last_position", "last_played_at"
+        )
+    }
+    return _RevisionsDue(revisions, {m: rows for m, rows in last.items() if m in revised}, standings)
+
+
+def revisions_sweep() -> list[int]:
+    """Rates the revisions a lost task left behind: every match whose tournament changed its
+    result to one its ladder has not rated yet. Returns those matches (the periodic sweep)."""
+    changes = table_result_changes()
+    if not changes:
+        return []
+    rated = RatingEntry.objects.filter(match_id__in=list(changes), epoch=F("ladder__epoch"))
+    done = dict(rated.values("match_id").annotate(last=Max("revision")).values_list("match_id", "last"))
+    games = Match.objects.filter(pk__in=list(changes)).values_list("game", flat=True).distinct()
+    due = [
+        revision.match_id
+        for game in games
+        for revision in revised_matches(ratable_matches(game, match_ids=list(changes)), changes)
+        if revision.revision > done.get(revision.match_id, 0)
+    ]
+    for match_id in sorted(set(due)):
+        match_rate(match_id=match_id)
+    return sorted(set(due))
 
 
 @dataclass(frozen=True)
@@ -133,9 +202,11 @@ def _game_rebuild(game: str, params: rmath.Params, progress: projections.Progres
         try:
             with _kept_from_collector():
                 matches = ratable_matches(game)
+                changes = table_result_changes(game=game)
                 by_pool = {pool: [m for m in matches if m.pool == pool] for pool in ladders}
+                by_pool = {pool: [*ms, *revised_matches(ms, changes)] for pool, ms in by_pool.items()}
             for pool, ladder in ladders.items():
-                results.append(_ladder_rebuild(ladder, by_pool[pool], params, progress))
+                results.append(_ladder_rebuild(ladder, by_pool[pool], params, progress, revisable=set(changes)))
         finally:
             gc.unfreeze()
     return results
@@ -163,20 +234,23 @@ def _kept_from_collector() -> Iterator[None]:
 
 
 def _ladder_rebuild(
-    ladder: Ladder, matches: list[RatableMatch], params: rmath.Params, progress: projections.Progress
+    ladder: Ladder, matches: list[RatableMatch], params: rmath.Params, progress: projections.Progress,
+    revisable: set[int],
 ) -> LadderRebuild:
+    """`matches`: the ladder's matches in match-end order, then their revisions."""
     with _kept_from_collector():
         ledger = raw_rows(
             RatingEntry.objects.filter(ladder=ladder, epoch=ladder.epoch)
             .order_by("position", "id")
             .values_list(*projections.ENTRY_ROW_FIELDS)
         )
-        positions = {row[1]: row[0] for row in ledger}
+        positions = {(row[1], row[projections.REVISION]): row[0] for row in ledger}
         ordered = rating_order(matches, positions)
-        book = projections.LadderBook(params, {}, position=0)
+        book = projections.LadderBook(params, {}, position=0, revisable=revisable)
     in_rating_order = iter(progress(ordered, len(ordered)))
-    # The ledger's matches come first in rating order: recompute them and compare before writing.
-    for match in itertools.islice(in_rating_order, sum(1 for m in matches if m.match_id in positions)):
+    # The ledger's ratings come first in rating order: recompute them and compare before writing.
+    in_ledger = sum(1 for m in matches if (m.match_id, m.revision) in positions)
+    for match in itertools.islice(in_rating_order, in_ledger):
         book.rate(match)
     reproduced = _same_rows(book.rows, ledger)
     if not reproduced:
@@ -195,8 +269,7 @@ def _ladder_rebuild(
     if appended > 10_000:
         projections.statistics_refresh()
     ladder.last_finished_at = ladder.last_match_id = None
-    # `matches` come in match-end order: the last one ended last.
-    projections.ladder_track(ladder, book.position, matches[-1].key if matches else None)
+    projections.ladder_track(ladder, book.position, max((m.key for m in matches), default=None))
     return LadderRebuild(
         game=ladder.game, pool=ladder.pool, matches=len(ordered), competitors=len(book.pairs),
         epoch=ladder.epoch, new_epoch=not reproduced, appended=appended,
@@ -207,7 +280,7 @@ def _same_rows(recomputed: list[projections.EntryRow], ledger: list[tuple]) -> b
     """Whether the recomputed rows are exactly the ledger's, bit for bit.
 
     First in the ledger's order, which is the order the rows were computed in; then regardless of
-    the order within a match, which nothing promises. (position, match, competitor) is unique on
-    both sides, so sorting never compares the rest.
+    the order within a match, which nothing promises. (position, match, competitor, revision,
+    reversal) is unique on both sides, so sorting never compares floats in vain.
     """
     return recomputed == ledger or sorted(recomputed) == sorted(ledger)

@@ -12,3 +12,9 @@ def match_rate_task(match_id: int) -> int:
     """Rates a finished match, with every other its ladder has pending (the first of a round's
     queued tasks rates the round, the others find their match rated); a replay does nothing."""
     return services.match_rate(match_id=match_id, through_latest=True)
+
+
+@shared_task
+def revisions_sweep_task() -> list[int]:
+    """Periodic: the revisions of matches whose tournament changed the result, should a task have been lost."""
+    return services.revisions_sweep()

@@ -46,7 +46,7 @@ def _statements(table: str, vendor: str, up: bool) -> list[str]:
         if not up:
             return [f"DROP TRIGGER IF EXISTS {table}_no_update;", f"DROP TRIGGER IF EXISTS {table}_no_delete;"]
         return [
-            f"""CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table}
+            f"""CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table}
                 BEGIN SELECT RAISE(ABORT, '{table} is append-only: {op} refused'); END;"""
             for op in ("UPDATE", "DELETE")
         ]
@@ -73,6 +73,12 @@ def append_only(table: str) -> migrations.RunPython:
 def refuse_truncate(table: str) -> migrations.RunPython:
     """A migration operation that adds TRUNCATE to what a table made append-only before it refuses."""
     return _operation(lambda vendor, up: _truncate_statements(table, up) if vendor == "postgresql" else [])
+
+
+def append_only_again_on_sqlite(table: str) -> migrations.RunPython:
+    """After a migration that SQLite carries out by rebuilding `table` (which drops its
+    triggers): the triggers again there; nothing on PostgreSQL, which altered it in place."""
+    return _operation(lambda vendor, up: _statements(table, vendor, up) if vendor == "sqlite" else [])
 
 
 def append_only_tables(cursor) -> list[str]:

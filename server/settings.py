@@ -324,6 +324,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "games-sweep": {"task": "games.tasks.sweep_task", "schedule": float(os.environ.get("SWEEP_SECONDS", "15"))},
     # Tournaments: rounds due to start or past their deadline, results and rounds not yet followed up.
     "tournaments-sweep": {"task": "tournaments.tasks.tournament_sweep_task", "schedule": 30.0},
+    # Ratings: results an organiser changed whose rating task was lost.
+    "ratings-sweep": {"task": "ratings.tasks.revisions_sweep_task", "schedule": 60.0},
 }
 
 # Webhooks (tournaments/webhooks.py) are registered by any organiser, that is by any user, and
@@ -342,6 +344,10 @@ MATCH_FINISHED_TASKS: list[str] = [
     "ratings.tasks.match_rate_task",
     "tournaments.tasks.tournament_match_finished_task",
 ]
+
+# Celery tasks told the id of a tournament table's match whose result the organiser changed
+# (a correction or a forfeit), so ratings follow; each must be idempotent.
+TABLE_RESULT_CHANGED_TASKS: list[str] = ["ratings.tasks.match_rate_task"]
 
 # TrueSkill per game (ratings/math.py Params; omitted keys keep trueskill's defaults mu=25,
 # sigma=25/3, beta=25/6, tau=25/300). draw_probability: the chance two equal players tie.

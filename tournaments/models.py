@@ -105,6 +105,10 @@ class Entrant(models.Model):
         return f"{self.name} in tournament {self.tournament_id}"
 
 
+# The events by which an organiser changes a table's result after its match; ratings follow them.
+RESULT_CHANGES = ("ResultCorrected", "ForfeitAwarded")
+
+
 class TournamentEvent(models.Model):
     """One immutable fact of a tournament. `(tournament, seq)` is unique and gapless from 1.
 
@@ -128,6 +132,15 @@ class TournamentEvent(models.Model):
                 fields=["tournament", "key"],
                 condition=models.Q(key__isnull=False),
                 name="tournament_event_key_unique",
+            ),
+        ]
+        indexes = [
+            # Ratings look for the results organisers changed each time they rate a tournament's
+            # tables: a few rows among a stream of thousands.
+            models.Index(
+                fields=["tournament", "seq"],
+                condition=models.Q(type__in=RESULT_CHANGES),
+                name="tournament_event_result_change",
             ),
         ]
 

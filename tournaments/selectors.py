@@ -7,9 +7,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Collection
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
 
 from server.errors import bad_request, not_found
@@ -18,8 +18,10 @@ from tournaments.formats import FORMATS
 from tournaments.formats._common import Entrant as FormatEntrant
 from tournaments.formats._common import seeded
 from tournaments.models import (
+    RESULT_CHANGES,
     Entrant,
     Round,
+    RoundTable,
     StandingRow,
     Tournament,
     TournamentEvent,
@@ -28,6 +30,7 @@ from tournaments.models import (
 )
 
 FEED_LIMIT = 500
+_ID_CHUNK = 900  # ids per IN (...) list: under SQLite's smallest limit on query parameters
 
 
 def tournament_get(tournament_id: int) -> Tournament:
@@ -461,12 +464,54 @@ def webhook_list(tournament: Tournament) -> QuerySet[Webhook]:
     return Webhook.objects.filter(tournament=tournament, active=True).order_by("pk")
 
 
-def match_tournament_result(match_id: int) -> dict[str, Any] | None:
-    """The result a tournament gave a match's table when it is not the match's own: a correction
-    or a forfeit by the organiser (for ratings to follow), else None."""
-    from tournaments.models import RoundTable
+class TableResultChange(NamedTuple):
+    """A result the tournament gave a match's table after the match's own: an organiser's
+    correction or forfeit, for ratings to follow."""
 
-    table = RoundTable.objects.filter(match_id=match_id).values_list("result", flat=True).first()
-    if not table or table.get("source") == "TableResult":
-        return None
-    return table
+    match_id: int
+    tournament_id: int
+    seq: int  # its place in the tournament's stream
+    ranks: tuple[int, ...] | None  # per seat (None: a cooperative table's team score)
+    team_score: float | None
+    forfeited_seats: tuple[int, ...]
+
+
+def table_result_changes(
+    *, game: str | None = None, match_ids: Collection[int] | None = None
+) -> dict[int, list[TableResultChange]]:
+    """Per match (of `game`, or among `match_ids`): the changes of its table's result, in the
+    order the tournament made them. Matches whose result was never changed are absent."""
+    tables = RoundTable.objects.exclude(match=None).filter(
+        Exists(TournamentEvent.objects.filter(tournament=OuterRef("round__tournament"), type__in=RESULT_CHANGES))
+    )
+    if game is not None:
+        tables = tables.filter(round__tournament__game=game)
+    scopes = [tables]
+    if match_ids is not None:
+        ids = sorted(match_ids)
+        scopes = [tables.filter(match_id__in=ids[i:i + _ID_CHUNK]) for i in range(0, len(ids), _ID_CHUNK)]
+    places: dict[tuple[int, int, int], tuple[int, list[int]]] = {}
+    for scope in scopes:
+        for match_id, tournament_id, round_number, number, seats in scope.values_list(
+            "match_id", "round__tournament_id", "round__number", "number", "seats"
+        ):
+            places[(tournament_id, round_number, number)] = (match_id, seats)
+    changes: dict[int, list[TableResultChange]] = {}
+    events = (
+        TournamentEvent.objects.filter(tournament_id__in={place[0] for place in places}, type__in=RESULT_CHANGES)
+        .order_by("tournament_id", "seq")
+        .values_list("tournament_id", "seq", "data")
+    )
+    for tournament_id, seq, data in events:
+        place = places.get((tournament_id, data["round"], data["table"]))
+        if place is None:
+            continue
+        match_id, seats = place
+        forfeited = set(data.get("forfeited") or ())
+        changes.setdefault(match_id, []).append(
+            TableResultChange(
+                match_id, tournament_id, seq, tuple(data["ranks"]) if data.get("ranks") is not None else None,
+                data.get("team_score"), tuple(seat for seat, entrant in enumerate(seats) if entrant in forfeited),
+            )
+        )
+    return changes

@@ -25,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from accounts.models import User
 from games import services as game_services
@@ -33,7 +34,7 @@ from games.bots import BOTS
 from games.engines import ENGINES
 from games.engines._common import seeded_shuffle
 from games.models import Match, Seat
-from games.selectors import rating_ranks, seats_never_moved
+from games.selectors import result_ranks, seats_never_moved
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 from tournaments import pairing_check, projections, webhooks
 from tournaments.formats import FORMATS, Pairing, forfeit_result
@@ -709,8 +710,9 @@ def _table_result_append(tournament: Tournament, rnd: Round, table: RoundTable, 
 
 
 def _result_from_match(tournament: Tournament, table: RoundTable, match: Match) -> dict[str, Any]:
-    """The table's result: the match's ranks, with seats abandoned on the clock and people absent
-    at the deadline ranked last (the absent forfeit); a cooperative game's team score."""
+    """The table's result: the match's ranks as `result_ranks` counts them (seats abandoned on the
+    clock after the rest, people absent at the deadline tied last: the absent forfeit); a
+    cooperative game's team score."""
     outcome = match.outcome or {}
     absent = set(table.absent)
     absent_seats = {index for index, entrant in enumerate(table.seats) if entrant in absent}
@@ -719,7 +721,7 @@ def _result_from_match(tournament: Tournament, table: RoundTable, match: Match) 
         return {"ranks": None, "team_score": outcome["scores"][0], "forfeited": forfeited}
     abandoned = set(Seat.objects.filter(match=match, abandoned=True).values_list("seat", flat=True))
     return {
-        "ranks": rating_ranks(list(outcome["ranks"]), abandoned | absent_seats),
+        "ranks": result_ranks(list(outcome["ranks"]), abandoned, absent_seats),
         "team_score": None,
         "forfeited": forfeited,
     }
@@ -819,6 +821,7 @@ def result_correct(
         data = {"round": round_number, "table": table_number, **result, "reason": reason.strip()}
         _check_consistent(state, "ResultCorrected", data)
         _append(tournament, "ResultCorrected", data, actor=actor_of(user))
+        _result_changed(table["match"])
         _repair_unstarted(
             tournament, actor=actor_of(user), reason=f"result of round {round_number} corrected"
         )
@@ -854,9 +857,26 @@ def forfeit_award(
         data = {"round": round_number, "table": table_number, **result, "reason": reason.strip()}
         _check_consistent(state, "ForfeitAwarded", data)
         _append(tournament, "ForfeitAwarded", data, actor=actor_of(user))
+        _result_changed(table["match"])
         _repair_unstarted(tournament, actor=actor_of(user), reason=f"forfeit in round {round_number}")
         _schedule(tournament.pk, timezone.now())
         return projections.table_of(_state(tournament), round_number, table_number)
+
+
+def _result_changed(match_id: int | None) -> None:
+    """After commit, tells every task in `TABLE_RESULT_CHANGED_TASKS` (ratings) that the result
+    of the table playing `match_id` changed (a table without a match changes no rating)."""
+    if match_id is None:
+        return
+
+    def send() -> None:
+        for path in settings.TABLE_RESULT_CHANGED_TASKS:
+            try:
+                import_string(path).delay(match_id)
+            except Exception:  # noqa: BLE001 - committed already; `rebuild_ratings` follows it too
+                log.warning("could not queue %s for match %s", path, match_id, exc_info=True)
+
+    transaction.on_commit(send)
 
 
 def entrant_disqualify(*, tournament_id: int, user: User, entrant_id: int, reason: str) -> Entrant:

@@ -11,9 +11,9 @@ from django.db.utils import DatabaseError
 
 from games.engines import ENGINES
 from ratings.models import Ladder, Pool, Rating, RatingEntry, TeamResult
-from ratings.services import match_rate
+from ratings.services import match_rate, ratings_rebuild
 from ratings.tasks import match_rate_task
-from tests.conftest import make_user
+from tests.conftest import client_for, make_user
 from tests.ratings.builders import played, recorded, stored
 
 pytestmark = pytest.mark.django_db
@@ -120,13 +120,30 @@ def test_a_match_with_a_bot_is_rated_in_the_bots_pool_not_the_peoples(alice, bob
     assert Rating.objects.filter(ladder__pool=Pool.BOTS, competitor=f"user:{alice.pk}").exists()
 
 
-def test_a_bot_playing_itself_is_rated_once_from_its_first_seat(alice):
+def test_a_bot_at_two_seats_is_not_rated_by_the_match_and_the_person_is(alice):
     outcome = {"finished": True, "ranks": [2, 1, 3], "scores": [1, 2, 0], "winners": [1], "cooperative": False}
     match = stored("ten", ["random", alice, "random"], outcome)
     match_rate(match_id=match.pk)
-    entry = RatingEntry.objects.get(match=match, competitor="bot:random")
-    assert (entry.seat, entry.rank) == (0, 2)
-    assert RatingEntry.objects.filter(match=match).count() == 2
+    assert list(RatingEntry.objects.filter(match=match).values_list("competitor", "seat", "rank")) == [
+        (f"user:{alice.pk}", 1, 1)
+    ]
+    assert not Rating.objects.filter(competitor="bot:random").exists()
+
+
+def test_a_bot_against_itself_takes_no_position_and_the_rebuild_agrees(alice, bob):
+    """The issue's case: stack against stack moved its rating; now nothing is written for it."""
+    two = {"finished": True, "ranks": [2, 1], "scores": [1, 2], "winners": [1], "cooperative": False}
+    itself = stored("ten", ["random", "random"], two)
+    after = stored("ten", ["random", alice], two)
+    assert match_rate(match_id=itself.pk) == 1
+    assert match_rate(match_id=after.pk) == 1
+    assert not RatingEntry.objects.filter(match=itself).exists()
+    assert set(RatingEntry.objects.filter(match=after).values_list("position", flat=True)) == {1}
+    assert Rating.objects.get(competitor="bot:random").games == 1
+    assert match_rate(match_id=itself.pk) == 1  # a replayed task: still nothing to write
+    assert RatingEntry.objects.filter(ladder__pool=Pool.BOTS).count() == 2
+    (rebuilt,) = [r for r in ratings_rebuild(game="ten") if r.pool == Pool.BOTS]
+    assert (rebuilt.new_epoch, rebuilt.appended) == (False, 0)
 
 
 def test_an_abandoned_seat_is_rated_last(alice, bob, carol):
@@ -220,3 +237,23 @@ def test_every_game_has_its_trueskill_parameters_in_settings():
     assert set(settings.RATINGS_TRUESKILL) == set(ENGINES)
     assert settings.RATINGS_TRUESKILL["the-game"]["draw_probability"] == 0
     assert "ratings.tasks.match_rate_task" in settings.MATCH_FINISHED_TASKS
+
+
+def test_a_match_both_seats_left_is_rated_as_the_table_shows_it(alice, bob):
+    """The issue's case: both seats abandoned gave both a win in ratings while the table named one winner."""
+    outcome = {"finished": True, "ranks": [2, 1], "scores": [10, 20], "winners": [1], "cooperative": False}
+    match = stored("ten", [alice, bob], outcome, abandoned=(0, 1))
+    match_rate(match_id=match.pk)
+    ranks = dict(RatingEntry.objects.filter(match=match).values_list("seat", "rank"))
+    table = client_for().get(f"/api/matches/{match.pk}").json()
+    assert [ranks[0], ranks[1]] == table["ranks"] == [2, 1]
+    assert Rating.objects.get(competitor=f"user:{bob.pk}").wins == 1
+    assert Rating.objects.get(competitor=f"user:{alice.pk}").wins == 0
+
+
+def test_the_table_shows_the_ranks_ratings_use_when_a_seat_left(alice, bob, carol):
+    outcome = {"finished": True, "ranks": [1, 2, 3], "scores": [30, 20, 10], "winners": [0], "cooperative": False}
+    match = stored("ten", [alice, bob, carol], outcome, abandoned=(0,))
+    match_rate(match_id=match.pk)
+    ranks = dict(RatingEntry.objects.filter(match=match).values_list("seat", "rank"))
+    assert client_for().get(f"/api/matches/{match.pk}").json()["ranks"] == [ranks[0], ranks[1], ranks[2]] == [3, 1, 2]

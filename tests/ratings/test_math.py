@@ -42,9 +42,17 @@ def test_a_free_for_all_is_exactly_trueskill_rate(ranks, pairs):
     assert [c.rank for c in changes] == ranks
 
 
-def test_a_competitor_in_two_seats_counts_once_from_its_first_seat():
-    changes = rmath.rate_table(ENV, table(2, 1, 3, seats=["bot:a", "user:1", "bot:a"]), {})
-    assert [(c.competitor, c.seat, c.rank) for c in changes] == [("bot:a", 0, 2), ("user:1", 1, 1)]
+def test_a_competitor_in_two_seats_is_not_rated_and_the_others_are_rated_against_it():
+    current = {"bot:a": (30.0, 2.0), "user:1": (25.0, 8.0)}
+    changes = rmath.rate_table(ENV, table(2, 1, 3, seats=["bot:a", "user:1", "bot:a"]), current)
+    assert [(c.competitor, c.seat, c.rank) for c in changes] == [("user:1", 1, 1)]
+    bot = trueskill.Rating(30.0, 2.0)
+    expected = ENV.rate([(bot,), (trueskill.Rating(25.0, 8.0),), (bot,)], ranks=[2, 1, 3])
+    assert changes[0].after == (expected[1][0].mu, expected[1][0].sigma)
+
+
+def test_a_bot_against_itself_rates_nobody():
+    assert rmath.rate_table(ENV, table(2, 1, seats=["bot:a", "bot:a"]), {}) == []
 
 
 def test_a_cooperative_team_plays_the_game_at_its_average():
