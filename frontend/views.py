@@ -24,6 +24,7 @@ from games.bots import BOTS, STRONG_BOT
 from games.models import Seat
 from server.errors import ApplicationError
 from server.limits import throttle_wait
+from tournaments import selectors as tournament_selectors
 
 GAME_TITLES = {"the-game": "The Game", "ten": "Ten", "sequence-stacks": "Sequence Stacks", "split": "Split"}
 # The game-specific options the lobby's form offers (each engine's rules page lists them).
@@ -204,6 +205,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
         "title": GAME_TITLES.get(match.game, match.game),
         "table_data": {
             "match": _json_ready(selectors.match_summary(match)),
+            "changed_result": tournament_selectors.match_changed_result(match.pk),
             "user": _page_user(request),
             "seat": seat,
             "auto_pass": auto_pass,
@@ -221,7 +223,10 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     return _page(request, "frontend/replay.html", {
         "match": match,
         "title": GAME_TITLES.get(match.game, match.game),
-        "replay_data": {"match": _json_ready(selectors.match_summary(match))},
+        "replay_data": {
+            "match": _json_ready(selectors.match_summary(match)),
+            "changed_result": tournament_selectors.match_changed_result(match.pk),
+        },
     })
 
 

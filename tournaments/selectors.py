@@ -464,6 +464,20 @@ def webhook_list(tournament: Tournament) -> QuerySet[Webhook]:
     return Webhook.objects.filter(tournament=tournament, active=True).order_by("pk")
 
 
+def match_changed_result(match_id: int) -> dict[str, Any] | None:
+    """The result the match's tournament table counts when an organiser changed it after the
+    match (a correction or a forfeit: what ratings follow too), for the match's own pages; else None."""
+    row = RoundTable.objects.filter(match_id=match_id).values_list("result", "round__tournament_id", "seats").first()
+    if row is None or not row[0] or row[0].get("source") not in RESULT_CHANGES:
+        return None
+    result, tournament_id, seats = row
+    forfeited = set(result["forfeited"])
+    return {
+        "tournament": tournament_id, **result,
+        "forfeited_seats": [seat for seat, entrant in enumerate(seats) if entrant in forfeited],
+    }
+
+
 class TableResultChange(NamedTuple):
     """A result the tournament gave a match's table after the match's own: an organiser's
     correction or forfeit, for ratings to follow."""

@@ -3,12 +3,16 @@ editing a row: for each competitor a reversal row, then the new result rated, at
 The rebuild reproduces it, whether the task ran or was lost."""
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from ratings import math as rmath
 from ratings.models import Pool, Rating, RatingEntry
 from ratings.selectors import game_params, head_to_head
 from ratings.services import match_rate, ratings_rebuild, revisions_sweep
+from tests.conftest import client_for
 from tests.tournaments.builders import finish_round, make_tournament, reloaded
 from tournaments import services
 from tournaments.models import RoundTable
@@ -16,6 +20,11 @@ from tournaments.models import RoundTable
 pytestmark = pytest.mark.django_db
 
 GAME = "sequence-stacks"  # its short tables are all draws: a correction always changes something
+
+
+def page_data(html: str) -> dict:
+    """The page's data for its script (the json_script element)."""
+    return json.loads(re.search(r'<script id="[a-z]+-data" type="application/json">(.*?)</script>', html, re.S)[1])
 
 
 def bot_table(organiser, rounds: int = 2):
@@ -186,3 +195,18 @@ def test_a_forfeit_at_a_cooperative_table_re_rates_it_as_lost(alice):
     # The team (the seat that stayed) lost to the game; the forfeited seat ranks below both.
     assert dict(revised.values_list("competitor", "rank")) == {stayed: 2, "game:2": 1, gone: 3}
     assert rebuilt_unchanged_in("the-game")
+
+
+def test_the_table_and_replay_pages_say_the_result_was_changed_and_what_counts(alice, bob):
+    tournament, match_id = bot_table(alice)
+    page = client_for(bob).get(f"/tables/{match_id}").content.decode()
+    assert '"changed_result": null' in page
+    services.result_correct(
+        tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, ranks=[2, 1], reason="sheet"
+    )
+    for path in (f"/tables/{match_id}", f"/tables/{match_id}/replay"):
+        data = page_data(client_for().get(path).content.decode())
+        assert data["changed_result"] == {
+            "tournament": tournament.pk, "ranks": [2, 1], "team_score": None, "forfeited": [],
+            "source": "ResultCorrected", "reason": "sheet", "forfeited_seats": [],
+        }

@@ -1,5 +1,6 @@
-// How every page words three facts of a table's summary (the API's match): a deck its creator
-// chose, a finished match that does not count for ratings, and who won it.
+// How every page words four facts of a table's summary (the API's match): a deck its creator
+// chose, a finished match that does not count for ratings, who won it, and a result its
+// tournament's organiser changed.
 
 /** A table whose creator fixed the deck: they may know every hand. */
 export const DECK_CHOSEN_TEXT = "deck chosen by the creator";
@@ -29,4 +30,22 @@ export function countedWinners(match, outcome) {
   if (!outcome.winners.length) return [];
   const ranks = countedRanks(match, outcome);
   return ranks.map((rank, seat) => (rank === 1 ? seat : null)).filter((seat) => seat !== null);
+}
+
+/** A tournament table's result changed by its organiser (the page data's `changed_result`), in
+ * words: what the tournament and ratings count instead of the result played. */
+export function changedResultText(match, changed) {
+  const gone = changed.forfeited_seats.map((seat) => seatName(match, seat));
+  const why = changed.reason ? ` (${changed.reason})` : "";
+  let result;
+  if (changed.ranks) {
+    const order = changed.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+    result = order.map(({ rank, seat }) => `${rank}. ${seatName(match, seat)}`).join(", ");
+  } else {
+    result = `the team left ${changed.team_score} cards`;
+  }
+  const how = changed.source === "ForfeitAwarded"
+    ? `The organiser awarded this table by forfeit${why}: ${gone.join(" and ")} forfeited`
+    : `The organiser corrected this table's result${why}`;
+  return `${how}. ${match.rated ? "The tournament and ratings count" : "The tournament counts"} ${result}.`;
 }

@@ -3,7 +3,7 @@
 import { get, pageData } from "./api.js";
 import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
-import { countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
+import { changedResultText, countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
 
 const data = pageData("replay-data");
 const match = data.match;
@@ -151,7 +151,8 @@ function renderResult(view, ctx) {
   const headline = outcome.cooperative ? (outcome.won ? "The team won." : "The team lost.")
     : winners.length ? `${winners.map(name).join(" and ")} won.` : "Nobody won.";
   rerender(el.result, () => [h("h2", {}, "Result"), h("p", { class: "result-headline" }, headline),
-    h("p", {}, renderer.resultText(outcome, ctx))]);
+    h("p", {}, renderer.resultText(outcome, ctx)),
+    data.changed_result ? h("p", { class: "banner", id: "changed-result" }, changedResultText(match, data.changed_result)) : null]);
 }
 
 // --- moving through the match ---------------------------------------------------------------------

@@ -3,7 +3,7 @@
 import { api, ApiError, get, pageData, post } from "./api.js";
 import { clockText, flash, h, plural, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
-import { countedRanks, countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
+import { changedResultText, countedRanks, countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
 import { MatchSocket } from "./socket.js";
 
 const data = pageData("table-data");
@@ -323,6 +323,7 @@ function renderResult() {
     h("h2", {}, "Result"),
     h("p", { class: "result-headline" }, headline),
     h("p", {}, renderer.resultText(outcome, context())),
+    data.changed_result ? h("p", { class: "banner", id: "changed-result" }, changedResultText(state.match, data.changed_result)) : null,
     state.match.rating && !state.match.rating.rated && state.match.rating.reason === "seat_never_moved"
       ? h("p", { class: "banner", id: "not-rated" }, `${ratingText(state.match)}, so the match counts for nobody's rating.`)
       : null,
