@@ -134,9 +134,16 @@ def setup_django(url: str) -> None:
 
 def make_users(count: int, prefix: str) -> list[int]:
     from accounts.models import User
+    from accounts.names import name_key
 
+    # bulk_create skips `User.save()`, which keeps the name keys the unique constraint is on.
+    names = [(f"{prefix}{i}", f"{prefix.title()} {i}") for i in range(count)]
     User.objects.bulk_create(
-        [User(username=f"{prefix}{i}", password="!", display_name=f"{prefix.title()} {i}") for i in range(count)],
+        [
+            User(username=username, password="!", display_name=shown, username_key=name_key(username),
+                 display_key=name_key(shown))
+            for username, shown in names
+        ],
         batch_size=5000,
     )
     return list(User.objects.filter(username__startswith=prefix).order_by("pk").values_list("pk", flat=True))
