@@ -1,6 +1,7 @@
 """GET /api/ratings/{game}/leaderboard: best μ − 3σ first, a minimum of games, pages, your own place.
 
-Who is listed (provisional players, people on the bots' pool's board, `kind`): tests/ratings/test_boards_list_everyone.py.
+Who is listed (provisional players, people on the bots' pool's board, `kind`):
+tests/ratings/test_boards_list_everyone.py.
 """
 from __future__ import annotations
 
