@@ -505,7 +505,7 @@ def ratings_in_order(ids: list[int]) -> list[Rating]:
 
 
 def leaderboard_position(rating: Rating, pool: str, *, min_games: int, kind: str | None = None) -> int | None:
-    """The rating's place on the board `leaderboard` gives for the same arguments (1 is top), or
+    """The rating's place on the board `leaderboard_ids` gives for the same arguments (1 is top), or
     None when that board does not list it (another kind, or below `min_games`).
 
     Provisional ratings are numbered like any other: the board is one ordering, and a place
@@ -556,10 +556,8 @@ def rating_detail(game: str, ref: CompetitorRef, pool: str, *, min_games: int) -
 def user_ratings(user_id: int) -> list[dict[str, Any]]:
     """A person's rating in every game and pool they are rated in, each with its place on the
     pool's board (people first, then against bots): the profile's cards."""
-    ratings = (
-        Rating.objects.filter(competitor=rmath.user_competitor(user_id), kind=Kind.USER)
-        .select_related("ladder", "user")
-    )
+    # By user id, which has an index of its own (the competitor key leads no index).
+    ratings = Rating.objects.filter(user_id=user_id, kind=Kind.USER).select_related("ladder", "user")
     order = {slug: index for index, slug in enumerate(ENGINES)}
     pools = list(Pool.values)
     rows = [
