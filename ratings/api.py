@@ -161,8 +161,8 @@ class LeaderboardApi(APIView):
     @extend_schema(parameters=[_GAME, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
     def get(self, request, game: str):
         query = _query(self.InputSerializer, request)
-        board_of = {"min_games": query["min_games"], "kind": query.get("kind")}
-        board = selectors.leaderboard_ids(game, query["pool"], **board_of)
+        board_filter = {"min_games": query["min_games"], "kind": query.get("kind")}
+        board = selectors.leaderboard_ids(game, query["pool"], **board_filter)
         paginator = Page()
         page = selectors.ratings_in_order(paginator.paginate_queryset(board, request, view=self))
         rows = [selectors.rating_row(game, r, paginator.offset + i + 1) for i, r in enumerate(page)]
@@ -170,7 +170,7 @@ class LeaderboardApi(APIView):
         player = None
         if asked is not None:
             ref = selectors.competitor_ref(game, asked)
-            player = selectors.leaderboard_row(game, query["pool"], ref.competitor, **board_of)
+            player = selectors.leaderboard_row(game, query["pool"], ref.competitor, **board_filter)
         body = _page(paginator, rows, player=player, provisional_games=selectors.PROVISIONAL_GAMES)
         return Response(self.OutputSerializer(body).data)
 
