@@ -12,7 +12,7 @@ from django.contrib.auth import login, logout
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
@@ -22,6 +22,8 @@ from frontend.forms import LoginForm, SignupForm
 from games import selectors
 from games.bots import BOTS, STRONG_BOT
 from games.models import Seat
+from ratings import selectors as rating_selectors
+from ratings.models import Pool
 from server.errors import ApplicationError
 from server.limits import throttle_wait
 from tournaments import selectors as tournament_selectors
@@ -132,11 +134,36 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if player is None:
         raise Http404("No such player.")
     recent = selectors.match_summaries(list(selectors.match_list(player=player.username)[:20]))
+    ratings = [_rating_card(row) for row in rating_selectors.user_ratings(player.pk)]
     return _page(request, "frontend/profile.html", {
         "player": player,
-        "player_data": {"username": player.username, "name": player.shown_name, "id": player.pk},
+        "player_data": {
+            "username": player.username, "name": player.shown_name, "id": player.pk,
+            "rated": [{"game": r["game"], "pool": r["pool"], "games": r["games"]} for r in ratings],
+        },
+        "ratings": ratings,
+        "provisional_games": rating_selectors.PROVISIONAL_GAMES,
         "recent": [_match_row(summary, player.pk) for summary in recent],
     })
+
+
+# The two pools as the pages name them: the bots' pool's board lists people beside the bots.
+POOL_TITLES = {Pool.PEOPLE: "People", Pool.BOTS: "Against bots"}
+BOARD_TITLES = {Pool.PEOPLE: "people's board", Pool.BOTS: "people-and-bots board"}
+
+
+BOARD_PAGE = 25  # rows per page of the board (js/leaderboard.js PAGE)
+
+
+def _rating_card(row: dict[str, Any]) -> dict[str, Any]:
+    """A profile's rating card: the rating, and a link to the board's page that shows its place."""
+    board = reverse("bots" if row["pool"] == Pool.BOTS else "leaderboard", kwargs={"game": row["game"]})
+    offset = (row["position"] - 1) // BOARD_PAGE * BOARD_PAGE
+    board += "?" + urlencode({"offset": offset, "highlight": row["competitor"]})
+    return {
+        **row, "title": GAME_TITLES.get(row["game"], row["game"]), "pool_title": POOL_TITLES[row["pool"]],
+        "board_title": BOARD_TITLES[row["pool"]], "board_url": board,
+    }
 
 
 @require_GET
@@ -245,17 +272,21 @@ def _iso(value: Any) -> Any:
 @ensure_csrf_cookie
 @require_GET
 def leaderboard(request: HttpRequest, game: str | None = None, pool: str = "people") -> HttpResponse:
-    """A game's leaderboard (people's or bots' board): the module pages, searches and finds you."""
+    """A game's leaderboard (the people's board, or the bots' pool's board of people and bots):
+    the module pages, filters, searches and finds you."""
     slugs = [g["slug"] for g in selectors.game_list()]
     if game is None:
         return redirect(reverse("bots" if pool == "bots" else "leaderboard", kwargs={"game": slugs[0]}))
     if game not in slugs:
         raise Http404("No such game.")
+    provisional = rating_selectors.PROVISIONAL_GAMES
     return _page(request, "frontend/leaderboard.html", {
         "game": game,
         "title": GAME_TITLES.get(game, game),
         "pool": pool,
-        "board_data": {"game": game, "pool": pool, "user": _page_user(request)},
+        "board_title": BOARD_TITLES[pool],
+        "provisional_games": provisional,
+        "board_data": {"game": game, "pool": pool, "user": _page_user(request), "provisional_games": provisional},
     })
 
 

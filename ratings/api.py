@@ -13,14 +13,21 @@ from rest_framework.views import APIView
 
 from games.engines import ENGINES
 from ratings import selectors
-from ratings.models import Pool
+from ratings.models import Kind, Pool
 from server.pagination import PAGE_PARAMETERS, Page
 
 _GAME = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=sorted(ENGINES), description="The game's slug.")
 _PLAYER = OpenApiParameter(
     "player", str, OpenApiParameter.PATH, description="A username (or user id), bot:<name>, or game:<players>."
 )
-_POOL_HELP = "people: matches with no bot (the default); bots: matches with a bot, where bots are rated."
+_POOL_HELP = (
+    "people: matches with no bot (the default); bots: matches with a bot, where the people who played "
+    "there are rated beside the bots."
+)
+_MIN_GAMES_HELP = (
+    f"List only competitors with at least this many rated games (default {selectors.DEFAULT_MIN_GAMES}: "
+    "everyone rated)."
+)
 
 
 def _query(serializer_class: type[serializers.Serializer], request) -> dict:
@@ -30,8 +37,13 @@ def _query(serializer_class: type[serializers.Serializer], request) -> dict:
 
 
 class RatingRowSerializer(serializers.Serializer):
-    position = serializers.IntegerField(allow_null=True, help_text="Place on the board; null below min_games.")
+    position = serializers.IntegerField(
+        allow_null=True,
+        help_text="Place on the board, provisional rows included; null when the board does not list the "
+        "competitor (below min_games, or of a kind the board leaves out).",
+    )
     competitor = serializers.CharField(help_text="user:<id>, bot:<name> or game:<players>")
+    kind = serializers.ChoiceField(choices=Kind.values, help_text="user: a person; bot; game: The Game itself.")
     user = serializers.IntegerField(allow_null=True)
     name = serializers.CharField()
     mu = serializers.FloatField()
@@ -39,6 +51,9 @@ class RatingRowSerializer(serializers.Serializer):
     rating = serializers.FloatField(help_text="The conservative rating μ − 3σ the board is ordered by.")
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
+    provisional = serializers.BooleanField(
+        help_text=f"Fewer than {selectors.PROVISIONAL_GAMES} rated games: the rating may still move a lot."
+    )
     last_played_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -127,6 +142,9 @@ class GameRatingSerializer(serializers.Serializer):
 class LeaderboardApi(APIView):
     """A game's leaderboard, best conservative rating (μ − 3σ) first, with a player's own place.
 
+    The people's board lists people; the bots' pool's board lists the people who played at tables
+    with a bot and the bots, each row with its `kind` (`kind` keeps one of them). Everyone rated
+    is listed and numbered, players with fewer than `provisional_games` games marked provisional.
     `player` (default: the caller, when signed in) adds that player's row and position.
     """
 
@@ -134,45 +152,59 @@ class LeaderboardApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         pool = serializers.ChoiceField(choices=Pool.values, default=Pool.PEOPLE, help_text=_POOL_HELP)
-        min_games = serializers.IntegerField(min_value=0, default=selectors.DEFAULT_MIN_GAMES)
+        kind = serializers.ChoiceField(
+            choices=[Kind.USER, Kind.BOT], required=False,
+            help_text="Only people (user) or only bots (bot); default: everyone the board lists.",
+        )
+        min_games = serializers.IntegerField(min_value=0, default=selectors.DEFAULT_MIN_GAMES, help_text=_MIN_GAMES_HELP)
         player = serializers.CharField(required=False, max_length=150)
 
     class OutputSerializer(_Page):
         results = RatingRowSerializer(many=True)
         player = RatingRowSerializer(allow_null=True, help_text="The asked-for player's row (null: not rated).")
+        provisional_games = serializers.IntegerField(help_text="A row is provisional below this many rated games.")
 
     @extend_schema(parameters=[_GAME, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
     def get(self, request, game: str):
         query = _query(self.InputSerializer, request)
-        board = selectors.leaderboard(game, query["pool"], min_games=query["min_games"])
+        board_filter = {"min_games": query["min_games"], "kind": query.get("kind")}
+        board = selectors.leaderboard_ids(game, query["pool"], **board_filter)
         paginator = Page()
-        page = paginator.paginate_queryset(board, request, view=self)
+        page = selectors.ratings_in_order(paginator.paginate_queryset(board, request, view=self))
         rows = [selectors.rating_row(game, r, paginator.offset + i + 1) for i, r in enumerate(page)]
         asked = query.get("player") or (request.user.username if request.user.is_authenticated else None)
         player = None
         if asked is not None:
             ref = selectors.competitor_ref(game, asked)
-            player = selectors.leaderboard_row(game, query["pool"], ref.competitor, min_games=query["min_games"])
-        return Response(self.OutputSerializer(_page(paginator, rows, player=player)).data)
+            player = selectors.leaderboard_row(game, query["pool"], ref.competitor, **board_filter)
+        body = _page(paginator, rows, player=player, provisional_games=selectors.PROVISIONAL_GAMES)
+        return Response(self.OutputSerializer(body).data)
 
 
 class RatingDetailApi(APIView):
-    """One player's current rating in a game, with their place on the board."""
+    """One player's current rating in a game, with their place on the pool's board (as
+    `LeaderboardApi` numbers it without `kind`)."""
 
     permission_classes = [AllowAny]
 
     class InputSerializer(serializers.Serializer):
-        pool = serializers.ChoiceField(choices=Pool.values, required=False, help_text="Default: bots for a bot, else people.")
-        min_games = serializers.IntegerField(min_value=0, default=selectors.DEFAULT_MIN_GAMES)
+        pool = serializers.ChoiceField(
+            choices=Pool.values, required=False,
+            help_text="Default: bots for a bot; people for a person, or bots if they have only played bots here.",
+        )
+        min_games = serializers.IntegerField(min_value=0, default=selectors.DEFAULT_MIN_GAMES, help_text=_MIN_GAMES_HELP)
 
-    @extend_schema(parameters=[_GAME, _PLAYER, InputSerializer], responses={200: RatingRowSerializer})
+    class OutputSerializer(RatingRowSerializer):
+        pool = serializers.ChoiceField(choices=Pool.values, help_text="The pool the rating is from.")
+
+    @extend_schema(parameters=[_GAME, _PLAYER, InputSerializer], responses={200: OutputSerializer})
     def get(self, request, game: str, player: str):
         query = _query(self.InputSerializer, request)
         selectors.game_check(game)
         ref = selectors.competitor_ref(game, player)
-        pool = selectors.pool_for(ref, query.get("pool"))
+        pool = selectors.detail_pool(game, ref, query.get("pool"))
         row = selectors.rating_detail(game, ref, pool, min_games=query["min_games"])
-        return Response(RatingRowSerializer(row).data)
+        return Response(self.OutputSerializer(row).data)
 
 
 class RatingHistoryApi(APIView):

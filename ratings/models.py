@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F
+from django.db.models import F, Q
 
 
 class Pool(models.TextChoices):
@@ -124,7 +124,15 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["ladder", "competitor"], name="rating_unique_per_ladder")]
-        indexes = [models.Index(fields=["ladder", "kind", "-conservative", "id"], name="rating_board")]
+        indexes = [
+            models.Index(fields=["ladder", "kind", "-conservative", "id"], name="rating_board"),
+            # The bots' pool's board lists people and bots together: one walk in board order for
+            # both kinds (on `rating_board` it would be two ranges to merge and sort).
+            models.Index(
+                fields=["ladder", "-conservative", "id"], name="rating_board_people_and_bots",
+                condition=Q(kind__in=[Kind.USER, Kind.BOT]),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.competitor}: {self.mu:.2f} ± {self.sigma:.2f}"

@@ -23,8 +23,14 @@ from tournaments.selectors import TableResultChange, table_result_changes
 from server.errors import bad_request, not_found
 from server.limits import whole_number
 
-# A leaderboard lists competitors with at least this many rated games unless asked otherwise.
-DEFAULT_MIN_GAMES = 5
+# A board lists every competitor with at least this many rated games unless asked for more
+# (`min_games`): one, so a new player is on the board after their first rated match.
+DEFAULT_MIN_GAMES = 1
+# A rating is provisional, and marked so on every board, until this many rated games. A count
+# of games rather than a bound on σ: players can see it and tell when the mark will go, it means
+# the same in every game and at every table size (σ falls faster at a table of five than of
+# two), and the uncertainty σ measures already pulls a new player down the μ − 3σ order.
+PROVISIONAL_GAMES = 5
 
 MatchKey = tuple[datetime, int]  # (finished_at, match id): match-end order
 _ID_CHUNK = 900  # ids per IN (...) list: under SQLite's smallest limit on query parameters
@@ -489,54 +495,135 @@ def pool_for(ref: CompetitorRef, pool: str | None) -> str:
 
 # --- leaderboards -----------------------------------------------------------------------------
 
+# Who each pool's board lists: the people's board, people (The Game's pseudo-players are not
+# competitors to rank: their ratings are under best results); the bots' pool, the people who
+# played there and the bots they played, side by side. Never an empty tuple.
+_BOARD_KINDS: dict[str, tuple[str, ...]] = {Pool.PEOPLE: (Kind.USER,), Pool.BOTS: (Kind.USER, Kind.BOT)}
 
-def leaderboard(game: str, pool: str, *, min_games: int) -> QuerySet[Rating]:
-    """A ladder's board: people on the people's board, bots on the bots' board, best μ − 3σ first."""
+
+def board_kinds(pool: str, kind: str | None = None) -> tuple[str, ...]:
+    """The kinds of competitor on the pool's board, or only `kind` (empty: the board has none of it)."""
+    listed = _BOARD_KINDS[pool]
+    return listed if kind is None else tuple(k for k in listed if k == kind)
+
+
+def _board(ladder_id: int, kinds: tuple[str, ...], min_games: int) -> QuerySet[Rating]:
+    """The board's rows, unordered: by the ladder's id and the kinds, so the planner can walk an
+    index in the board's order (`rating_board` for one kind, `rating_board_people_and_bots` for both)."""
+    if not kinds:
+        return Rating.objects.none()
+    board = Rating.objects.filter(ladder_id=ladder_id)
+    board = board.filter(kind=kinds[0]) if len(kinds) == 1 else board.filter(kind__in=kinds)
+    if min_games > 1:
+        # Every rating has at least one game (a row is written by a rated match), so a minimum of
+        # one filters nothing: leaving it out lets a place be counted from the index alone.
+        board = board.filter(games__gte=min_games)
+    return board
+
+
+def leaderboard_ids(game: str, pool: str, *, min_games: int, kind: str | None = None) -> QuerySet:
+    """A ladder's board as rating ids, best μ − 3σ first: people on the people's board; people
+    and bots on the bots' pool's board (or one `kind` of them); provisional players included.
+
+    Ids, to be paged and then read by `ratings_in_order`: a page is found by walking the board
+    index alone (an index-only scan: no table row is read for the rows skipped to reach a deep
+    page), where a page of whole rows joined to their users had the planner sort the ladder.
+    """
     game_check(game)
     ladder = ladder_get(game, pool)
     if ladder is None:
-        return Rating.objects.none()
-    kind = Kind.BOT if pool == Pool.BOTS else Kind.USER
+        return Rating.objects.none().values_list("pk", flat=True)
     # By the ladder's id, not a join on game and pool: the planner then walks the board index in
     # order and stops after a page, instead of sorting the whole ladder.
-    return (
-        Rating.objects.filter(ladder_id=ladder.pk, kind=kind, games__gte=min_games)
-        .select_related("user")
-        .order_by("-conservative", "id")
+    return _board(ladder.pk, board_kinds(pool, kind), min_games).order_by("-conservative", "id").values_list(
+        "pk", flat=True
     )
 
 
-def rating_detail(game: str, ref: CompetitorRef, pool: str, *, min_games: int) -> dict[str, Any]:
-    """A competitor's current rating and place; `not_rated` (404) before its first rated match."""
-    row = leaderboard_row(game, pool, ref.competitor, min_games=min_games)
-    if row is None:
-        raise not_found("not_rated", f"{ref.name} has no {pool} rating in {game} yet.")
-    return row
+def ratings_in_order(ids: list[int]) -> list[Rating]:
+    """The ratings of a page of `leaderboard_ids`, in its order (a rating gone since is left out)."""
+    found = Rating.objects.select_related("user").in_bulk(ids)
+    return [found[rating_id] for rating_id in ids if rating_id in found]
 
 
-def leaderboard_position(rating: Rating, *, min_games: int) -> int | None:
-    """The rating's place on its board (1 is top), or None below the minimum number of games."""
-    if rating.games < min_games:
+def leaderboard_position(rating: Rating, pool: str, *, min_games: int, kind: str | None = None) -> int | None:
+    """The rating's place on the board `leaderboard_ids` gives for the same arguments (1 is top), or
+    None when that board does not list it (another kind, or below `min_games`).
+
+    Provisional ratings are numbered like any other: the board is one ordering, and a place
+    that skipped them would not be the row's place on the page.
+    """
+    kinds = board_kinds(pool, kind)
+    if rating.kind not in kinds or rating.games < min_games:
         return None
-    board = Rating.objects.filter(ladder_id=rating.ladder_id, kind=rating.kind, games__gte=min_games)
-    above = board.filter(Q(conservative__gt=rating.conservative) | Q(conservative=rating.conservative, id__lt=rating.pk))
+    # Above: a better μ − 3σ, or the same and a smaller id. Written with `conservative >= ` on its
+    # own, which the board index takes as the bound of its walk: only the rows above are read.
+    above = _board(rating.ladder_id, kinds, min_games).filter(
+        Q(conservative__gte=rating.conservative), Q(conservative__gt=rating.conservative) | Q(id__lt=rating.pk)
+    )
     return above.count() + 1
 
 
-def leaderboard_row(game: str, pool: str, competitor: str, *, min_games: int) -> dict[str, Any] | None:
+def leaderboard_row(
+    game: str, pool: str, competitor: str, *, min_games: int, kind: str | None = None
+) -> dict[str, Any] | None:
     """A competitor's row with its place on the board (None: no rating in that pool)."""
     rating = (
         Rating.objects.filter(ladder__game=game, ladder__pool=pool, competitor=competitor).select_related("user").first()
     )
     if rating is None:
         return None
-    return rating_row(game, rating, leaderboard_position(rating, min_games=min_games))
+    return rating_row(game, rating, leaderboard_position(rating, pool, min_games=min_games, kind=kind))
+
+
+def detail_pool(game: str, ref: CompetitorRef, pool: str | None) -> str:
+    """The pool a player's rating is read from: the one asked for; else `pool_for`'s, except for a
+    person who has only ever played at tables with a bot in this game, whose one rating is there."""
+    chosen = pool_for(ref, pool)
+    if pool is not None or ref.kind != Kind.USER:
+        return chosen
+    pools = set(Rating.objects.filter(ladder__game=game, competitor=ref.competitor).values_list("ladder__pool", flat=True))
+    return Pool.BOTS if pools == {Pool.BOTS} else chosen
+
+
+def rating_detail(game: str, ref: CompetitorRef, pool: str, *, min_games: int) -> dict[str, Any]:
+    """A competitor's current rating and place on the pool's board; `not_rated` (404) before its
+    first rated match there."""
+    row = leaderboard_row(game, pool, ref.competitor, min_games=min_games)
+    if row is None:
+        raise not_found("not_rated", f"{ref.name} has no {pool} rating in {game} yet.")
+    return {**row, "pool": pool}
+
+
+def user_ratings(user_id: int) -> list[dict[str, Any]]:
+    """A person's rating in every game and pool they are rated in, each with its place on the
+    pool's board (people first, then against bots): the profile's cards."""
+    # By user id, which has an index of its own (the competitor key leads no index).
+    ratings = Rating.objects.filter(user_id=user_id, kind=Kind.USER).select_related("ladder", "user")
+    order = {slug: index for index, slug in enumerate(ENGINES)}
+    pools = list(Pool.values)
+    rows = [
+        {
+            "game": r.ladder.game,
+            "pool": r.ladder.pool,
+            **rating_row(r.ladder.game, r, leaderboard_position(r, r.ladder.pool, min_games=DEFAULT_MIN_GAMES)),
+        }
+        for r in ratings
+        if r.ladder.game in order
+    ]
+    return sorted(rows, key=lambda row: (order[row["game"]], pools.index(row["pool"])))
+
+
+def is_provisional(games: int) -> bool:
+    """Whether a rating is still provisional (see `PROVISIONAL_GAMES`)."""
+    return games < PROVISIONAL_GAMES
 
 
 def rating_row(game: str, rating: Rating, position: int | None) -> dict[str, Any]:
     return {
         "position": position,
         "competitor": rating.competitor,
+        "kind": rating.kind,
         "user": rating.user_id,
         "name": competitor_name(game, rating.competitor, rating.user),
         "mu": rating.mu,
@@ -544,6 +631,7 @@ def rating_row(game: str, rating: Rating, position: int | None) -> dict[str, Any
         "rating": rating.conservative,
         "games": rating.games,
         "wins": rating.wins,
+        "provisional": is_provisional(rating.games),
         "last_played_at": rating.last_played_at,
     }
 

@@ -141,9 +141,11 @@ def test_leaderboards_page_search_and_show_your_own_place(pages, finished_match)
     page.get_by_role("link", name="Leaderboards").click()
     page.wait_for_url("**/leaderboards/*")
     page.get_by_role("link", name="The Game", exact=True).click()
-    page.get_by_label("At least").select_option("0")
-    page.wait_for_selector("#board-table tbody tr:has-text('Gail')")
+    # Everyone rated is listed by default; one game each: both marked provisional.
+    page.wait_for_selector("#board-table tbody tr:has-text('Gail') .badge-provisional[title*='1 rated game so far']")
+    page.wait_for_selector("#board-table tbody tr:has-text('Hugo') .badge-provisional")
     page.wait_for_selector("#me :text('You are #')")
+    page.wait_for_selector("#me .badge-provisional")
     page.wait_for_selector("#best-results table")
     pages.screenshot(page, "leaderboard")
 
@@ -156,6 +158,7 @@ def test_leaderboards_page_search_and_show_your_own_place(pages, finished_match)
 
     page.get_by_role("link", name="Bots", exact=True).click()
     page.wait_for_url("**/bots/*")
+    page.wait_for_selector("h1:text('People and bots')")
     page.wait_for_selector("#board-table[aria-busy=false]")
     pages.screenshot(page, "bots-board")
 

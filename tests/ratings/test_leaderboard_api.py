@@ -1,4 +1,8 @@
-"""GET /api/ratings/{game}/leaderboard: best μ − 3σ first, a minimum of games, pages, your own place."""
+"""GET /api/ratings/{game}/leaderboard: best μ − 3σ first, a minimum of games, pages, your own place.
+
+Who is listed (provisional players, people on the bots' pool's board, `kind`):
+tests/ratings/test_boards_list_everyone.py.
+"""
 from __future__ import annotations
 
 import pytest
@@ -36,11 +40,12 @@ def test_it_orders_by_the_conservative_rating_and_numbers_the_places(alice, bob,
     assert first["games"] == 3 and first["wins"] == 3 and first["competitor"] == f"user:{first['user']}"
 
 
-def test_it_leaves_out_players_below_the_minimum_number_of_games(alice, bob, carol):
+def test_min_games_still_leaves_out_players_below_it_when_asked(alice, bob, carol):
     beat(alice, bob, 5)
     beat(carol, alice, 1)
-    assert [row["name"] for row in board()["results"]] == ["Alice", "Bob"]  # default minimum: 5 games
+    assert [row["name"] for row in board(min_games=5)["results"]] == ["Alice", "Bob"]
     assert board(min_games=7)["count"] == 0
+    assert board()["count"] == 3  # by default everyone rated is listed
 
 
 def test_it_pages_and_keeps_the_places_running(alice):
@@ -62,13 +67,6 @@ def test_it_shows_the_callers_own_place_even_below_the_page(alice, bob, carol):
     assert board(min_games=1, player="alice")["player"]["position"] == 1
     assert board(min_games=3, player="bob")["player"]["position"] is None  # two games: not on the board
     assert board(min_games=1)["player"] is None  # anonymous, nobody asked for
-
-
-def test_it_shows_bots_on_their_own_board(alice):
-    match_rate(match_id=stored("ten", [alice, "run_builder"], WIN).pk)
-    assert board(min_games=1)["count"] == 0
-    bots = board(min_games=1, pool="bots")
-    assert [row["competitor"] for row in bots["results"]] == ["bot:run_builder"]
 
 
 def test_it_refuses_an_unknown_game_a_bad_pool_and_an_unknown_player(alice):

@@ -1,5 +1,6 @@
-// A leaderboard (people's or bots'): pages, a search that jumps to a player's page, and the
-// viewer's own place.
+// A leaderboard (the people's board, or the bots' pool's board of people and bots): pages, a
+// search that jumps to a player's page, the viewer's own place, and the marks: provisional
+// players (fewer than `provisional_games` rated games) and bots.
 import { get, pageData } from "./api.js";
 import { flash, h, plural, rerender, timeAgo } from "./dom.js";
 
@@ -8,6 +9,7 @@ const games = pageData("games-data");
 const game = games.find((g) => g.slug === data.game);
 const bots = data.pool === "bots";
 const PAGE = 25;
+const PROVISIONAL = data.provisional_games;
 const params = new URLSearchParams(location.search);
 
 const el = {
@@ -20,22 +22,39 @@ const el = {
   search: document.getElementById("search"),
   suggestions: document.getElementById("search-suggestions"),
   minGames: document.getElementById("min-games"),
+  kind: document.getElementById("kind"), // the bots' pool only
   form: document.getElementById("search-form"),
 };
 
 const state = {
   offset: Number(params.get("offset")) || 0,
-  minGames: params.has("min_games") ? params.get("min_games") : "5",
+  minGames: chosenMinimum(params.get("min_games")),
+  kind: bots && ["user", "bot"].includes(params.get("kind")) ? params.get("kind") : "",
   highlight: params.get("highlight") || null, // competitor to mark
   count: 0,
 };
 
+/** The minimum of games from the address, as one of the select's options (a new one if need be). */
+function chosenMinimum(asked) {
+  const games = Number(asked);
+  if (!asked || !Number.isInteger(games) || games <= 1) return "1"; // 0 and 1 list the same: everyone rated
+  if (![...el.minGames.options].some((o) => o.value === String(games))) el.minGames.append(h("option", { value: games }, plural(games, "game")));
+  return String(games);
+}
+
+function provisionalMark(row) {
+  return h("span", { class: "badge badge-provisional", title: `Provisional: ${plural(row.games, "rated game")} so far, fewer than ${PROVISIONAL}. The rating can still move a lot.` }, "provisional");
+}
+
 function rowNode(row) {
   const href = row.user ? `/players/by-id/${row.user}` : null;
   const mine = data.user && row.user === data.user.id;
-  return h("tr", { class: [(mine || row.competitor === state.highlight) && "is-me"], "data-competitor": row.competitor },
+  return h("tr", { class: [(mine || row.competitor === state.highlight) && "is-me", row.provisional && "is-provisional"],
+    "data-competitor": row.competitor, "data-kind": row.kind },
     h("td", { class: "num" }, row.position ? String(row.position) : "–"),
-    h("th", { scope: "row" }, href ? h("a", { href }, row.name) : row.name, mine ? " (you)" : ""),
+    h("th", { scope: "row" }, href ? h("a", { href }, row.name) : row.name, mine ? " (you)" : "",
+      row.kind === "bot" ? [" ", h("span", { class: "badge badge-bot", title: "A computer player" }, "bot")] : null,
+      row.provisional ? [" ", provisionalMark(row)] : null),
     h("td", { class: "num" }, row.rating.toFixed(1)),
     h("td", { class: "num" }, row.mu.toFixed(1)),
     h("td", { class: "num" }, row.sigma.toFixed(2)),
@@ -46,7 +65,7 @@ function rowNode(row) {
 
 async function load() {
   el.table.setAttribute("aria-busy", "true");
-  const query = { pool: data.pool, limit: PAGE, offset: state.offset, min_games: state.minGames };
+  const query = { pool: data.pool, kind: state.kind, limit: PAGE, offset: state.offset, min_games: state.minGames };
   let page;
   try {
     page = await get(`ratings/${data.game}/leaderboard`, query);
@@ -57,17 +76,20 @@ async function load() {
   state.count = page.count;
   rerender(el.body, () => (page.results.length ? page.results.map(rowNode)
     : h("tr", {}, h("td", { colspan: 8, class: "muted" }, state.offset ? "No more rows." :
-      `Nobody on this board yet${Number(state.minGames) ? ` with at least ${plural(Number(state.minGames), "game")}` : ""}.`))));
+      `Nobody on this board yet${Number(state.minGames) > 1 ? ` with at least ${plural(Number(state.minGames), "game")}` : ""}.`))));
   el.table.setAttribute("aria-busy", "false");
   const pages = Math.max(1, Math.ceil(page.count / PAGE));
   const current = Math.floor(state.offset / PAGE) + 1;
-  el.info.textContent = `Page ${current} of ${pages} · ${plural(page.count, bots ? "bot" : "player")}`;
+  const listed = { user: ["player", "players"], bot: ["bot", "bots"] }[state.kind]
+    || (bots ? ["player or bot", "players and bots"] : ["player", "players"]);
+  el.info.textContent = `Page ${current} of ${pages} · ${plural(page.count, ...listed)}`;
   el.prev.disabled = state.offset === 0;
   el.next.disabled = state.offset + PAGE >= page.count;
-  if (!bots) renderMe(page.player);
+  renderMe(page.player);
   const url = new URL(location.href);
   url.searchParams.set("offset", state.offset);
   url.searchParams.set("min_games", state.minGames);
+  if (state.kind) url.searchParams.set("kind", state.kind); else url.searchParams.delete("kind");
   if (state.highlight) url.searchParams.set("highlight", state.highlight); else url.searchParams.delete("highlight");
   history.replaceState(null, "", url);
 }
@@ -79,10 +101,12 @@ function renderMe(row) {
     return;
   }
   rerender(el.me, () => {
-    if (!row) return h("p", { class: "muted" }, "You have no rating in this game yet: play a rated table against people.");
+    if (!row) return h("p", { class: "muted" }, bots ? "You have no rating on this board yet: play a rated table with a bot."
+      : "You have no rating in this game yet: play a rated table against people.");
     if (!row.position) return h("p", {}, `Your rating is ${row.rating.toFixed(1)} after ${plural(row.games, "game")}; `,
-      `the board lists players with at least ${plural(Number(state.minGames), "game")}.`);
+      state.kind === "bot" ? "the board shows bots only." : `the board lists players with at least ${plural(Number(state.minGames), "game")}.`);
     return h("p", { class: "banner" }, `You are #${row.position} with a rating of ${row.rating.toFixed(1)}. `,
+      row.provisional ? [provisionalMark(row), " "] : null,
       h("button", { type: "button", class: "btn btn-small", onclick: () => jumpTo(row) }, "Show my place"));
   });
 }
@@ -101,23 +125,26 @@ async function find(event) {
   if (bots) {
     const bot = game.bots.find((b) => b.toLowerCase() === text.toLowerCase());
     if (bot) ref = `bot:${bot}`;
-  } else {
+  }
+  if (!ref) {
     const found = await get("/players/search", { q: text });
     const exact = found.results.find((r) => r.username.toLowerCase() === text.toLowerCase()) || (found.results.length === 1 ? found.results[0] : null);
     if (exact) ref = exact.username;
   }
   if (!ref) {
-    flash(`No ${bots ? "bot" : "player"} called “${text}”.`, "error");
+    flash(`No ${bots ? "player or bot" : "player"} called “${text}”.`, "error");
     return;
   }
-  const board = await get(`ratings/${data.game}/leaderboard`, { pool: data.pool, limit: 1, player: ref, min_games: state.minGames });
+  const board = await get(`ratings/${data.game}/leaderboard`, { pool: data.pool, kind: state.kind, limit: 1, player: ref, min_games: state.minGames });
   const row = board.player;
   if (!row) {
     flash(`${text} has no rating on this board yet.`);
     return;
   }
   if (!row.position) {
-    flash(`${row.name} has ${plural(row.games, "game")}: fewer than this board's minimum. Lower "At least" to list them.`);
+    flash(row.games < Number(state.minGames)
+      ? `${row.name} has ${plural(row.games, "game")}: fewer than this board's minimum. Lower "At least" to list them.`
+      : `${row.name} is not shown: choose "People and bots" to list them.`);
     return;
   }
   flash(`${row.name} is #${row.position}.`);
@@ -127,13 +154,13 @@ async function find(event) {
 let suggestTimer = null;
 async function suggest() {
   const text = el.search.value.trim();
-  if (bots) {
-    el.suggestions.replaceChildren(...game.bots.map((b) => h("option", { value: b })));
+  const botOptions = bots ? game.bots.map((b) => h("option", { value: b }, "bot")) : [];
+  if (text.length < 1) {
+    el.suggestions.replaceChildren(...botOptions);
     return;
   }
-  if (text.length < 1) return;
   const found = await get("/players/search", { q: text });
-  el.suggestions.replaceChildren(...found.results.map((r) => h("option", { value: r.username }, r.name)));
+  el.suggestions.replaceChildren(...botOptions, ...found.results.map((r) => h("option", { value: r.username }, r.name)));
 }
 
 el.search.addEventListener("input", () => {
@@ -143,6 +170,10 @@ el.search.addEventListener("input", () => {
 el.form.addEventListener("submit", (event) => find(event).catch((err) => flash(err.message, "error")));
 el.minGames.value = state.minGames;
 el.minGames.addEventListener("change", () => { state.minGames = el.minGames.value; state.offset = 0; load(); });
+if (el.kind) {
+  el.kind.value = state.kind;
+  el.kind.addEventListener("change", () => { state.kind = el.kind.value; state.offset = 0; load(); });
+}
 el.prev.addEventListener("click", () => { state.offset = Math.max(0, state.offset - PAGE); load(); });
 el.next.addEventListener("click", () => { state.offset += PAGE; load(); });
 if (bots) suggest();

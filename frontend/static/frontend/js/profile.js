@@ -1,42 +1,21 @@
-// A player's profile: a rating per game and board, and the rating history as a chart.
-import { get, getAll, pageData } from "./api.js";
+// A player's profile: the rating history as a chart (the rating cards, per game and pool, with
+// the place and the provisional mark, come rendered by the server).
+import { getAll, pageData } from "./api.js";
 import { lineChart } from "./chart.js";
-import { flash, h, plural, rerender } from "./dom.js";
+import { flash, h, rerender } from "./dom.js";
 
 const player = pageData("player-data");
-const games = pageData("games-data");
-const POOLS = { people: "People", bots: "With bots" };
-const ratingsRoot = document.getElementById("ratings");
+const POOLS = { people: "People", bots: "Against bots" };
 const historyRoot = document.getElementById("history");
 const gameSelect = document.getElementById("history-game");
 const poolSelect = document.getElementById("history-pool");
 
-async function ratingRow(game, pool) {
-  const board = await get(`ratings/${game.slug}/leaderboard`, { player: player.username, pool, limit: 1 });
-  return { game, pool, row: board.player };
-}
-
-function ratingCard({ game, pool, row }) {
-  const board = pool === "bots" ? `/bots/${game.slug}` : `/leaderboards/${game.slug}`;
-  return h("div", { class: "rating-card", "data-game": game.slug, "data-pool": pool },
-    h("h3", {}, game.title, " ", h("span", { class: "muted small" }, POOLS[pool])),
-    h("p", { class: "big" }, row.rating.toFixed(1)),
-    h("p", { class: "small" }, `μ ${row.mu.toFixed(1)} · σ ${row.sigma.toFixed(2)}`),
-    h("p", { class: "small" }, `${plural(row.games, "game")}, ${plural(row.wins, "win")}`,
-      row.position ? [" · ", h("a", { href: board }, `#${row.position} on the board`)] : " · not on the board yet"));
-}
-
-async function loadRatings() {
-  const rows = await Promise.all(games.flatMap((game) => Object.keys(POOLS).map((pool) => ratingRow(game, pool))));
-  const rated = rows.filter((r) => r.row);
-  rerender(ratingsRoot, () => (rated.length ? rated.map(ratingCard)
-    : h("p", { class: "muted" }, "No rated games yet. Rated tables count once they finish.")));
-  ratingsRoot.setAttribute("aria-busy", "false");
-  if (rated.length) {
-    const best = rated.reduce((a, b) => (b.row.games > a.row.games ? b : a));
-    gameSelect.value = best.game.slug;
-    poolSelect.value = best.pool;
-  }
+/** The history shown first: the game and pool with the most rated games (the cards are server-rendered). */
+function chooseHistory() {
+  if (!player.rated.length) return;
+  const most = player.rated.reduce((a, b) => (b.games > a.games ? b : a));
+  gameSelect.value = most.game;
+  poolSelect.value = most.pool;
 }
 
 async function loadHistory() {
@@ -75,6 +54,5 @@ async function loadHistory() {
 
 gameSelect.addEventListener("change", loadHistory);
 poolSelect.addEventListener("change", loadHistory);
-loadRatings()
-  .catch((err) => flash(`Ratings could not be loaded: ${err.message}`, "error"))
-  .finally(loadHistory);
+chooseHistory();
+loadHistory();
