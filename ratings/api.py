@@ -20,6 +20,9 @@ _GAME = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=sorted(ENGINES
 _PLAYER = OpenApiParameter(
     "player", str, OpenApiParameter.PATH, description="A username (or user id), bot:<name>, or game:<players>."
 )
+_DETAIL_POOL_HELP = (
+    "Default: bots for a bot; for a person, people, unless all their rated matches in the game had a bot."
+)
 _POOL_HELP = (
     "people: matches with no bot (the default); bots: matches with a bot, where the people who played "
     "there are rated beside the bots."
@@ -213,7 +216,7 @@ class RatingHistoryApi(APIView):
     permission_classes = [AllowAny]
 
     class InputSerializer(serializers.Serializer):
-        pool = serializers.ChoiceField(choices=Pool.values, required=False, help_text="Default: bots for a bot, else people.")
+        pool = serializers.ChoiceField(choices=Pool.values, required=False, help_text=_DETAIL_POOL_HELP)
 
     class OutputSerializer(_Page):
         results = HistoryRowSerializer(many=True)
@@ -223,7 +226,7 @@ class RatingHistoryApi(APIView):
         query = _query(self.InputSerializer, request)
         selectors.game_check(game)
         ref = selectors.competitor_ref(game, player)
-        history = selectors.rating_history(game, selectors.pool_for(ref, query.get("pool")), ref.competitor)
+        history = selectors.rating_history(game, selectors.detail_pool(game, ref, query.get("pool")), ref.competitor)
         paginator = Page()
         page = paginator.paginate_queryset(history, request, view=self)
         rows = [selectors.history_row(entry) for entry in page]
@@ -239,7 +242,7 @@ class HeadToHeadApi(APIView):
     permission_classes = [AllowAny]
 
     class InputSerializer(serializers.Serializer):
-        pool = serializers.ChoiceField(choices=Pool.values, required=False, help_text="Default: bots for a bot, else people.")
+        pool = serializers.ChoiceField(choices=Pool.values, required=False, help_text=_DETAIL_POOL_HELP)
         opponent = serializers.CharField(required=False, max_length=150, help_text="Only this opponent.")
 
     class OutputSerializer(_Page):
@@ -252,7 +255,7 @@ class HeadToHeadApi(APIView):
         ref = selectors.competitor_ref(game, player)
         opponent = selectors.competitor_ref(game, query["opponent"]).competitor if "opponent" in query else None
         records = selectors.head_to_head(
-            game, selectors.pool_for(ref, query.get("pool")), ref.competitor, opponent=opponent
+            game, selectors.detail_pool(game, ref, query.get("pool")), ref.competitor, opponent=opponent
         )
         paginator = Page()
         page = paginator.paginate_queryset(records, request, view=self)

@@ -35,8 +35,10 @@ def test_a_bots_history_is_found_by_its_name_on_the_bots_board(alice):
     match_rate(match_id=stored("ten", ["run_builder", alice], WIN).pk)
     rows = client_for().get("/api/ratings/ten/players/bot:run_builder/history").json()["results"]
     assert [row["rank"] for row in rows] == [1]
-    assert client_for().get("/api/ratings/ten/players/alice/history").json()["count"] == 0
+    # Alice has only played a bot: her history is found on that board unless another is asked for.
+    assert client_for().get("/api/ratings/ten/players/alice/history").json()["count"] == 1
     assert client_for().get("/api/ratings/ten/players/alice/history", {"pool": "bots"}).json()["count"] == 1
+    assert client_for().get("/api/ratings/ten/players/alice/history", {"pool": "people"}).json()["count"] == 0
 
 
 def test_a_player_with_no_rating_has_an_empty_history_and_no_rating(alice):

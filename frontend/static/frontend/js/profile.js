@@ -32,11 +32,15 @@ async function loadHistory() {
     rerender(historyRoot, () => h("p", { class: "muted" }, "No rated matches in this game on this board yet."));
     return;
   }
-  const points = rows.map((row, i) => ({
+  // A match whose result its tournament changed is rated again: a row takes the old rating back
+  // (left out of the line), the next rates the new result (marked).
+  const rated = rows.filter((row) => !row.reversal);
+  const changed = (row) => (row.revision ? " (result changed by the organiser)" : "");
+  const points = rated.map((row, i) => ({
     y: row.rating_after,
     low: row.mu_after - row.sigma_after,
     high: row.mu_after + row.sigma_after,
-    label: `Match ${i + 1} (table ${row.match}): rating ${row.rating_after.toFixed(1)}, μ ${row.mu_after.toFixed(1)}, rank ${row.rank}`,
+    label: `Match ${i + 1} (table ${row.match}): rating ${row.rating_after.toFixed(1)}, μ ${row.mu_after.toFixed(1)}, rank ${row.rank}${changed(row)}`,
   }));
   const title = `${gameSelect.selectedOptions[0].textContent} rating (${POOLS[pool].toLowerCase()})`;
   rerender(historyRoot, () => [
@@ -45,9 +49,11 @@ async function loadHistory() {
     h("details", {}, h("summary", {}, "The history as a table"),
       h("div", { class: "table-scroll" }, h("table", { class: "data" },
         h("thead", {}, h("tr", {}, ["#", "Table", "Rank", "μ", "σ", "Rating"].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, rows.map((row, i) => h("tr", {},
-          h("td", {}, String(i + 1)), h("td", {}, h("a", { href: `/tables/${row.match}/replay` }, `#${row.match}`)),
-          h("td", {}, String(row.rank)), h("td", { class: "num" }, row.mu_after.toFixed(2)),
+        h("tbody", {}, rows.map((row) => h("tr", {},
+          h("td", {}, row.reversal ? "" : String(rated.indexOf(row) + 1)),
+          h("td", {}, h("a", { href: `/tables/${row.match}/replay` }, `#${row.match}`)),
+          h("td", {}, row.reversal ? `rank ${row.rank} taken back` : `${row.rank}${changed(row)}`),
+          h("td", { class: "num" }, row.mu_after.toFixed(2)),
           h("td", { class: "num" }, row.sigma_after.toFixed(2)), h("td", { class: "num" }, row.rating_after.toFixed(2)))))))),
   ]);
 }

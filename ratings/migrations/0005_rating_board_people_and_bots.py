@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("ratings", "0003_ledger_refuses_truncate"),
+        ("ratings", "0004_ledger_revisions"),
     ]
 
     operations = [
