@@ -15,11 +15,11 @@ def test_a_tiny_run_completes_with_every_model_in_its_tables(capsys):
     for row in figures:
         assert (row["train"], row["test"]) == (16, 4)
         assert set(row["models"]) == set(model_compare.MODELS)
-    table = printed.split("## Best model per row")[0]
+    table = printed.split("## Per row: the best model")[0]
     model_cells = [line.split("|")[3].strip() for line in table.splitlines() if line.startswith("|") and "---" not in line]
     for name in model_compare.MODELS:
         assert model_cells.count(name) == 2
-    assert "## Best model per row" in printed and "team wins" in printed
+    assert "## Per row: the best model" in printed and "team wins" in printed
 
 
 def test_the_league_is_seeded_and_newcomers_join_late():
