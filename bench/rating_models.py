@@ -125,9 +125,11 @@ def _evaluate(job: tuple[str, int, list[rmath.Table], int, int]) -> dict:
         newcomers=newcomers(), strengths=strengths(game),
     )
     figures = comparison.as_dict()
+    # Paired differences against TrueSkill, the server's model, both ways (what the summary reads).
+    pairs = [(a, "trueskill") for a in model_compare.MODELS if a != "trueskill"]
     figures["differences"] = {
         f"{a} - {b}": {metric: comparison.difference(a, b, metric) for metric in model_compare.METRICS}
-        for a in model_compare.MODELS for b in model_compare.MODELS if a != b
+        for a, b in pairs + [(b, a) for a, b in pairs]
     }
     figures["evaluate_cpu_seconds"] = round(time.process_time() - started, 1)
     return {"game": game, "players": players, **figures}
