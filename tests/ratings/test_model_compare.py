@@ -101,8 +101,8 @@ def test_settling_counts_the_games_after_which_the_chance_stays_in_the_band():
 def test_bootstrap_weights_match_a_resample_and_the_interval_holds_the_point():
     scores = [mc.score_match(mc.plackett_luce_prediction([x, 0.0]), (1, 2)) for x in (0.5, -0.3, 1.2)]
     assert mc.aggregate(scores, [2, 0, 1]) == pytest.approx(mc.aggregate([scores[0], scores[0], scores[2]]))
-    draws = mc.bootstrap_draws(3, 200, seed=4)
-    assert draws == mc.bootstrap_draws(3, 200, seed=4) and all(sum(d) == 3 for d in draws)
+    draws = list(mc.bootstrap_draws(3, 200, seed=4))
+    assert draws == list(mc.bootstrap_draws(3, 200, seed=4)) and all(sum(d) == 3 for d in draws)
     values = [mc.aggregate(scores, d)["order_ll"] for d in draws]
     low, high = mc.interval(values)
     assert low <= mc.aggregate(scores)["order_ll"] <= high
@@ -159,7 +159,7 @@ def test_every_models_strict_orders_sum_to_one(name):
     model.fit(thurstone_league(SKILLS, 60, 4, seed=5))
     prediction = model.predict(Table(tuple(sorted(SKILLS)[:4]), (1, 2, 3, 4)))
     total = sum(prediction.order_probability(order) for order in itertools.permutations(range(4)))
-    assert total == pytest.approx(1.0, abs=1e-4)
+    assert total == pytest.approx(1.0, abs=5e-4)
     assert sum(prediction.winner) == pytest.approx(1.0)
 
 
@@ -168,9 +168,9 @@ def test_every_models_strict_orders_sum_to_one(name):
 def test_gaussian_strict_orders_sum_to_one_and_a_weak_order_is_their_sum(performances):
     prediction = mc.gaussian_prediction(performances, [1 / len(performances)] * len(performances))
     orders = list(itertools.permutations(range(len(performances))))
-    assert sum(prediction.order_probability(o) for o in orders) == pytest.approx(1.0, abs=1e-4)
+    assert sum(prediction.order_probability(o) for o in orders) == pytest.approx(1.0, abs=5e-4)
     all_tied = prediction.weak_order_probability([1] * len(performances))
-    assert all_tied == pytest.approx(1.0, abs=1e-4)
+    assert all_tied == pytest.approx(1.0, abs=5e-4)
 
 
 @settings(max_examples=60, deadline=None)

@@ -63,6 +63,14 @@ def test_models_rates_the_game_as_a_team_against_the_game():
     assert output.count(" | ") > 5 * 6
 
 
+def test_models_runs_only_the_models_asked_for():
+    people = [make_user(f"player{i}") for i in range(4)]
+    random_matches("split", people, 20, seed=5)
+    output = report("--game", "split", "--models", "--model", "elo", "--model", "trueskill", "--resamples", "10")
+    assert "| elo | " in output and "| trueskill | " in output
+    assert "| openskill |" not in output and "| ttt |" not in output
+
+
 def test_models_refuses_a_history_too_short_to_test_on():
     people = [make_user("ann"), make_user("ben")]
     random_matches("ten", people, 2, seed=1)

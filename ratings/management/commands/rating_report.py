@@ -58,10 +58,14 @@ class Command(BaseCommand):
         )
         parser.add_argument("--models", action="store_true",
                             help="compare rating models on the history (train on the first 80%%, test on the rest)")
+        parser.add_argument("--model", action="append", dest="model_names", choices=model_compare.MODELS,
+                            help="with --models: only these (repeatable; default: all five; TTT's fit "
+                            "grows with the history times its iterations, the slowest on a long one)")
         parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples for --models")
         parser.add_argument("--seed", type=int, default=0, help="bootstrap seed for --models")
 
-    def handle(self, *args, game, pool, alternatives=None, models=False, resamples=1000, seed=0, **options):
+    def handle(self, *args, game, pool, alternatives=None, models=False, model_names=None, resamples=1000, seed=0,
+               **options):
         base = game_params(game)
         try:
             settings = [base] + [parse_alternative(a, base) for a in alternatives or DEFAULT_ALTERNATIVES]
@@ -75,7 +79,7 @@ class Command(BaseCommand):
         if not tables:
             return
         if models:
-            self._models(tables, base, resamples=resamples, seed=seed)
+            self._models(tables, base, names=model_names or model_compare.MODELS, resamples=resamples, seed=seed)
             return
         replays = [rmath.replay(tables, params) for params in settings]
         self._ties(game, replays[0], base)
@@ -117,10 +121,11 @@ class Command(BaseCommand):
             )
 
 
-    def _models(self, tables: list[rmath.Table], params: rmath.Params, *, resamples: int, seed: int) -> None:
+    def _models(self, tables: list[rmath.Table], params: rmath.Params, *, names: list[str] | tuple[str, ...],
+                resamples: int, seed: int) -> None:
         if resamples < 1:
             raise CommandError("--resamples must be at least 1")
-        comparison = model_compare.evaluate(tables, params, resamples=resamples, seed=seed)
+        comparison = model_compare.evaluate(tables, params, models=names, resamples=resamples, seed=seed)
         if not comparison.test:
             raise CommandError(f"{len(tables)} matches leave none to test on: the last 20% are the test")
         self.stdout.write(
@@ -138,7 +143,7 @@ class Command(BaseCommand):
         best = max(comparison.results, key=lambda name: comparison.results[name].metrics["order_ll"])
         self.stdout.write(f"\nbest by full-order log-likelihood: {best}")
         for other in ("trueskill", "elo"):
-            if other != best:
+            if other != best and other in comparison.results:
                 point, low, high = comparison.difference(best, other, "order_ll")
                 self.stdout.write(f"  {best} - {other}: {point:+.3f} [{low:+.3f}, {high:+.3f}] per match")
 
