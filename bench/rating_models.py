@@ -1,7 +1,8 @@
 """Rating models on simulated leagues of bots of known strength: which one predicts results best.
 
 For every game and player count (2 to the engine's maximum), a league of `LEAGUE_SIZE` graded
-bots, `MixedBot(strong, p)` with p evenly spaced from 0 (random play) to 1 (the strong bot; The Game: 0.9 to 1, see `strengths`):
+bots, `MixedBot(strong, p)` with p evenly spaced from 0 (random play) to 1 (the strong bot;
+The Game: 0.9 to 1, see `strengths`):
 `--matches` matches in time order, each at a table of that many players drawn at random from the
 players who have joined, seated in random order, and played with the real engine and bots. Most
 players are there from the start; `NEWCOMERS` join when 40 % of the training matches are played,
@@ -42,8 +43,8 @@ NEWCOMERS = 5  # every fourth strength joins late: p = 1/19, 5/19, 9/19, 13/19, 
 JOIN_AT = 0.4  # of the training matches
 TRAIN_SHARE = 0.8
 RESAMPLES = 1000
-# On the shared 2-core machine (load about 4) 1000 matches a row took 12 min: 579 s to play the
-# 18,000 matches, 139 s to evaluate; TTT's fit and the 1000 resamples are most of the second part.
+# On the shared 2-core machine 1000 matches a row took 7 min 46 s (368 s to play the 18,000
+# matches, 97 s to evaluate), and 12-13 min while others loaded it.
 DEFAULT_MATCHES = 1000
 QUICK_MATCHES = 60
 COOPERATIVE = {"the-game"}
@@ -145,7 +146,8 @@ def rows_to_run(games: list[str], counts: list[int] | None) -> list[tuple[str, i
     return rows
 
 
-def run(rows: list[tuple[str, int]], matches: int, seed: int, workers: int, resamples: int = RESAMPLES) -> list[dict]:
+def run(rows: list[tuple[str, int]], matches: int, seed: int, workers: int,
+        resamples: int = RESAMPLES) -> list[dict]:
     """Plays every row's league in the pool, then evaluates every row there."""
     started = time.perf_counter()
     jobs, owners = [], []
@@ -165,7 +167,8 @@ def run(rows: list[tuple[str, int]], matches: int, seed: int, workers: int, resa
         evaluated = list(pool.map(_evaluate, [(g, n, tables[(g, n)], seed, resamples) for g, n in order]))
     by_row = {(f["game"], f["players"]): f for f in evaluated}
     for row in rows:
-        by_row[row]["team_win_rate" if row[0] in COOPERATIVE else "first_seat_win_share"] = _base_rate(tables[row])
+        key = "team_win_rate" if row[0] in COOPERATIVE else "first_seat_win_share"
+        by_row[row][key] = _base_rate(tables[row])
     print(f"\nplayed {len(rows) * matches} matches in {played_at - started:.0f} s, evaluated in "
           f"{time.perf_counter() - played_at:.0f} s ({workers} processes)")
     return [by_row[row] for row in rows]
@@ -207,7 +210,8 @@ def print_results(figures: list[dict]) -> None:
     rows = []
     for row in figures:
         for name, result in row["models"].items():
-            settle = "offline" if not result["online"] else "n/a" if result["settle"] is None else f"{result['settle']:.0f}"
+            settle = ("offline" if not result["online"]
+                      else "n/a" if result["settle"] is None else f"{result['settle']:.0f}")
             tau = result["rank_correlation"]
             rows.append([row["game"], row["players"], name, _cell(result, "order_ll"), _cell(result, "winner_ll"),
                          _cell(result, "pair_accuracy"), _cell(result, "brier"), _cell(result, "ece"), settle,

@@ -91,14 +91,17 @@ def observed_ranks(table: Table) -> tuple[int, ...]:
     return tuple(table.ranks)
 
 
-def _rating_groups(table: Table) -> tuple[list[list[tuple[int | None, str]]], list[int], list[tuple[float, ...]] | None]:
+Members = list[list[tuple[int | None, str]]]  # per rated group: (seat, competitor); seat None: the game
+
+
+def _rating_groups(table: Table) -> tuple[Members, list[int], list[tuple[float, ...]] | None]:
     """Who is rated together at this table, at which rank, with which weights (as `ratings.math`)."""
     if table.cooperative:
         return rmath._cooperative_groups(table)
     return [[(seat, competitor)] for seat, competitor in enumerate(table.seats)], list(table.ranks), None
 
 
-def _first_seats(members: Sequence[Sequence[tuple[int | None, str]]]) -> set[tuple[int, int]]:
+def _first_seats(members: Members) -> set[tuple[int, int]]:
     """(group, index) of each competitor's first place at the table: a competitor sitting twice
     (a bot playing itself) is updated from its first seat only, as `ratings.math` does."""
     seen: set[str] = set()
@@ -147,7 +150,9 @@ def plackett_luce_prediction(log_strengths: Sequence[float]) -> Prediction:
     strengths = [math.exp(s - top) for s in log_strengths]
     total = sum(strengths)
     winner = tuple(s / total for s in strengths)
-    ahead = tuple(tuple(0.5 if i == j else si / (si + sj) for j, sj in enumerate(strengths)) for i, si in enumerate(strengths))
+    ahead = tuple(
+        tuple(0.5 if i == j else si / (si + sj) for j, sj in enumerate(strengths)) for i, si in enumerate(strengths)
+    )
 
     def probability(order: Sequence[int]) -> float:
         # Each denominator summed afresh: subtracting the placed strengths from the total
@@ -170,7 +175,9 @@ class _OrderGrid:
     def __init__(self, perf: Sequence[tuple[float, float]]) -> None:
         sds = [math.sqrt(v) for _, v in perf]
         steps = _ORDER_GRID - 1
-        self.xs = sorted({m + s * _GRID_WIDTH_SD * (2 * k / steps - 1) for (m, _), s in zip(perf, sds) for k in range(_ORDER_GRID)})
+        self.xs = sorted({
+            m + s * _GRID_WIDTH_SD * (2 * k / steps - 1) for (m, _), s in zip(perf, sds) for k in range(_ORDER_GRID)
+        })
         self.cdfs = [[_cdf((x - m) / s) for x in self.xs] for (m, _), s in zip(perf, sds)]
 
     def probability(self, order: Sequence[int]) -> float:
@@ -223,7 +230,8 @@ class RatingModel:
     def chance_against_average(self, competitor: str, league: Sequence[str]) -> float:
         """P(competitor beats the league's average player in a duel), the settling measure."""
         terms = [self.terms(c) for c in league]
-        return self.chance_against(competitor, (sum(m for m, _ in terms) / len(terms), sum(v for _, v in terms) / len(terms)))
+        average = (sum(m for m, _ in terms) / len(terms), sum(v for _, v in terms) / len(terms))
+        return self.chance_against(competitor, average)
 
 
 class _Gaussian(RatingModel):
@@ -244,7 +252,8 @@ class _Gaussian(RatingModel):
         """Each unit's members' ratings and weights."""
         pairs = [self.pair(c) for c in table.seats]
         if table.cooperative:
-            groups, weights = rmath.table_groups(pairs, cooperative=True, house=self.pair(rmath.game_competitor(len(pairs))))
+            house = self.pair(rmath.game_competitor(len(pairs)))
+            groups, weights = rmath.table_groups(pairs, cooperative=True, house=house)
             return groups, weights
         return [[p] for p in pairs], [[1.0] for _ in pairs]
 
@@ -253,7 +262,8 @@ class _Gaussian(RatingModel):
         env = self._env_for(table)
         beta2 = env.beta ** 2
         perf = [
-            (sum(w * mu for (mu, _), w in zip(group, ws)), sum(w * w * (s * s + beta2) for (_, s), w in zip(group, ws)))
+            (sum(w * mu for (mu, _), w in zip(group, ws)),
+             sum(w * w * (s * s + beta2) for (_, s), w in zip(group, ws)))
             for group, ws in zip(groups, weights)
         ]
         return gaussian_prediction(perf, rmath.win_probabilities(env, groups, weights))
@@ -340,7 +350,8 @@ class SeatTrueSkillModel(_Gaussian):
         if table.cooperative:
             return super()._unit_groups(table)
         n = len(table.seats)
-        return [[self.pair(c), self.seat_pair(s, n)] for s, c in enumerate(table.seats)], [[1.0, 1.0] for _ in table.seats]
+        groups = [[self.pair(c), self.seat_pair(s, n)] for s, c in enumerate(table.seats)]
+        return groups, [[1.0, 1.0] for _ in table.seats]
 
     def _env_for(self, table: Table) -> trueskill.TrueSkill:
         return self.plain_env if table.cooperative else self.env
@@ -422,7 +433,9 @@ class OpenSkillModel(RatingModel):
 
     def __init__(self, params: Params) -> None:
         self.params = params
-        self.model = openskill.models.PlackettLuce(mu=params.mu, sigma=params.sigma, beta=params.beta, tau=params.tau)
+        self.model = openskill.models.PlackettLuce(
+            mu=params.mu, sigma=params.sigma, beta=params.beta, tau=params.tau
+        )
         self.ratings: dict[str, Pair] = {}
 
     def pair(self, competitor: str) -> Pair:
@@ -437,7 +450,8 @@ class OpenSkillModel(RatingModel):
 
     def rate(self, table: Table) -> None:
         members, ranks, _ = _rating_groups(table)
-        teams = [[self.model.create_rating(list(self.pair(c)), name=c) for _, c in group] for group in members]
+        teams = [[self.model.create_rating(list(self.pair(c)), name=c) for _, c in group]
+                 for group in members]
         rated = self.model.rate(teams, ranks=[float(r) for r in ranks])
         for g, i in sorted(_first_seats(members)):
             player = rated[g][i]
@@ -528,7 +542,8 @@ def _units(table: Table) -> list[list[str]]:
     """The competitors of each unit predicted: each seat, or the team (best rank) and the game."""
     if table.cooperative:
         best = min(table.ranks)
-        return [[c for c, r in zip(table.seats, table.ranks) if r == best], [rmath.game_competitor(len(table.seats))]]
+        team = [c for c, r in zip(table.seats, table.ranks) if r == best]
+        return [team, [rmath.game_competitor(len(table.seats))]]
     return [[c] for c in table.seats]
 
 
@@ -728,7 +743,9 @@ def evaluate(
             known = sorted(strengths, key=lambda c: (-strengths[c], c))
             rated = sorted(strengths, key=lambda c: (-model.strength(c), c))
             correlation = rmath.kendall_tau(rated, known)
-        results[name] = ModelResult(name, metrics, intervals, settle, settled, correlation, model.online, resampled)
+        results[name] = ModelResult(
+            name, metrics, intervals, settle, settled, correlation, model.online, resampled
+        )
     return Comparison(len(train), len(test), results)
 
 
