@@ -4,7 +4,14 @@ Replays a game's rated history in rating order (the rebuild's order) with each T
 setting and, before every match, asks who the favourite is: the seat (cooperative: the team or
 the game) with the best predicted chance to finish first. Prints the favourite's accuracy and
 log-loss by the fewest games any competitor at the table had played, so an operator can pick
-parameters from evidence. Writes nothing.
+parameters from evidence.
+
+`--models` compares rating models instead (`ratings.model_compare`: TrueSkill as configured,
+OpenSkill's Plackett–Luce, Board Game Arena's Elo, TrueSkill with a seat term, TrueSkill Through
+Time): each rates the first 80 % of the history in rating order and predicts the rest from the
+ratings frozen then; printed per model: full-order log-likelihood, winner log-loss, pairwise
+accuracy, Brier score, calibration error (95 % bootstrap intervals over the test matches) and
+the median games until a player's rating settles. Writes nothing.
 """
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.engines import ENGINES
 from ratings import math as rmath
+from ratings import model_compare
 from ratings.models import Pool
 from ratings.selectors import game_params, ladder_get, ledger_positions, ratable_matches, rating_order
 
@@ -48,8 +56,16 @@ class Command(BaseCommand):
             help=f"an alternative setting, e.g. 'beta=6,tau=0.2' or 'beta*2' (repeatable; "
             f"default: {', '.join(DEFAULT_ALTERNATIVES)})",
         )
+        parser.add_argument("--models", action="store_true",
+                            help="compare rating models on the history (train on the first 80%%, test on the rest)")
+        parser.add_argument("--model", action="append", dest="model_names", choices=model_compare.MODELS,
+                            help="with --models: only these (repeatable; default: all five; TTT's fit "
+                            "grows with the history times its iterations, the slowest on a long one)")
+        parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples for --models")
+        parser.add_argument("--seed", type=int, default=0, help="bootstrap seed for --models")
 
-    def handle(self, *args, game, pool, alternatives=None, **options):
+    def handle(self, *args, game, pool, alternatives=None, models=False, model_names=None, resamples=1000, seed=0,
+               **options):
         base = game_params(game)
         try:
             settings = [base] + [parse_alternative(a, base) for a in alternatives or DEFAULT_ALTERNATIVES]
@@ -61,6 +77,9 @@ class Command(BaseCommand):
         tables = [m.table for m in ordered]
         self.stdout.write(f"rating report: {game} ({pool}), {len(tables)} rated matches")
         if not tables:
+            return
+        if models:
+            self._models(tables, base, names=model_names or model_compare.MODELS, resamples=resamples, seed=seed)
             return
         replays = [rmath.replay(tables, params) for params in settings]
         self._ties(game, replays[0], base)
@@ -100,6 +119,40 @@ class Command(BaseCommand):
                 f"{name:>14}: accuracy {_fmt(replay.overall.accuracy)}  log-loss "
                 f"{_fmt(replay.overall.mean_log_loss)}  [{replay.params.label()}]{mark}"
             )
+
+
+    def _models(self, tables: list[rmath.Table], params: rmath.Params, *, names: list[str] | tuple[str, ...],
+                resamples: int, seed: int) -> None:
+        if resamples < 1:
+            raise CommandError("--resamples must be at least 1")
+        comparison = model_compare.evaluate(tables, params, models=names, resamples=resamples, seed=seed)
+        if not comparison.test:
+            raise CommandError(f"{len(tables)} matches leave none to test on: the last 20% are the test")
+        self.stdout.write(
+            f"\n## rating models: trained on the first {comparison.train} matches in rating order, tested on "
+            f"the last {comparison.test} (95% bootstrap intervals, {resamples} resamples)\n"
+        )
+        self.stdout.write("| model | order log-lik | winner log-loss | pair accuracy | Brier | ECE | settle (games) |")
+        self.stdout.write("|---|---:|---:|---:|---:|---:|---:|")
+        for name, result in comparison.results.items():
+            cells = [_interval(result, metric) for metric in model_compare.METRICS]
+            settle = "offline" if not result.online else (
+                "n/a" if result.settle is None else f"{result.settle:.0f} ({result.settled_players} players)")
+            order, winner, pairs, brier, ece = cells
+            self.stdout.write(f"| {name} | {order} | {winner} | {pairs} | {brier} | {ece} | {settle} |")
+        best = max(comparison.results, key=lambda name: comparison.results[name].metrics["order_ll"])
+        self.stdout.write(f"\nbest by full-order log-likelihood: {best}")
+        for other in ("trueskill", "elo"):
+            if other != best and other in comparison.results:
+                point, low, high = comparison.difference(best, other, "order_ll")
+                self.stdout.write(f"  {best} - {other}: {point:+.3f} [{low:+.3f}, {high:+.3f}] per match")
+
+
+def _interval(result: model_compare.ModelResult, metric: str) -> str:
+    value, (low, high) = result.metrics[metric], result.intervals[metric]
+    if math.isnan(value):
+        return "n/a"
+    return f"{value:.3f} [{low:.3f}, {high:.3f}]"
 
 
 def _fmt(value: float) -> str:
