@@ -16,10 +16,11 @@ from tests.conftest import client_for
 from tests.tournaments.builders import finish_round, make_tournament, reloaded
 from tournaments import services
 from tournaments.models import RoundTable
+from games.models import Match
 
 pytestmark = pytest.mark.django_db
 
-GAME = "sequence-stacks"  # its short tables are all draws: a correction always changes something
+GAME = "sequence-stacks"  # four moves a table (tournament builders): quick, a draw or a chip apart
 
 
 def page_data(html: str) -> dict:
@@ -34,6 +35,15 @@ def bot_table(organiser, rounds: int = 2):
     services.tournament_start(tournament_id=tournament.pk, user=organiser)
     (match_id,) = finish_round(reloaded(tournament))
     return reloaded(tournament), match_id
+
+
+def played(match_id: int) -> list[int]:
+    return Match.objects.get(pk=match_id).outcome["ranks"]
+
+
+def other_than(ranks: list[int]) -> list[int]:
+    """A two-seat result that differs from `ranks`."""
+    return [1, 2] if list(ranks) == [2, 1] else [2, 1]
 
 
 def seats_of(match_id: int) -> list[str]:
@@ -63,30 +73,33 @@ def test_a_correction_reverses_the_rating_and_rates_the_new_result(alice):
     tournament, match_id = bot_table(alice)
     assert match_rate(match_id=match_id) == 1
     first, second = seats_of(match_id)
-    assert rows(match_id) == [(1, 0, False, first, 1), (1, 0, False, second, 1)]
-    drawn = pairs()
+    was, now = played(match_id), other_than(played(match_id))
+    assert rows(match_id) == [(1, 0, False, first, was[0]), (1, 0, False, second, was[1])]
+    before = pairs()
 
     services.result_correct(
-        tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, ranks=[2, 1], reason="sheet"
+        tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, ranks=now, reason="sheet"
     )
     assert match_rate(match_id=match_id) == 1
     assert rows(match_id)[2:] == [
-        (2, 1, True, first, 1), (2, 1, True, second, 1), (2, 1, False, first, 2), (2, 1, False, second, 1),
+        (2, 1, True, first, was[0]), (2, 1, True, second, was[1]),
+        (2, 1, False, first, now[0]), (2, 1, False, second, now[1]),
     ]
-    # The reversal takes the draw back; the new result is rated from there.
+    # The reversal takes the played result back; the new result is rated from there.
     env = rmath.environment(game_params(GAME))
-    draw = {e.competitor: e for e in RatingEntry.objects.filter(match_id=match_id, revision=0)}
+    rated = {e.competitor: e for e in RatingEntry.objects.filter(match_id=match_id, revision=0)}
     back = {
-        c: rmath.reversed_pair(drawn[c], (draw[c].mu_before, draw[c].sigma_before), (draw[c].mu_after, draw[c].sigma_after))
+        c: rmath.reversed_pair(
+            before[c], (rated[c].mu_before, rated[c].sigma_before), (rated[c].mu_after, rated[c].sigma_after)
+        )
         for c in (first, second)
     }
-    expected = rmath.rate_table(env, rmath.Table((first, second), (2, 1)), back)
+    expected = rmath.rate_table(env, rmath.Table((first, second), tuple(now)), back)
     assert pairs() == {change.competitor: change.after for change in expected}
     counts = {r.competitor: (r.games, r.wins) for r in Rating.objects.filter(ladder__pool=Pool.BOTS)}
-    assert counts == {first: (1, 0), second: (1, 1)}
-    assert {row["competitor"]: (row["wins"], row["losses"]) for row in head_to_head(GAME, Pool.BOTS, second)} == {
-        first: (1, 0)
-    }
+    assert counts == {first: (1, int(now[0] == 1)), second: (1, int(now[1] == 1))}
+    record = {row["competitor"]: (row["wins"], row["losses"]) for row in head_to_head(GAME, Pool.BOTS, second)}
+    assert record == {first: (int(now[1] < now[0]), int(now[1] > now[0]))}
     assert match_rate(match_id=match_id) == 0  # a replayed task: nothing more
     assert rebuilt_unchanged_in()
 
@@ -95,14 +108,19 @@ def test_a_forfeit_re_rates_and_a_change_to_the_same_result_does_not(alice):
     tournament, match_id = bot_table(alice)
     match_rate(match_id=match_id)
     first, second = seats_of(match_id)
-    entrant = RoundTable.objects.get(match_id=match_id).seats[1]
+    # Forfeit the seat whose loss changes the result.
+    gone = 1 if played(match_id) == [2, 1] else 0
+    awarded = [2, 1] if gone == 0 else [1, 2]
+    entrant = RoundTable.objects.get(match_id=match_id).seats[gone]
     services.forfeit_award(
         tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, forfeited=[entrant], reason="left"
     )
     assert match_rate(match_id=match_id) == 1
-    assert [r for r in rows(match_id) if not r[2]][-2:] == [(2, 1, False, first, 1), (2, 1, False, second, 2)]
+    assert [r for r in rows(match_id) if not r[2]][-2:] == [
+        (2, 1, False, first, awarded[0]), (2, 1, False, second, awarded[1]),
+    ]
     services.result_correct(
-        tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, ranks=[1, 2], reason="same"
+        tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, ranks=awarded, reason="same"
     )
     assert match_rate(match_id=match_id) == 0
     services.result_correct(
@@ -118,7 +136,8 @@ def test_a_correction_whose_task_was_lost_is_rated_by_the_rebuild_and_then_by_no
     tournament, match_id = bot_table(alice)
     match_rate(match_id=match_id)
     services.result_correct(
-        tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, ranks=[2, 1], reason="sheet"
+        tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, ranks=other_than(played(match_id)),
+        reason="sheet",
     )
     (bots,) = [r for r in ratings_rebuild(game=GAME) if r.pool == Pool.BOTS]
     assert (bots.new_epoch, bots.appended) == (False, 4)  # two reversals, two new ratings
@@ -129,7 +148,8 @@ def test_a_correction_whose_task_was_lost_is_rated_by_the_rebuild_and_then_by_no
 def test_a_correction_before_the_match_is_rated_rates_it_as_played_then_as_corrected(alice):
     tournament, match_id = bot_table(alice)
     services.result_correct(
-        tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, ranks=[2, 1], reason="sheet"
+        tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, reason="sheet",
+        ranks=other_than(played(match_id)),
     )
     assert match_rate(match_id=match_id) == 2
     assert [(r[0], r[1], r[2]) for r in rows(match_id)] == [(1, 0, False)] * 2 + [(2, 1, True)] * 2 + [(2, 1, False)] * 2
@@ -143,7 +163,8 @@ def test_the_correction_reaches_the_ratings_through_its_task_after_commit(
     match_rate(match_id=match_id)
     with django_capture_on_commit_callbacks(execute=True):
         services.result_correct(
-            tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, ranks=[2, 1], reason="sheet"
+            tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, reason="sheet",
+        ranks=other_than(played(match_id)),
         )
     assert RatingEntry.objects.filter(match_id=match_id, revision=1).count() == 4
 
@@ -167,7 +188,8 @@ def test_the_sweep_rates_a_correction_whose_task_was_lost_once(alice):
     match_rate(match_id=match_id)
     assert revisions_sweep() == []
     services.result_correct(
-        tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, ranks=[2, 1], reason="sheet"
+        tournament_id=tournament.pk, user=alice, round_number=1, table_number=1, reason="sheet",
+        ranks=other_than(played(match_id)),
     )
     assert revisions_sweep() == [match_id]
     assert RatingEntry.objects.filter(match_id=match_id, revision=1).count() == 4

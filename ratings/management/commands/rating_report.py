@@ -23,7 +23,10 @@ from games.engines import ENGINES
 from ratings import math as rmath
 from ratings import model_compare
 from ratings.models import Pool
-from ratings.selectors import game_params, ladder_get, ledger_positions, ratable_matches, rating_order
+from ratings.selectors import (
+    game_params, ladder_get, ledger_positions, ratable_matches, rating_order, revised_matches,
+)
+from tournaments.selectors import table_result_changes
 
 
 def parse_alternative(text: str, base: rmath.Params) -> rmath.Params:
@@ -74,7 +77,9 @@ class Command(BaseCommand):
         matches = [m for m in ratable_matches(game) if m.pool == pool]
         ladder = ladder_get(game, pool)
         ordered = rating_order(matches, ledger_positions(ladder) if ladder else {})
-        tables = [m.table for m in ordered]
+        # Each match at the result that counts: the last its tournament gave it, if it changed one.
+        counted = {r.match_id: r.table for r in revised_matches(matches, table_result_changes(game=game))}
+        tables = [counted.get(m.match_id, m.table) for m in ordered]
         self.stdout.write(f"rating report: {game} ({pool}), {len(tables)} rated matches")
         if not tables:
             return
