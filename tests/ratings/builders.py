@@ -20,6 +20,8 @@ from games.chain import event_hash, seed_sha256
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
 from games.services import match_record
+from ratings.services import match_rate
+from tests.conftest import client_for
 
 
 def bot_for(game: str, name: str):
@@ -131,3 +133,19 @@ def random_matches(game: str, users: list[User], count: int, *, seed: int = 0, n
         idle = tuple(s for s in range(players) if never_moved and rng.random() < never_moved)
         matches.append(stored(game, seats, outcome, seed=index, abandoned=abandoned, never_moved=idle))
     return matches
+
+
+WIN = {"finished": True, "ranks": [1, 2], "scores": [2, 1], "winners": [0], "cooperative": False}
+
+
+def beat(winner, loser, times=1, game="ten"):
+    """`winner` beats `loser` (people or bot names) in `times` rated two-seat matches, each rated at once."""
+    for _ in range(times):
+        match_rate(match_id=stored(game, [winner, loser], WIN).pk)
+
+
+def board(game="ten", user=None, **params):
+    """The game's leaderboard as `user` (default: anonymous) reads it."""
+    answer = client_for(user).get(f"/api/ratings/{game}/leaderboard", params)
+    assert answer.status_code == 200, answer.json()
+    return answer.json()

@@ -11,23 +11,11 @@ import pytest
 from ratings.selectors import PROVISIONAL_GAMES
 from ratings.services import match_rate
 from tests.conftest import client_for, make_user
-from tests.ratings.builders import stored
+from tests.ratings.builders import WIN, beat, board, stored
 
 pytestmark = pytest.mark.django_db
 
-WIN = {"finished": True, "ranks": [1, 2], "scores": [2, 1], "winners": [0], "cooperative": False}
 WON_TOGETHER = {"finished": True, "ranks": [1, 1], "scores": [0, 0], "winners": [0, 1], "cooperative": True, "won": True}
-
-
-def beat(winner, loser, times=1, game="ten"):
-    for _ in range(times):
-        match_rate(match_id=stored(game, [winner, loser], WIN).pk)
-
-
-def board(game="ten", user=None, **params):
-    answer = client_for(user).get(f"/api/ratings/{game}/leaderboard", params)
-    assert answer.status_code == 200, answer.json()
-    return answer.json()
 
 
 def person(username):

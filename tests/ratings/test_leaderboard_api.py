@@ -7,24 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.services import match_rate
 from tests.conftest import client_for, make_user
-from tests.ratings.builders import stored
+from tests.ratings.builders import beat, board
 
 pytestmark = pytest.mark.django_db
-
-WIN = {"finished": True, "ranks": [1, 2], "scores": [2, 1], "winners": [0], "cooperative": False}
-
-
-def beat(winner, loser, times=1, game="ten"):
-    for _ in range(times):
-        match_rate(match_id=stored(game, [winner, loser], WIN).pk)
-
-
-def board(game="ten", user=None, **params):
-    answer = client_for(user).get(f"/api/ratings/{game}/leaderboard", params)
-    assert answer.status_code == 200, answer.json()
-    return answer.json()
 
 
 def test_it_orders_by_the_conservative_rating_and_numbers_the_places(alice, bob, carol):
