@@ -29,7 +29,8 @@ ENTRY_ROW_FIELDS = (
     "position", "match_id", "competitor", "kind", "user_id", "seat", "rank",
     "mu_before", "sigma_before", "mu_after", "sigma_after", "revision", "reversal",
 )
-_COMPETITOR, _RANK, REVISION, _REVERSAL = 2, 6, 11, 12  # indexes in an EntryRow
+# Where an EntryRow holds what: its competitor, rank, (mu, sigma) before and after, revision, reversal.
+_COMPETITOR, _RANK, _BEFORE, _AFTER, REVISION, _REVERSAL = 2, 6, slice(7, 9), slice(9, 11), 11, 12
 
 _ENTRY_COLUMNS = ("ladder_id", "epoch", *ENTRY_ROW_FIELDS, "created")
 _RATING_COLUMNS = (
@@ -97,8 +98,8 @@ class LadderBook:
             for row in self.latest.get(match_id, ()):
                 competitor = row[_COMPETITOR]
                 before = pairs[competitor]
-                after = pairs[competitor] = rmath.reversed_pair(before, row[7:9], row[9:11])
-                rows.append((position, match_id, competitor, *row[3:7], *before, *after, revision, True))
+                after = pairs[competitor] = rmath.reversed_pair(before, row[_BEFORE], row[_AFTER])
+                rows.append((position, match_id, competitor, *row[3:_BEFORE.start], *before, *after, revision, True))
         reversals = len(rows)
         for competitor, seat, rank, (mu_before, sigma_before), after in rmath.table_updates(
             self.env, match.table, pairs
