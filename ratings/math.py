@@ -131,8 +131,8 @@ def rate_table(env: trueskill.TrueSkill, table: Table, current: Mapping[str, Pai
     environment's mu and sigma). A competitor sitting in several seats (a bot playing itself)
     is not rated by the match: its seats play as stand-ins with its rating, so the others at the
     table are rated against it, and their updates are dropped (a match against oneself shows
-    nothing of one's strength). If trueskill cannot compute an update (FloatingPointError on
-    extreme ratings) nobody's rating moves, deterministically, so a rebuild still agrees.
+    nothing of one's strength). If trueskill cannot compute an update (a FloatingPointError or a
+    math domain error on extreme ratings) nobody's rating moves, deterministically, so a rebuild still agrees.
     """
     return [Change(*update) for update in table_updates(env, table, current)]
 
@@ -147,7 +147,7 @@ def table_updates(env: trueskill.TrueSkill, table: Table, current: Mapping[str, 
         befores = [current.get(competitor, default) for competitor in seats]
         try:
             rated = env.rate([(trueskill.Rating(mu, sigma),) for mu, sigma in befores], ranks=table.ranks)
-        except FloatingPointError:
+        except (FloatingPointError, ValueError, ZeroDivisionError):  # trueskill's maths gave out
             afters = befores
         else:
             afters = [(after.mu, after.sigma) for (after,) in rated]
@@ -164,7 +164,7 @@ def table_updates(env: trueskill.TrueSkill, table: Table, current: Mapping[str, 
     rating_groups = [tuple(trueskill.Rating(mu, sigma) for mu, sigma in group) for group in befores]
     try:
         afters = [[(r.mu, r.sigma) for r in group] for group in env.rate(rating_groups, ranks=group_ranks, weights=weights)]
-    except FloatingPointError:
+    except (FloatingPointError, ValueError, ZeroDivisionError):  # trueskill's maths gave out
         afters = befores
     seated = Counter(competitor for group in members for _, competitor in group)
     return [
