@@ -140,8 +140,14 @@ _publisher = _Publisher()
 
 def match_finished(match_id: int) -> None:
     """A match ended: every task in `MATCH_FINISHED_TASKS` (ratings, tournaments) gets its id."""
-    for path in settings.MATCH_FINISHED_TASKS:
+    match_tasks_send(settings.MATCH_FINISHED_TASKS, match_id)
+
+
+def match_tasks_send(paths: list[str], match_id: int) -> None:
+    """Queues each task named in `paths` with the match's id; one the broker refuses is logged
+    (what it follows is committed already; each task's own sweep catches up with it)."""
+    for path in paths:
         try:
             import_string(path).delay(match_id)
-        except Exception:  # the result is committed; each task's own sweep catches up with it
+        except Exception:  # noqa: BLE001 - see the docstring
             log.warning("could not queue %s for match %s", path, match_id, exc_info=True)

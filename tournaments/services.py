@@ -25,9 +25,9 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
 from accounts.models import User
+from games import notify
 from games import services as game_services
 from games import turns
 from games.bots import BOTS
@@ -869,14 +869,7 @@ def _result_changed(match_id: int | None) -> None:
     if match_id is None:
         return
 
-    def send() -> None:
-        for path in settings.TABLE_RESULT_CHANGED_TASKS:
-            try:
-                import_string(path).delay(match_id)
-            except Exception:  # noqa: BLE001 - committed already; `rebuild_ratings` follows it too
-                log.warning("could not queue %s for match %s", path, match_id, exc_info=True)
-
-    transaction.on_commit(send)
+    transaction.on_commit(lambda: notify.match_tasks_send(settings.TABLE_RESULT_CHANGED_TASKS, match_id))
 
 
 def entrant_disqualify(*, tournament_id: int, user: User, entrant_id: int, reason: str) -> Entrant:
