@@ -58,7 +58,7 @@ def _task_queue():
     if settings.REDIS_URL:
         import redis
 
-        app.control.purge()
+        broker_emptied()
         # Throttle counts and table presence of an earlier run name users and matches of a
         # database that is gone, too.
         client = redis.Redis.from_url(settings.REDIS_URL)
@@ -68,6 +68,27 @@ def _task_queue():
     else:
         app.conf.broker_url = "memory://"
         app.conf.broker_transport_options = {}
+
+
+def broker_emptied() -> None:
+    """Empties the broker's queue, and on Redis the messages a killed worker held unacknowledged.
+
+    `purge()` empties the queue only. kombu puts a message a worker took and never acknowledged
+    (one killed on purpose, or one holding an ETA task when it stopped) back in the queue an hour
+    later, when any consumer polls: a test reading the queue would find another run's tasks.
+    """
+    from django.conf import settings
+
+    from server.celery import app
+
+    app.control.purge()
+    if settings.REDIS_URL:
+        import redis
+        from kombu.transport.redis import Channel
+
+        redis.Redis.from_url(settings.REDIS_URL).delete(
+            Channel.unacked_key, Channel.unacked_index_key, Channel.unacked_mutex_key
+        )
 
 
 @pytest.fixture(autouse=True)

@@ -71,9 +71,9 @@ def server_env(tmp_path_factory) -> dict[str, str]:
     _postgres(database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"')
     env.update(DATABASE_URL=f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{name}",
                REDIS_URL=settings.REDIS_URL)
-    from server.celery import app
+    from tests.conftest import broker_emptied
 
-    app.control.purge()  # tasks left by other tests name matches of another database
+    broker_emptied()  # tasks left by other tests name matches of another database
     yield env
     _postgres(database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 

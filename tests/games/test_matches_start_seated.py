@@ -23,7 +23,7 @@ from games.state import state_cache
 from games.verification import verify_match
 from server.celery import app
 from server.errors import ApplicationError
-from tests.conftest import make_user
+from tests.conftest import broker_emptied, make_user
 
 CLOCK = 30
 needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
@@ -37,9 +37,9 @@ def organiser(db):
 @pytest.fixture
 def empty_queue():
     """The broker's queue holds only what the test sends, and is left empty."""
-    app.control.purge()
+    broker_emptied()
     yield
-    app.control.purge()
+    broker_emptied()
 
 
 def duplicate_deck(players: int, deal: int) -> list[str]:
