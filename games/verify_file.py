@@ -66,7 +66,9 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m games.verify_file", description=_DESCRIPTION, epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("paths", nargs="+", metavar="FILE", help="a match file (.jsonl), or a folder: every .jsonl file in it")
+    parser.add_argument(
+        "paths", nargs="+", metavar="FILE", help="a match file (.jsonl), or a folder: every .jsonl file in it"
+    )
     return parser
 
 

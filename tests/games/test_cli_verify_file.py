@@ -74,7 +74,8 @@ def test_an_altered_card_fails_with_exit_1_naming_the_file_the_line_and_the_hash
     rewritten(export, number, lambda e: e["data"].update(card=str(int(e["data"]["card"]) % 98 + 2)))
     run = verify(GOLDEN / "ten.jsonl", export)
     assert run.returncode == 1
-    assert run.stderr.strip() == f"{export}: FAILED: line {number}: seq {number - 1}: hash does not match its content and the previous hash"
+    reason = f"line {number}: seq {number - 1}: hash does not match its content and the previous hash"
+    assert run.stderr.strip() == f"{export}: FAILED: {reason}"
     assert run.stdout.splitlines()[-1] == "verify_file: 1 of 2 files verified, 1 failed"
 
 

@@ -3,33 +3,57 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from games.engines import ENGINES
 from games.exchange import match_export_lines
 from games.models import Match
 
 
 class Command(BaseCommand):
-    help = "Export finished matches (all, or --match ID / --game SLUG) to OUT/match-<id>.jsonl."
+    help = (
+        "Export finished matches (all, or those --match and --game choose) to OUT/match-<id>.jsonl: a "
+        "header, then every event with its hash. Anyone can check a file with `python -m games.verify_file "
+        "OUT` (no server needed); another server loads them with `manage.py import_matches OUT --as USERNAME`, "
+        "where they are stored finished and unrated, their people as guests name@server "
+        "(EXPORT_SERVER_NAME names this server in the files)."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("out", help="a folder (created if missing)")
-        parser.add_argument("--match", type=int, action="append", dest="matches")
-        parser.add_argument("--game")
+        parser.add_argument(
+            "out", metavar="OUT", help="the folder to write into (created if missing; a match's file is overwritten)"
+        )
+        parser.add_argument(
+            "--match", type=int, action="append", dest="matches", metavar="ID",
+            help="export only this finished match; repeat for several (an ID that is not a finished match here is an error)",
+        )
+        parser.add_argument("--game", choices=sorted(ENGINES), help="export only this game's matches")
 
     def handle(self, *args, out, matches=None, game=None, **options):
-        folder = Path(out)
-        folder.mkdir(parents=True, exist_ok=True)
         queryset = Match.objects.filter(status=Match.Status.FINISHED).order_by("pk")
         if matches:
             queryset = queryset.filter(pk__in=matches)
+            missing = sorted(set(matches) - set(queryset.values_list("pk", flat=True)))
+            if missing:
+                raise CommandError(f"match {', '.join(map(str, missing))}: not a finished match here (nothing was written)")
         if game:
             queryset = queryset.filter(game=game)
+        folder = Path(out)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"{folder}: cannot create the folder: {exc.strerror or exc}") from None
         count = 0
         for match in tqdm(queryset.iterator(), total=queryset.count(), unit="match", disable=not options["verbosity"]):
-            with open(folder / f"match-{match.pk}.jsonl", "w", encoding="utf-8") as file:
-                for line in match_export_lines(match):
-                    file.write(line + "\n")
+            path = folder / f"match-{match.pk}.jsonl"
+            try:
+                with open(path, "w", encoding="utf-8") as file:
+                    for line in match_export_lines(match):
+                        file.write(line + "\n")
+            except OSError as exc:
+                raise CommandError(f"{path}: cannot be written: {exc.strerror or exc} ({count} written before it)") from None
             count += 1
-        self.stdout.write(f"export_matches: {count} matches written to {folder}")
+        self.stdout.write(
+            f"export_matches: {count} matches written to {folder}; check them with: python -m games.verify_file {folder}"
+        )
