@@ -9,7 +9,7 @@ from accounts.models import User
 from games.exchange import match_import_bytes
 from server.errors import ApplicationError
 
-# Why, in the words of games.exchange: a file proves that the moves follow the rules, not who made them.
+# Said in --help and after every import; the reasoning is games.exchange's (its module docstring).
 NOT_RATED = (
     "Imported matches are stored finished and unrated: they were played on another server, and "
     "their people sit here as guests name@server, never as this server's accounts (a file proves "
