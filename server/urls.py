@@ -1,5 +1,7 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.admin import admin_login
@@ -8,6 +10,9 @@ from server import health
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    # Browsers ask for /favicon.ico on pages that name no icon (the API docs): a 404 there is
+    # the one console error a newcomer would meet.
+    path("favicon.ico", RedirectView.as_view(url=static("frontend/img/icon.svg"), permanent=True)),
     path("admin/login/", admin_login),  # before the site's own, which it wraps
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
