@@ -370,6 +370,22 @@ class TournamentListCreateApi(JsonApiView):
         return Response(_summary(tournament), status=status.HTTP_201_CREATED)
 
 
+class TournamentFormatsApi(JsonApiView):
+    """Per game, the formats a tournament may use and the rounds a league may play (what
+    `POST /api/tournaments` accepts; any other format is refused with `bad_options`)."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        game = serializers.CharField()
+        formats = serializers.ListField(child=serializers.CharField())
+        league_formats = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(responses={200: OutputSerializer(many=True)})
+    def get(self, request):
+        return Response(self.OutputSerializer(selectors.game_formats(), many=True).data)
+
+
 class TournamentDetailApi(JsonApiView):
     """One tournament's public facts."""
 
@@ -521,7 +537,7 @@ class TournamentBracketApi(JsonApiView):
 
 class MatchdayOutputSerializer(serializers.Serializer):
     round = serializers.IntegerField()
-    date = serializers.DateField()
+    date = serializers.DateField(allow_null=True, help_text="Null until a league without a start date starts.")
     starts_at = serializers.DateTimeField(allow_null=True)
     status = serializers.ChoiceField(choices=["scheduled", "paired", "playing", "complete"])
 

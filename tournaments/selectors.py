@@ -53,6 +53,28 @@ def tournament_list(
     return rows
 
 
+def game_formats() -> list[dict[str, Any]]:
+    """Per game, the formats a tournament of it may use and the rounds a league of it may play.
+    Judged by the very check `services.tournament_create` refuses with (`Format.options` given the
+    game's range and kind), so a form that offers only these is never refused for its format."""
+    from games.engines import ENGINES
+    from tournaments.services import format_options_raw  # the one place the game's range is added
+
+    def allowed(game: str, slug: str, options: dict[str, Any]) -> bool:
+        try:
+            FORMATS[slug].options(format_options_raw(game=game, fmt=slug, options=options))
+        except ValueError:
+            return False
+        return True
+
+    rows = []
+    for game in sorted(ENGINES):
+        single = [slug for slug in FORMATS if slug != "league" and allowed(game, slug, {})]
+        league = [slug for slug in single if allowed(game, "league", {"format": slug})]
+        rows.append({"game": game, "formats": single + (["league"] if league else []), "league_formats": league})
+    return rows
+
+
 def tournament_summary(tournament: Tournament) -> dict[str, Any]:
     """A tournament's public facts; the seed is shown once it has ended. A few indexed reads,
     whatever the field's size."""
@@ -414,7 +436,13 @@ def calendar(tournament: Tournament) -> dict[str, Any]:
     if tournament.format != "league":
         raise not_found("not_a_league", "Only a league has a calendar of matchdays.")
     fmt = FORMATS["league"]
-    dates = fmt.calendar(max(_field_size(tournament), 2), tournament.options)  # type: ignore[attr-defined]
+    # The folded options: a league created without a start date has the day it started (services._start).
+    facts = TournamentProjection.objects.filter(tournament=tournament).values_list("state", flat=True).first() or {}
+    options = facts.get("options") or tournament.options
+    entrants = max(_field_size(tournament), 2)
+    dates: list[dt.date | None] = list(fmt.calendar(entrants, options))  # type: ignore[attr-defined]
+    if not dates:  # no start date yet: the matchdays are numbered, their dates fixed at the start
+        dates = [None] * (fmt.total_rounds(entrants, options) or 0)
     played = {r.number: r for r in Round.objects.filter(tournament=tournament)}
     matchdays = []
     for number, day in enumerate(dates, start=1):

@@ -51,10 +51,12 @@ const FIELDS = {
   grand_final_reset: () => checkField("grand_final_reset", "Replay the grand final if the losers' bracket wins it", true),
   format: () => h("div", { class: "field" }, h("label", { for: "opt-format" }, "Each matchday is a round of"),
     h("select", { id: "opt-format", name: "opt-format" },
-      data.formats.filter((f) => ["round-robin", "swiss", "swiss-tables"].includes(f.slug))
+      data.formats.filter((f) => allowedOf(form.game.value).league_formats.includes(f.slug))
         .map((f) => h("option", { value: f.slug }, f.title)))),
-  start: () => h("div", { class: "field" }, h("label", { for: "opt-start" }, "First matchday"),
-    h("input", { type: "date", id: "opt-start", name: "opt-start", required: true })),
+  start: () => h("div", { class: "field" }, h("label", { for: "opt-start" }, "First matchday ",
+    h("span", { class: "muted" }, "(optional)")),
+  h("input", { type: "date", id: "opt-start", name: "opt-start" }),
+  h("p", { class: "help" }, "Empty: the first matchday is the day the league starts.")),
   every_days: () => numberField("every_days", "Days between matchdays", { min: 1, max: 60, value: 7 }),
 };
 
@@ -72,7 +74,20 @@ function formatOf() {
   return data.formats.find((f) => f.slug === form.format.value);
 }
 
+// What the server accepts for the game (GET /api/tournaments/formats): only those are offered.
+function allowedOf(game) {
+  return data.game_formats.find((g) => g.game === game);
+}
+
+function syncFormats() {
+  const allowed = allowedOf(form.game.value).formats;
+  const previous = form.format.value;
+  form.format.replaceChildren(...data.formats.filter((f) => allowed.includes(f.slug))
+    .map((f) => h("option", { value: f.slug, selected: f.slug === previous }, f.title)));
+}
+
 function syncForm() {
+  syncFormats();
   const format = formatOf();
   document.getElementById("format-options").replaceChildren(...format.fields.map((key) => FIELDS[key]()));
   document.getElementById("turn-limit-field").hidden = form.game.value !== "sequence-stacks";
