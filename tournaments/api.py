@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engines import ENGINES
-from server.errors import forbidden
+from server.errors import bad_request, forbidden
 from server.pagination import PAGE_PARAMETERS, Page
 from tournaments import selectors, services, webhooks
 from tournaments.formats import FORMATS
@@ -384,6 +384,33 @@ class TournamentFormatsApi(JsonApiView):
     @extend_schema(responses={200: OutputSerializer(many=True)})
     def get(self, request):
         return Response(self.OutputSerializer(selectors.game_formats(), many=True).data)
+
+
+class TournamentMatchTablesApi(JsonApiView):
+    """Which of these matches are tournament tables (`?matches=4,9,12`, at most 100): each one's
+    tournament, round, table and entrants' names in seat order, for lists of tables."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        match = serializers.IntegerField()
+        tournament = serializers.IntegerField()
+        tournament_name = serializers.CharField()
+        round = serializers.IntegerField()
+        table = serializers.IntegerField()
+        names = serializers.ListField(child=serializers.CharField(allow_blank=True))
+
+    @extend_schema(
+        parameters=[OpenApiParameter("matches", str, description="Match ids, comma-separated.", required=True)],
+        responses={200: OutputSerializer(many=True)},
+    )
+    def get(self, request):
+        raw = request.query_params.get("matches", "")
+        try:
+            ids = [int(part) for part in raw.split(",") if part.strip()]
+        except ValueError:
+            raise bad_request("bad_matches", "matches: match ids separated by commas, e.g. 4,9,12.") from None
+        return Response(self.OutputSerializer(selectors.match_tables(ids), many=True).data)
 
 
 class TournamentDetailApi(JsonApiView):

@@ -506,6 +506,33 @@ def match_changed_result(match_id: int) -> dict[str, Any] | None:
     }
 
 
+MATCH_TABLES_LIMIT = 100
+
+
+def match_tables(match_ids: Collection[int]) -> list[dict[str, Any]]:
+    """For each of these matches that is a tournament's table: the tournament, the round and
+    table, and the entrants' names in seat order (a bot's entrant name, "random 2", where the
+    match's own seat only knows its kind). Matches outside tournaments are left out."""
+    ids = sorted(set(match_ids))
+    if len(ids) > MATCH_TABLES_LIMIT:
+        raise bad_request("too_many_matches", f"At most {MATCH_TABLES_LIMIT} matches at a time.")
+    tables = list(
+        RoundTable.objects.filter(match_id__in=ids).values_list(
+            "match_id", "round__tournament_id", "round__tournament__name", "round__number", "number", "seats"
+        )
+    )
+    names = dict(
+        Entrant.objects.filter(pk__in={entrant for *_, seats in tables for entrant in seats}).values_list("pk", "name")
+    )
+    return [
+        {
+            "match": match_id, "tournament": tournament_id, "tournament_name": tournament_name,
+            "round": round_number, "table": number, "names": [names.get(entrant, "") for entrant in seats],
+        }
+        for match_id, tournament_id, tournament_name, round_number, number, seats in sorted(tables)
+    ]
+
+
 class TableResultChange(NamedTuple):
     """A result the tournament gave a match's table after the match's own: an organiser's
     correction or forfeit, for ratings to follow."""

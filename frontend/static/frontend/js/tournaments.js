@@ -86,16 +86,39 @@ function syncFormats() {
     .map((f) => h("option", { value: f.slug, selected: f.slug === previous }, f.title)));
 }
 
+// A league's fields: its inner format's own (rounds, table size...) between the choice of it and the calendar.
+function fieldsOf(innerSlug) {
+  const format = formatOf();
+  if (format.slug !== "league") return format.fields;
+  const inner = data.formats.find((f) => f.slug === innerSlug) || { fields: [] };
+  return ["format", ...inner.fields, "start", "every_days"];
+}
+
+function syncFields() {
+  const innerSelect = form.querySelector("[name='opt-format']");
+  const allowedInner = allowedOf(form.game.value).league_formats;
+  const inner = innerSelect && allowedInner.includes(innerSelect.value) ? innerSelect.value : allowedInner[0];
+  const kept = {};
+  for (const input of document.querySelectorAll("#format-options [name]")) kept[input.name] = input.type === "checkbox" ? input.checked : input.value;
+  document.getElementById("format-options").replaceChildren(...fieldsOf(inner).map((key) => FIELDS[key]()));
+  for (const input of document.querySelectorAll("#format-options [name]")) {
+    if (!(input.name in kept) || (input.name === "opt-format" && !allowedInner.includes(kept[input.name]))) continue;
+    if (input.type === "checkbox") input.checked = kept[input.name]; else input.value = kept[input.name];
+  }
+  const select = form.querySelector("[name='opt-format']");
+  if (select) select.addEventListener("change", syncFields);
+}
+
 function syncForm() {
   syncFormats();
-  const format = formatOf();
-  document.getElementById("format-options").replaceChildren(...format.fields.map((key) => FIELDS[key]()));
+  syncFields();
   document.getElementById("turn-limit-field").hidden = form.game.value !== "sequence-stacks";
 }
 
 function readOptions() {
   const options = {};
-  for (const key of formatOf().fields) {
+  const innerSelect = form.querySelector("[name='opt-format']");
+  for (const key of fieldsOf(innerSelect ? innerSelect.value : null)) {
     const input = form.querySelector(`[name="opt-${key}"]`);
     if (!input) continue;
     if (input.type === "checkbox") options[key] = input.checked;
