@@ -130,11 +130,12 @@ export function drawBracket(bracket, { tableHref = (id) => `/tables/${id}` } = {
     const slots = m.players.map((player, slot) => {
       const bye = player && typeof player === "object" && player.bye;
       const known = typeof player === "number";
+      // A void match (a grand final reset the winners' side made unnecessary) is never played.
       const label = bye ? "bye" : known ? (m.names && m.names[slot]) || names.get(player) || `#${player}`
-        : sourceLabel(m.sources[slot]);
+        : m.status === "void" ? "not needed" : sourceLabel(m.sources[slot]);
       const won = known && m.winner === player;
       return s("g", {},
-        s("rect", { class: ["slot", won ? "slot-winner" : "", bye ? "slot-bye" : ""].join(" "), x: p.x, y: p.y + slot * SLOT_H,
+        s("rect", { class: ["slot", won ? "slot-winner" : "", bye || m.status === "void" ? "slot-bye" : ""].join(" "), x: p.x, y: p.y + slot * SLOT_H,
           width: BOX_W, height: SLOT_H, rx: 4 }),
         s("text", { x: p.x + 8, y: p.y + slot * SLOT_H + 16, "font-weight": won ? "700" : "400",
           "font-style": known ? "normal" : "italic", "font-size": known ? null : "10.5", fill: known ? "#1d2421" : "#5d6863",
@@ -142,7 +143,7 @@ export function drawBracket(bracket, { tableHref = (id) => `/tables/${id}` } = {
     });
     const status = m.status === "played" ? (m.winner !== null && typeof m.winner === "number"
       ? `${names.get(m.winner) || (m.names || [])[m.players.indexOf(m.winner)] || "?"} won` : "played")
-      : m.status === "ready" ? (m.match ? "playing" : "ready") : m.status;
+      : m.status === "ready" ? (m.match ? "playing" : "ready") : m.status === "void" ? "not needed" : m.status;
     const vs = m.players.map((player, slot) => (typeof player === "number" ? (m.names && m.names[slot]) || names.get(player)
       : player && player.bye ? "a bye" : sourceLabel(m.sources[slot]))).join(" against ");
     const label = matchLabel(m, hasLosers);

@@ -249,11 +249,12 @@ function renderRounds() {
     class: "round", "data-round": String(rnd.round), "data-status": rnd.status, "aria-label": `Round ${rnd.round}`,
   },
   h("h3", {}, `Round ${rnd.round} `, h("span", { class: `status-pill status-${rnd.status}` }, labels[rnd.status] || rnd.status),
-    rnd.date ? h("span", { class: "muted small" }, ` ${new Date(`${rnd.date}T12:00:00`).toLocaleDateString()}`) : null,
-    rnd.deadline && rnd.status !== "complete" ? h("span", { class: "muted small" }, ` · deadline ${new Date(rnd.deadline).toLocaleTimeString()}`) : null),
+    rnd.date ? h("span", { class: "muted small" }, ` ${dayText(rnd.date)}`) : null,
+    rnd.deadline && rnd.status !== "complete" ? h("span", { class: "muted small" }, ` · deadline ${deadlineText(rnd.deadline)}`) : null),
   h("div", { class: "table-scroll" }, h("table", { class: "data" }, h("thead", {}, h("tr", {}, ["Table", "Players", "Result", ""].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, rnd.tables.map((table) => h("tr", { "data-table": String(table.table), "data-result": table.result ? "yes" : "no" },
-      h("td", { title: table.bracket || null }, table.bracket ? `${table.table} · ${bracketLabel(state.bracket, table.bracket)}` : String(table.table)),
+      h("td", { title: table.bracket ? `Table ${table.table} (${table.bracket})` : null },
+        table.bracket ? bracketLabel(state.bracket, table.bracket) : String(table.table)),
       h("td", {}, table.seats.map((seat) => seat.name).join(" – ")),
       h("td", {}, resultText(table) || (table.match_status === "running" ? "playing…" : "—")),
       h("td", {}, tableLink(table))))))),
@@ -267,6 +268,18 @@ function renderBracket() {
   rerender(el.bracket, () => drawBracket(state.bracket));
 }
 
+// A matchday's date (noon: the same day in every time zone) and a deadline, written one way on the page.
+function dayText(date) {
+  return new Date(`${date}T12:00:00`).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric" });
+}
+
+function deadlineText(iso) {
+  const at = new Date(iso);
+  const time = at.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return at.toDateString() === new Date().toDateString() ? time
+    : `${at.toLocaleDateString(undefined, { day: "numeric", month: "short" })}, ${time}`;
+}
+
 function renderCalendar() {
   el.calendarPanel.hidden = !state.calendar;
   if (!state.calendar) return;
@@ -276,7 +289,7 @@ function renderCalendar() {
     class: day.date === today ? "is-today" : "", "data-round": String(day.round), "data-date": day.date || "",
   },
   h("strong", {}, `Matchday ${day.round}`), h("br"),
-  day.date ? new Date(`${day.date}T12:00:00`).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric" })
+  day.date ? dayText(day.date)
     : h("span", { class: "muted" }, day.round === 1 ? "the day the league starts" : "dated when the league starts"),
   " ", h("span", { class: `status-pill status-${day.status}` }, labels[day.status] || day.status))));
 }
@@ -304,7 +317,8 @@ function describe(event) {
       const table = tableOf(d.round, d.table);
       const text = table ? resultText({ ...table, result: d }) : null;
       const what = event.type === "TableResult" ? "" : event.type === "ForfeitAwarded" ? " (forfeit)" : " (corrected)";
-      return `Round ${d.round}, table ${d.table}${what}: ${text || "result recorded"}.`;
+      const where = table && table.bracket ? bracketLabel(state.bracket, table.bracket) : `table ${d.table}`;
+      return `Round ${d.round}, ${where}${what}: ${text || "result recorded"}.`;
     }
     case "PlayerDisqualified": return `${nameOf(d.entrant)} was disqualified${d.reason ? ` (${d.reason})` : ""}.`;
     case "RoundDeadlinePassed": return `Round ${d.round}'s deadline passed.`;
