@@ -227,7 +227,12 @@ function resultText(table) {
   const ranks = result.ranks || [];
   const seats = table.seats;
   if (seats.length === 2) {
-    if (ranks[0] === ranks[1]) return `Draw${gone}`;
+    if (ranks[0] === ranks[1]) {
+      // A drawn bracket match still sends one player on: the higher seed (single_elimination.py).
+      const match = table.bracket && state.bracket ? state.bracket.matches.find((m) => m.id === table.bracket) : null;
+      const through = match && typeof match.winner === "number" ? nameOf(match.winner) : null;
+      return through ? `Draw: ${through} goes through as the higher seed${gone}` : `Draw${gone}`;
+    }
     return `${seats[ranks[0] < ranks[1] ? 0 : 1].name} won${gone}`;
   }
   return seats.map((seat, i) => ({ seat, rank: ranks[i] })).sort((a, b) => a.rank - b.rank)
@@ -317,8 +322,9 @@ function describe(event) {
       const table = tableOf(d.round, d.table);
       const text = table ? resultText({ ...table, result: d }) : null;
       const what = event.type === "TableResult" ? "" : event.type === "ForfeitAwarded" ? " (forfeit)" : " (corrected)";
-      const where = table && table.bracket ? bracketLabel(state.bracket, table.bracket) : `table ${d.table}`;
-      return `Round ${d.round}, ${where}${what}: ${text || "result recorded"}.`;
+      // A bracket table is named by the bracket ("Losers round 2, table 1", "Grand final").
+      const where = table && table.bracket ? bracketLabel(state.bracket, table.bracket) : `Round ${d.round}, table ${d.table}`;
+      return `${where}${what}: ${text || "result recorded"}.`;
     }
     case "PlayerDisqualified": return `${nameOf(d.entrant)} was disqualified${d.reason ? ` (${d.reason})` : ""}.`;
     case "RoundDeadlinePassed": return `Round ${d.round}'s deadline passed.`;
