@@ -409,7 +409,9 @@ class TournamentMatchTablesApi(JsonApiView):
         try:
             ids = [int(part) for part in raw.split(",") if part.strip()]
         except ValueError:
-            raise bad_request("bad_matches", "matches: match ids separated by commas, e.g. 4,9,12.") from None
+            ids = [0]
+        if not all(0 < match_id < 2**63 for match_id in ids):  # the database's id range
+            raise bad_request("bad_matches", "matches: match ids separated by commas, e.g. 4,9,12.")
         return Response(self.OutputSerializer(selectors.match_tables(ids), many=True).data)
 
 
