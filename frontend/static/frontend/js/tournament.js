@@ -258,7 +258,7 @@ function renderRounds() {
     rnd.deadline && rnd.status !== "complete" ? h("span", { class: "muted small" }, ` · deadline ${deadlineText(rnd.deadline)}`) : null),
   h("div", { class: "table-scroll" }, h("table", { class: "data" }, h("thead", {}, h("tr", {}, ["Table", "Players", "Result", ""].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, rnd.tables.map((table) => h("tr", { "data-table": String(table.table), "data-result": table.result ? "yes" : "no" },
-      h("td", { title: table.bracket ? `Table ${table.table} (${table.bracket})` : null },
+      h("td", { title: table.bracket ? `Table ${table.table} (${table.bracket})` : null, class: table.bracket ? null : "table-number" },
         table.bracket ? bracketLabel(state.bracket, table.bracket) : String(table.table)),
       h("td", {}, table.seats.map((seat) => seat.name).join(" – ")),
       h("td", {}, resultText(table) || (table.match_status === "running" ? "playing…" : "—")),
