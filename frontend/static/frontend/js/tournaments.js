@@ -91,7 +91,8 @@ function fieldsOf(innerSlug) {
   const format = formatOf();
   if (format.slug !== "league") return format.fields;
   const inner = data.formats.find((f) => f.slug === innerSlug) || { fields: [] };
-  return ["format", ...inner.fields, "start", "every_days"];
+  const [choice, ...calendar] = format.fields; // views.FORMAT_INFO: the inner format first, then the calendar
+  return [choice, ...inner.fields, ...calendar];
 }
 
 function syncFields() {
