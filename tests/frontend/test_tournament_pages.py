@@ -166,6 +166,7 @@ def test_the_create_form_offers_only_what_the_game_allows(pages):
     formats = "() => [...document.querySelectorAll('#t-format option')].map(o => o.value)"
     page.get_by_label("Game").select_option("the-game")
     assert page.evaluate(formats) == ["swiss-tables", "table-elimination", "league"]
+    assert not page.get_by_label("Turn limit per table").is_visible()  # a Sequence Stacks option
     page.get_by_label("Format").select_option("league")
     inner = page.eval_on_selector_all("#opt-format option", "options => options.map(o => o.value)")
     assert inner == ["swiss-tables", "table-elimination"]
