@@ -231,7 +231,7 @@ function resultText(table) {
       // A drawn bracket match still sends one player on: the higher seed (single_elimination.py).
       const match = table.bracket && state.bracket ? state.bracket.matches.find((m) => m.id === table.bracket) : null;
       const through = match && typeof match.winner === "number" ? nameOf(match.winner) : null;
-      return through ? `Draw: ${through} goes through as the higher seed${gone}` : `Draw${gone}`;
+      return through ? `Draw: ${through} advances (higher seed)${gone}` : `Draw${gone}`;
     }
     return `${seats[ranks[0] < ranks[1] ? 0 : 1].name} won${gone}`;
   }
