@@ -316,7 +316,11 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     """Tournaments and leagues: the list, and the organiser's form."""
     return _page(request, "frontend/tournaments.html", {
         "formats": _formats(),
-        "tournaments_data": {"formats": _formats(), "user": _page_user(request)},
+        "tournaments_data": {
+            "formats": _formats(), "user": _page_user(request),
+            # What each game allows, so the form offers no format the server would refuse.
+            "game_formats": tournament_selectors.game_formats(),
+        },
     })
 
 

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engines import ENGINES
-from server.errors import forbidden
+from server.errors import bad_request, forbidden
 from server.pagination import PAGE_PARAMETERS, Page
 from tournaments import selectors, services, webhooks
 from tournaments.formats import FORMATS
@@ -370,6 +370,51 @@ class TournamentListCreateApi(JsonApiView):
         return Response(_summary(tournament), status=status.HTTP_201_CREATED)
 
 
+class TournamentFormatsApi(JsonApiView):
+    """Per game, the formats a tournament may use and the rounds a league may play (what
+    `POST /api/tournaments` accepts; any other format is refused with `bad_options`)."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        game = serializers.CharField()
+        formats = serializers.ListField(child=serializers.CharField())
+        league_formats = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(responses={200: OutputSerializer(many=True)})
+    def get(self, request):
+        return Response(self.OutputSerializer(selectors.game_formats(), many=True).data)
+
+
+class TournamentMatchTablesApi(JsonApiView):
+    """Which of these matches are tournament tables (`?matches=4,9,12`, at most 100): each one's
+    tournament, round, table and entrants' names in seat order, for lists of tables."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        match = serializers.IntegerField()
+        tournament = serializers.IntegerField()
+        tournament_name = serializers.CharField()
+        round = serializers.IntegerField()
+        table = serializers.IntegerField()
+        names = serializers.ListField(child=serializers.CharField(allow_blank=True))
+
+    @extend_schema(
+        parameters=[OpenApiParameter("matches", str, description="Match ids, comma-separated.", required=True)],
+        responses={200: OutputSerializer(many=True)},
+    )
+    def get(self, request):
+        raw = request.query_params.get("matches", "")
+        try:
+            ids = [int(part) for part in raw.split(",") if part.strip()]
+        except ValueError:
+            ids = [0]
+        if not all(0 < match_id < 2**63 for match_id in ids):  # the database's id range
+            raise bad_request("bad_matches", "matches: match ids separated by commas, e.g. 4,9,12.")
+        return Response(self.OutputSerializer(selectors.match_tables(ids), many=True).data)
+
+
 class TournamentDetailApi(JsonApiView):
     """One tournament's public facts."""
 
@@ -521,7 +566,7 @@ class TournamentBracketApi(JsonApiView):
 
 class MatchdayOutputSerializer(serializers.Serializer):
     round = serializers.IntegerField()
-    date = serializers.DateField()
+    date = serializers.DateField(allow_null=True, help_text="Null until a league without a start date starts.")
     starts_at = serializers.DateTimeField(allow_null=True)
     status = serializers.ChoiceField(choices=["scheduled", "paired", "playing", "complete"])
 

@@ -25,7 +25,8 @@ Event types and their data:
   clock_seconds, rated, organiser, seed_sha256}
 - PlayerRegistered {entrant, name, user, bot}
 - PlayerWithdrawn {entrant, from_round}          (from_round null: before the start)
-- TournamentStarted {field, ratings}              (field: entrant ids, organiser's order)
+- TournamentStarted {field, ratings, start?}      (field: entrant ids, organiser's order; start: the
+  first matchday's date of a league created without one, the day it started)
 - RoundPaired {round, tables: [{table, seats, bracket, deal}], byes, starts_at, date, quality}
   (quality: the round's pairing-quality report, `pairing_check.round_report`; absent in older events)
 - RoundUnpaired {round, reason}                   (a round not started is paired again)
@@ -143,6 +144,8 @@ def _disqualified(state: State, data: dict, event: dict) -> None:
 
 
 def _started(state: State, data: dict, event: dict) -> None:
+    if data.get("start"):  # a league's first matchday, fixed at the start (services._start)
+        state["options"] = {**state["options"], "start": data["start"]}
     state.update(
         status="running",
         field=list(data["field"]),

@@ -53,6 +53,28 @@ def tournament_list(
     return rows
 
 
+def game_formats() -> list[dict[str, Any]]:
+    """Per game, the formats a tournament of it may use and the rounds a league of it may play.
+    Judged by the very check `services.tournament_create` refuses with (`Format.options` given the
+    game's range and kind), so a form that offers only these is never refused for its format."""
+    from games.engines import ENGINES
+    from tournaments.services import format_options_raw  # the one place the game's range is added
+
+    def allowed(game: str, slug: str, options: dict[str, Any]) -> bool:
+        try:
+            FORMATS[slug].options(format_options_raw(game=game, fmt=slug, options=options))
+        except ValueError:
+            return False
+        return True
+
+    rows = []
+    for game in sorted(ENGINES):
+        single = [slug for slug in FORMATS if slug != "league" and allowed(game, slug, {})]
+        league = [slug for slug in single if allowed(game, "league", {"format": slug})]
+        rows.append({"game": game, "formats": single + (["league"] if league else []), "league_formats": league})
+    return rows
+
+
 def tournament_summary(tournament: Tournament) -> dict[str, Any]:
     """A tournament's public facts; the seed is shown once it has ended. A few indexed reads,
     whatever the field's size."""
@@ -414,7 +436,13 @@ def calendar(tournament: Tournament) -> dict[str, Any]:
     if tournament.format != "league":
         raise not_found("not_a_league", "Only a league has a calendar of matchdays.")
     fmt = FORMATS["league"]
-    dates = fmt.calendar(max(_field_size(tournament), 2), tournament.options)  # type: ignore[attr-defined]
+    # The folded options: a league created without a start date has the day it started (services._start).
+    facts = TournamentProjection.objects.filter(tournament=tournament).values_list("state", flat=True).first() or {}
+    options = facts.get("options") or tournament.options
+    entrants = max(_field_size(tournament), 2)
+    dates: list[dt.date | None] = list(fmt.calendar(entrants, options))  # type: ignore[attr-defined]
+    if not dates:  # no start date yet: the matchdays are numbered, their dates fixed at the start
+        dates = [None] * (fmt.total_rounds(entrants, options) or 0)
     played = {r.number: r for r in Round.objects.filter(tournament=tournament)}
     matchdays = []
     for number, day in enumerate(dates, start=1):
@@ -476,6 +504,33 @@ def match_changed_result(match_id: int) -> dict[str, Any] | None:
         "tournament": tournament_id, **result,
         "forfeited_seats": [seat for seat, entrant in enumerate(seats) if entrant in forfeited],
     }
+
+
+MATCH_TABLES_LIMIT = 100
+
+
+def match_tables(match_ids: Collection[int]) -> list[dict[str, Any]]:
+    """For each of these matches that is a tournament's table: the tournament, the round and
+    table, and the entrants' names in seat order (a bot's entrant name, "random 2", where the
+    match's own seat only knows its kind). Matches outside tournaments are left out."""
+    ids = sorted(set(match_ids))
+    if len(ids) > MATCH_TABLES_LIMIT:
+        raise bad_request("too_many_matches", f"At most {MATCH_TABLES_LIMIT} matches at a time.")
+    tables = list(
+        RoundTable.objects.filter(match_id__in=ids).values_list(
+            "match_id", "round__tournament_id", "round__tournament__name", "round__number", "number", "seats"
+        )
+    )
+    names = dict(
+        Entrant.objects.filter(pk__in={entrant for *_, seats in tables for entrant in seats}).values_list("pk", "name")
+    )
+    return [
+        {
+            "match": match_id, "tournament": tournament_id, "tournament_name": tournament_name,
+            "round": round_number, "table": number, "names": [names.get(entrant, "") for entrant in seats],
+        }
+        for match_id, tournament_id, tournament_name, round_number, number, seats in sorted(tables)
+    ]
 
 
 class TableResultChange(NamedTuple):

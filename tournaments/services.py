@@ -349,12 +349,17 @@ def _start(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
             "too_few_entrants", f"A tournament needs at least two entrants; {len(field)} registered."
         )
     ratings = entrant_ratings(tournament, field)
+    started: dict[str, Any] = {"field": field, "ratings": ratings}
+    if tournament.format == "league" and not tournament.options.get("start"):
+        # A league without a first matchday's date plays it the day it starts, and its calendar
+        # (every_days, weekdays, skip_dates) runs from there: the event fixes the date.
+        started["start"] = now.astimezone(dt.UTC).date().isoformat()
     try:
         with transaction.atomic():  # a field the format cannot pair leaves nothing behind
             _append(
                 tournament,
                 "TournamentStarted",
-                {"field": field, "ratings": ratings},
+                started,
                 actor=actor,
                 key="started",
             )

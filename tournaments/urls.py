@@ -7,6 +7,8 @@ _TABLE = f"{_ONE}/rounds/<int:round_number>/tables/<int:table_number>"
 
 urlpatterns = [
     path("tournaments", api.TournamentListCreateApi.as_view(), name="tournament-list"),
+    path("tournaments/tables", api.TournamentMatchTablesApi.as_view(), name="tournament-match-tables"),
+    path("tournaments/formats", api.TournamentFormatsApi.as_view(), name="tournament-formats"),
     path(_ONE, api.TournamentDetailApi.as_view(), name="tournament-detail"),
     path(f"{_ONE}/entrants", api.TournamentEntrantsApi.as_view(), name="tournament-entrants"),
     path(f"{_ONE}/register", api.TournamentRegisterApi.as_view(), name="tournament-register"),

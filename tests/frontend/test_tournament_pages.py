@@ -4,6 +4,7 @@ elimination bracket drawn as SVG; a league's calendar.
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import httpx
 import pytest
@@ -146,4 +147,125 @@ def test_an_elimination_bracket_is_drawn_and_a_league_shows_its_calendar(pages, 
     assert page.locator("#calendar li[data-round]").count() == 3  # a round robin of four: three matchdays
     page.wait_for_selector("section.round[data-round='1'][data-status=paired]")
     pages.screenshot(page, "league")
+    api.close()
+
+
+# --- a newcomer's first look: the form, a double elimination, a league, the lobby -------------------
+
+BRACKET_ID = r"^(W|L)\d+\.\d+$|^GF2?$|^3P$"
+WIDTHS = [(1280, 900, False), (390, 844, True)]
+
+
+def test_the_create_form_offers_only_what_the_game_allows(pages):
+    """Regression: The Game was offered Swiss, round robin, elimination and a round-robin league,
+    all refused only after submit; the "Starts by itself at" input was unstyled."""
+    pages.name = "create-form"
+    page = pages.open()
+    sign_up(page, unique("orla"), display_name="Orla")
+    page.goto("/tournaments")
+    formats = "() => [...document.querySelectorAll('#t-format option')].map(o => o.value)"
+    page.get_by_label("Game").select_option("the-game")
+    assert page.evaluate(formats) == ["swiss-tables", "table-elimination", "league"]
+    assert not page.get_by_label("Turn limit per table").is_visible()  # a Sequence Stacks option
+    page.get_by_label("Format").select_option("league")
+    inner = page.eval_on_selector_all("#opt-format option", "options => options.map(o => o.value)")
+    assert inner == ["swiss-tables", "table-elimination"]
+    page.get_by_label("Game").select_option("ten")
+    assert page.get_by_label("Format").input_value() == "league"  # the choice survives a game that allows it
+    assert len(page.evaluate(formats)) == 7
+    styled = page.eval_on_selector("#t-starts", "el => [getComputedStyle(el).minHeight, getComputedStyle(el).borderRadius]")
+    assert styled == ["40px", "8px"]
+    for width, height, mobile in WIDTHS:
+        phone = pages.open(width=width, height=height, mobile=mobile)
+        phone.context.add_cookies(page.context.cookies())
+        phone.goto("/tournaments")
+        phone.get_by_label("Game").select_option("the-game")
+        phone.get_by_label("Format").select_option("league")
+        assert phone.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        pages.screenshot(phone, f"form-the-game-league-{width}")
+
+    # A league of The Game with no start date: created from the form, its matchdays dated from its start.
+    page.get_by_label("Name").fill("Club nights")
+    page.get_by_label("Game").select_option("the-game")
+    page.get_by_label("Format").select_option("league")
+    page.get_by_label("Rounds").fill("3")
+    page.get_by_label("Days between matchdays").fill("7")
+    page.get_by_role("button", name="Create the tournament").click()
+    page.wait_for_url("**/tournaments/*")
+    page.wait_for_selector("#calendar li[data-round]")
+    assert "the day the league starts" in page.locator("#calendar li[data-round='1']").inner_text()
+    for _ in range(4):
+        before = page.locator("#entrants li[data-entrant]").count()
+        page.get_by_role("button", name="Add a bot").click()
+        page.wait_for_function("(n) => document.querySelectorAll('#entrants li[data-entrant]').length > n", arg=before)
+    page.get_by_role("button", name="Start now").click()
+    page.wait_for_selector("section.round[data-round='1']")
+    today = dt.datetime.now(dt.UTC).date()
+    page.wait_for_function("() => !document.querySelector('#calendar').textContent.includes('league starts')")
+    shown = page.eval_on_selector_all("#calendar li[data-round]", "items => items.map(i => i.dataset.date)")
+    assert shown == [(today + dt.timedelta(days=7 * n)).isoformat() for n in range(3)], shown
+    for width, height, mobile in WIDTHS:
+        view = pages.open(width=width, height=height, mobile=mobile)
+        view.goto(page.url)
+        view.wait_for_selector("#calendar li[data-round='2']")
+        pages.screenshot(view, f"league-without-start-{width}")
+
+
+def test_a_double_elimination_reads_in_words_and_fits_at_1280(pages, live_server_url):
+    """Regression: the Reset column was cut off at 1280 px, matches were labelled W1.1 and GF2,
+    the standings showed Swiss tie-breaks (Buchholz, S-B), and the lobby listed the bots' kinds
+    at tournament tables without saying they were tournament tables."""
+    pages.name = "double-elimination"
+    api = organiser_api(live_server_url)
+    cup = api.post("/api/tournaments", json={
+        "name": "Double cup", "game": "sequence-stacks", "format": "double-elimination",
+        "options": {"grand_final_reset": True}, "match_options": {"turn_limit": 6}, "clock_seconds": 30,
+    }).json()
+    for bot in ["stack_finisher", "random"] * 4:
+        assert api.post(f"/api/tournaments/{cup['id']}/bots", json={"bot": bot}).status_code == 201
+    assert api.post(f"/api/tournaments/{cup['id']}/start").status_code == 200
+
+    page = pages.open()
+    page.goto(f"/tournaments/{cup['id']}")
+    page.wait_for_selector("#bracket svg.bracket [data-bracket-match='GF2']")
+    page.wait_for_selector("#tournament[data-status=finished]", timeout=180_000)
+    page.wait_for_selector("#champion:not([hidden])")
+
+    # Every column, the reset's too, is on screen at 1280 px: the bracket does not scroll.
+    fits = page.eval_on_selector("#bracket", "el => [el.scrollWidth, el.clientWidth]")
+    assert fits[0] <= fits[1], fits
+    reset = page.locator("[data-bracket-match='GF2']").bounding_box()
+    assert reset["x"] + reset["width"] <= 1280
+    texts = page.eval_on_selector_all("#bracket svg text", "nodes => nodes.map(n => n.textContent)")
+    assert "Grand final reset" in texts and "Winners round 1" in texts and "Losers round 1" in texts
+    assert not [t for t in texts if re.match(BRACKET_ID, t)], texts
+    assert page.locator("[data-bracket-match='W1.1']").get_attribute("data-label") == "Winners round 1, table 1"
+    cells = page.eval_on_selector_all("section.round tbody tr td:first-child", "cells => cells.map(c => c.textContent)")
+    assert cells and all(re.fullmatch(r"(Winners|Losers) round \d, table \d|Grand final( reset)?", c) for c in cells), cells
+    assert page.locator("#activity li", has_text="Winners round 1, table 1:").count() == 1
+    results = page.eval_on_selector_all("section.round tbody tr td:nth-child(3)", "cells => cells.map(c => c.textContent)")
+    assert all(r != "Draw" for r in results), results  # a drawn match says who goes through
+    if page.locator("[data-bracket-match='GF2']").get_attribute("data-status") == "void":
+        assert "not needed" in page.locator("[data-bracket-match='GF2'] title").text_content()
+    headers = page.eval_on_selector_all("#standings-table thead th", "cells => cells.map(c => c.textContent)")
+    assert "Place" in headers and "Buchholz" not in headers and "S-B" not in headers
+    assert "Buchholz" not in page.locator("#tiebreak-help").inner_text()
+    points = page.eval_on_selector_all("#standings-table tbody td[data-points]", "cells => cells.map(c => c.textContent)")
+    assert all(re.fullmatch(r"\d+(\.\d{1,2})?", p) for p in points), points
+    pages.screenshot(page, "finished-1280")
+    phone = pages.open(width=390, height=844, mobile=True)
+    phone.goto(f"/tournaments/{cup['id']}")
+    phone.wait_for_selector("#bracket svg.bracket [data-bracket-match='GF2']")
+    assert phone.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")  # the bracket scrolls, not the page
+    pages.screenshot(phone, "finished-390")
+
+    # The lobby: the cup's tables name their entrants ("random 2 (bot)") and say they are the cup's.
+    for width, height, mobile in WIDTHS:
+        lobby = pages.open(width=width, height=height, mobile=mobile)
+        lobby.goto("/")
+        row = lobby.locator(f"li.is-tournament-table[data-tournament='{cup['id']}']").first
+        row.wait_for()
+        assert re.search(r"(stack_finisher|random) \d+ \(bot\)", row.inner_text()), row.inner_text()
+        assert "Tournament: Double cup" in row.locator(".badge-tournament").inner_text()
+        pages.screenshot(lobby, f"lobby-{width}")
     api.close()

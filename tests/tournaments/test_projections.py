@@ -28,7 +28,8 @@ FORMATS = [
     ("double-elimination", "sequence-stacks", {}, 5),
     ("swiss-tables", "the-game", {"table_size": 3, "rounds": 2}, 7),
     ("table-elimination", "the-game", {"table_size": 3}, 7),
-    ("league", "the-game", {"format": "swiss-tables", "rounds": 2, "table_size": 2}, 4),
+    # A start date in the past: every matchday is due at once.
+    ("league", "the-game", {"format": "swiss-tables", "rounds": 2, "table_size": 2, "start": "2020-01-06"}, 4),
 ]
 
 

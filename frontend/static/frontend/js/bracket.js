@@ -2,20 +2,35 @@
 // API serves it: every match with its side, round, position, sources, players and names).
 // Winners' bracket on top, losers' bracket below it, the finals to the right; lines join each
 // match to the one its winner goes to. A played or running match links to its table.
+// Matches are named in words ("Winners round 1, table 2", "Grand final reset"); the format's
+// ids (W1.2, GF2) appear only in tooltips.
 import { s } from "./dom.js";
 
-const BOX_W = 180;
+const BOX_W = 190;
 const SLOT_H = 24;
 const BOX_H = SLOT_H * 2;
-const COL_W = 230;
-const ROW_GAP = 22;
+const COL_W = 222;
+const ROW_GAP = 26;
 const TOP = 34;
 const LEFT = 12;
 const BAND_GAP = 56;
+const SLOT_CHARS = 34;
+const MIN_SCALE = 0.8; // what fits a slot at the placeholder's 10.5px
 
-function sourceLabel(source) {
-  if (source.kind === "seed") return `seed ${source.ref}`;
-  return `${source.kind} of ${source.ref}`;
+/** A match's name in words; `hasLosers`: the bracket is a double elimination. */
+export function matchLabel(match, hasLosers) {
+  const table = `table ${match.position + 1}`;
+  if (match.side === "losers") return `Losers round ${match.round}, ${table}`;
+  if (match.side === "third-place") return "Third place";
+  if (match.side === "final") return hasLosers ? (match.round === 1 ? "Grand final" : "Grand final reset") : "Final";
+  return hasLosers ? `Winners round ${match.round}, ${table}` : `Round ${match.round}, ${table}`;
+}
+
+/** `matchLabel` of a bracket match id (as a round's table names it), or the id if it is unknown. */
+export function bracketLabel(bracket, id) {
+  const matches = bracket ? bracket.matches : [];
+  const match = matches.find((m) => m.id === id);
+  return match ? matchLabel(match, matches.some((m) => m.side === "losers")) : id;
 }
 
 function truncate(text, length = 22) {
@@ -25,8 +40,8 @@ function truncate(text, length = 22) {
 function columnTitle(match, hasLosers) {
   if (match.side === "losers") return `Losers round ${match.round}`;
   if (match.side === "third-place") return "Third place";
-  if (match.side === "final") return hasLosers ? (match.round === 1 ? "Grand final" : "Reset") : "Final";
-  return `Round ${match.round}`;
+  if (match.side === "final") return matchLabel(match, hasLosers);
+  return hasLosers ? `Winners round ${match.round}` : `Round ${match.round}`;
 }
 
 /** Lays out the matches: each gets {x, y, col}. */
@@ -73,6 +88,13 @@ function layout(matches) {
 export function drawBracket(bracket, { tableHref = (id) => `/tables/${id}` } = {}) {
   const matches = bracket.matches;
   const { place, hasLosers, bandTop } = layout(matches);
+  const byId = new Map(matches.map((m) => [m.id, m]));
+  const sourceLabel = (source) => {
+    if (source.kind === "seed") return `seed ${source.ref}`;
+    const from = byId.get(source.ref);
+    const what = from ? matchLabel(from, hasLosers) : source.ref;
+    return `${source.kind === "winner" ? "Winner" : "Loser"} of ${what.charAt(0).toLowerCase()}${what.slice(1)}`;
+  };
   const width = LEFT + (Math.max(...[...place.values()].map((p) => p.col)) + 1) * COL_W;
   const height = Math.max(...[...place.values()].map((p) => p.y)) + BOX_H + 20;
   const names = new Map((bracket.entrants || []).map((e) => [e.id, e.name]));
@@ -108,31 +130,38 @@ export function drawBracket(bracket, { tableHref = (id) => `/tables/${id}` } = {
     const slots = m.players.map((player, slot) => {
       const bye = player && typeof player === "object" && player.bye;
       const known = typeof player === "number";
+      // A void match (a grand final reset the winners' side made unnecessary) is never played.
       const label = bye ? "bye" : known ? (m.names && m.names[slot]) || names.get(player) || `#${player}`
-        : sourceLabel(m.sources[slot]);
+        : m.status === "void" ? "not needed" : sourceLabel(m.sources[slot]);
       const won = known && m.winner === player;
       return s("g", {},
-        s("rect", { class: ["slot", won ? "slot-winner" : "", bye ? "slot-bye" : ""].join(" "), x: p.x, y: p.y + slot * SLOT_H,
+        s("rect", { class: ["slot", won ? "slot-winner" : "", bye || m.status === "void" ? "slot-bye" : ""].join(" "), x: p.x, y: p.y + slot * SLOT_H,
           width: BOX_W, height: SLOT_H, rx: 4 }),
         s("text", { x: p.x + 8, y: p.y + slot * SLOT_H + 16, "font-weight": won ? "700" : "400",
-          "font-style": known ? "normal" : "italic", fill: known ? "#1d2421" : "#6b7570", text: truncate(label) }));
+          "font-style": known ? "normal" : "italic", "font-size": known ? null : "10.5", fill: known ? "#1d2421" : "#5d6863",
+          text: truncate(label, known ? 26 : SLOT_CHARS) }));
     });
     const status = m.status === "played" ? (m.winner !== null && typeof m.winner === "number"
       ? `${names.get(m.winner) || (m.names || [])[m.players.indexOf(m.winner)] || "?"} won` : "played")
-      : m.status === "ready" ? (m.match ? "playing" : "ready") : m.status;
+      : m.status === "ready" ? (m.match ? "playing" : "ready") : m.status === "void" ? "not needed" : m.status;
     const vs = m.players.map((player, slot) => (typeof player === "number" ? (m.names && m.names[slot]) || names.get(player)
       : player && player.bye ? "a bye" : sourceLabel(m.sources[slot]))).join(" against ");
-    const group = s("g", { class: "bracket-match", "data-bracket-match": m.id, "data-status": m.status },
-      s("title", { text: `${m.id}: ${vs}; ${status}` }), ...slots,
-      s("text", { x: p.x + BOX_W - 6, y: p.y - 4, "text-anchor": "end", "font-size": "10", fill: "#6b7570", text: m.id }),
+    const label = matchLabel(m, hasLosers);
+    const numbered = m.side === "winners" || m.side === "losers"; // a final is named by its column
+    const group = s("g", { class: "bracket-match", "data-bracket-match": m.id, "data-status": m.status, "data-label": label },
+      s("title", { text: `${label} (${m.id}): ${vs}; ${status}` }), ...slots,
+      numbered ? s("text", { class: "match-label", x: p.x + BOX_W - 4, y: p.y - 5, "text-anchor": "end", text: `Table ${m.position + 1}` }) : null,
       m.side === "third-place" ? s("text", { class: "side-title", x: p.x, y: p.y - 6, text: "Third place" }) : null);
     if (m.match) {
-      return s("a", { href: tableHref(m.match, m), "aria-label": `${m.id}: ${vs}; ${status}. Open the table.` }, group);
+      return s("a", { href: tableHref(m.match, m), "aria-label": `${label}: ${vs}; ${status}. Open the table.` }, group);
     }
     return group;
   });
 
-  return s("svg", { class: "bracket", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
+  // Shrinks to fit its panel down to MIN_SCALE (an eight-player double elimination's reset column
+  // fits at 1280 px), then scrolls sideways (a phone) instead of getting unreadable.
+  return s("svg", { class: "bracket", viewBox: `0 0 ${width} ${height}`, role: "group",
+    style: `width: 100%; max-width: ${width}px; min-width: ${Math.round(width * MIN_SCALE)}px; height: auto`,
     "aria-label": `Bracket of ${matches.length} matches` },
   ...titles.values(), hasLosers ? s("text", { class: "side-title", x: LEFT, y: bandTop.losers - 30, text: "Losers' bracket" }) : null,
   ...wires, ...boxes);

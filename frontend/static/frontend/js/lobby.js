@@ -76,8 +76,27 @@ if (form) {
 
 // --- the tables -------------------------------------------------------------------------------------
 
+// Tournament tables by match id (GET /api/tournaments/tables): a match's tournament never changes,
+// so each match is asked about once.
+const tournamentTables = new Map();
+
+async function learnTournamentTables(matches) {
+  const unknown = matches.map((m) => m.id).filter((id) => !tournamentTables.has(id));
+  for (let i = 0; i < unknown.length; i += 100) {
+    const chunk = unknown.slice(i, i + 100);
+    const found = await get("tournaments/tables", { matches: chunk.join(",") });
+    for (const id of chunk) tournamentTables.set(id, null);
+    for (const table of found) tournamentTables.set(table.match, table);
+  }
+}
+
 function seatsText(match) {
-  return match.seats.map((s) => (s.name ? (s.bot ? `${s.name} (bot)` : s.name) : "empty")).join(", ");
+  // At a tournament's table a bot's seat knows only its kind ("random"): the entrants' names tell them apart.
+  const names = (tournamentTables.get(match.id) || {}).names || [];
+  return match.seats.map((s, i) => {
+    const name = names[i] || s.name;
+    return name ? (s.bot ? `${name} (bot)` : name) : "empty";
+  }).join(", ");
 }
 
 function mine(match) {
@@ -96,9 +115,14 @@ function tableRow(match) {
   } else {
     action = h("a", { class: "btn btn-small", href: `/tables/${match.id}/replay` }, "Replay");
   }
-  return h("li", { class: "table-row", "data-match": String(match.id) },
-    h("span", { class: "table-id" }, `#${match.id}`),
-    h("span", { class: "table-seats" }, seatsText(match)),
+  const tour = tournamentTables.get(match.id);
+  return h("li", { class: ["table-row", tour && "is-tournament-table"], "data-match": String(match.id),
+    "data-tournament": tour ? String(tour.tournament) : null },
+  h("span", { class: "table-id" }, `#${match.id}`),
+  h("span", { class: "table-seats" }, seatsText(match),
+    tour ? h("a", { class: "badge badge-tournament", href: `/tournaments/${tour.tournament}`,
+      title: `Round ${tour.round}, table ${tour.table} of the tournament ${tour.tournament_name}` },
+    `Tournament: ${tour.tournament_name} · round ${tour.round}`) : null),
     h("span", { class: "table-meta muted" }, [
       match.status === "open" ? `${plural(free, "free seat")}` : null,
       ratingText(match),
@@ -135,6 +159,7 @@ async function refresh() {
       get("matches", { status: "running", limit: 100 }),
       get("matches", { status: "finished", limit: 30 }),
     ]);
+    await learnTournamentTables([...open.results, ...running.results, ...finished.results]);
     renderTables(open.results, running.results, finished.results);
   } catch (err) {
     flash(`The tables could not be loaded: ${err.message}`, "error");

@@ -2,7 +2,7 @@
 // with tie-breaks (Swiss, round robin), a league's calendar, and what happened, as it happens.
 // The page follows the tournament's event feed and reloads what an event changes.
 import { ApiError, get, getAll, pageData, post } from "./api.js";
-import { drawBracket } from "./bracket.js";
+import { bracketLabel, drawBracket } from "./bracket.js";
 import { clockText, flash, h, plural, rerender, timeAgo } from "./dom.js";
 
 const data = pageData("tournament-data");
@@ -24,6 +24,7 @@ const el = {
   calendarPanel: document.getElementById("calendar-panel"),
   calendar: document.getElementById("calendar"),
   standings: document.getElementById("standings"),
+  tiebreakHelp: document.getElementById("tiebreak-help"),
   rounds: document.getElementById("rounds"),
   entry: document.getElementById("entry"),
   entrants: document.getElementById("entrants"),
@@ -46,12 +47,22 @@ function hasBracket(summary) {
   return BRACKET_FORMATS.has(format);
 }
 
-function points(row) {
-  const [top, bottom] = String(row.points_exact).split("/").map(Number);
-  if (!bottom || bottom === 1) return String(top);
-  if (bottom === 2) return `${Math.floor(top / 2) || ""}½`;
-  return row.points.toFixed(2);
+// Points and tie-breaks are written one way everywhere on the page: decimals, at most two places
+// (1, 1.5, 0.75, 0.67); the exact fraction is the points cell's tooltip.
+function decimal(value) {
+  return String(Number(value.toFixed(2)));
 }
+
+// Elimination formats order by how far each player got: Swiss tie-breaks mean nothing there.
+function isElimination(summary) {
+  const format = summary.format === "league" ? summary.options.format : summary.format;
+  return Boolean(format) && format.endsWith("elimination");
+}
+
+const TIEBREAK_HELP = {
+  swiss: "Points: a win is 1, a draw 0.5 (at bigger tables, each opponent you beat counts). Ties are broken by Buchholz (your opponents' points), then Sonneborn–Berger (the points of the opponents you beat), then rating.",
+  elimination: "Place: how far each player got (the champion first; players knocked out in the same round share a place). Points: a win is 1, a draw 0.5.",
+};
 
 // --- loading ------------------------------------------------------------------------------------
 
@@ -102,6 +113,7 @@ function render() {
     .filter(Boolean).join(" · ");
   el.champion.hidden = t.champion === null;
   if (t.champion !== null) el.champion.textContent = `Champion: ${nameOf(t.champion)} won the tournament.`;
+  el.tiebreakHelp.textContent = TIEBREAK_HELP[isElimination(t) ? "elimination" : "swiss"];
   renderEntry();
   renderEntrants();
   renderStandings();
@@ -182,8 +194,9 @@ function renderStandings() {
   }
   const cooperative = rows.some((r) => r.mean_team_score !== null);
   const placed = rows.some((r) => r.place !== null);
-  const headers = ["#", "Player", ...(placed ? ["Place"] : []), "Points", "Played", "W", "D", "L", "Byes", "Buchholz",
-    "S-B", ...(cooperative ? ["Mean cards left"] : []), "Rating"];
+  const swiss = !isElimination(state.summary);
+  const headers = ["#", "Player", ...(placed ? ["Place"] : []), "Points", "Played", "W", "D", "L", "Byes",
+    ...(swiss ? ["Buchholz", "S-B"] : []), ...(cooperative ? ["Mean cards left"] : []), "Rating"];
   rerender(el.standings, () => h("table", { class: "data", id: "standings-table" },
     h("caption", { class: "visually-hidden" }, "Standings with tie-breaks"),
     h("thead", {}, h("tr", {}, headers.map((text) => h("th", { scope: "col", class: text === "Player" ? "" : "num" }, text)))),
@@ -193,14 +206,14 @@ function renderStandings() {
     h("td", { class: "num" }, String(r.rank)),
     h("th", { scope: "row" }, r.entrant.name, r.withdrawn ? " (withdrew)" : "", r.disqualified ? " (disqualified)" : ""),
     placed ? h("td", { class: "num" }, r.place ? String(r.place) : "–") : null,
-    h("td", { class: "num", title: r.points_exact, "data-points": r.points_exact }, points(r)),
+    h("td", { class: "num", title: r.points_exact, "data-points": r.points_exact }, decimal(r.points)),
     h("td", { class: "num" }, String(r.played)),
     h("td", { class: "num" }, String(r.wins)),
     h("td", { class: "num" }, String(r.draws)),
     h("td", { class: "num" }, String(r.losses)),
     h("td", { class: "num" }, String(r.byes)),
-    h("td", { class: "num" }, r.buchholz.toFixed(2)),
-    h("td", { class: "num" }, r.sonneborn_berger.toFixed(2)),
+    swiss ? h("td", { class: "num" }, decimal(r.buchholz)) : null,
+    swiss ? h("td", { class: "num" }, decimal(r.sonneborn_berger)) : null,
     cooperative ? h("td", { class: "num" }, r.mean_team_score === null ? "–" : r.mean_team_score.toFixed(1)) : null,
     h("td", { class: "num" }, r.rating === null ? "–" : r.rating.toFixed(1)))))));
 }
@@ -214,7 +227,12 @@ function resultText(table) {
   const ranks = result.ranks || [];
   const seats = table.seats;
   if (seats.length === 2) {
-    if (ranks[0] === ranks[1]) return `Draw${gone}`;
+    if (ranks[0] === ranks[1]) {
+      // A drawn bracket match still sends one player on: the higher seed (single_elimination.py).
+      const match = table.bracket && state.bracket ? state.bracket.matches.find((m) => m.id === table.bracket) : null;
+      const through = match && typeof match.winner === "number" ? nameOf(match.winner) : null;
+      return through ? `Draw: ${through} advances (higher seed)${gone}` : `Draw${gone}`;
+    }
     return `${seats[ranks[0] < ranks[1] ? 0 : 1].name} won${gone}`;
   }
   return seats.map((seat, i) => ({ seat, rank: ranks[i] })).sort((a, b) => a.rank - b.rank)
@@ -236,11 +254,12 @@ function renderRounds() {
     class: "round", "data-round": String(rnd.round), "data-status": rnd.status, "aria-label": `Round ${rnd.round}`,
   },
   h("h3", {}, `Round ${rnd.round} `, h("span", { class: `status-pill status-${rnd.status}` }, labels[rnd.status] || rnd.status),
-    rnd.date ? h("span", { class: "muted small" }, ` ${new Date(`${rnd.date}T12:00:00`).toLocaleDateString()}`) : null,
-    rnd.deadline && rnd.status !== "complete" ? h("span", { class: "muted small" }, ` · deadline ${new Date(rnd.deadline).toLocaleTimeString()}`) : null),
+    rnd.date ? h("span", { class: "muted small" }, ` ${dayText(rnd.date)}`) : null,
+    rnd.deadline && rnd.status !== "complete" ? h("span", { class: "muted small" }, ` · deadline ${deadlineText(rnd.deadline)}`) : null),
   h("div", { class: "table-scroll" }, h("table", { class: "data" }, h("thead", {}, h("tr", {}, ["Table", "Players", "Result", ""].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, rnd.tables.map((table) => h("tr", { "data-table": String(table.table), "data-result": table.result ? "yes" : "no" },
-      h("td", {}, table.bracket ? `${table.table} (${table.bracket})` : String(table.table)),
+      h("td", { title: table.bracket ? `Table ${table.table} (${table.bracket})` : null, class: table.bracket ? null : "table-number" },
+        table.bracket ? bracketLabel(state.bracket, table.bracket) : String(table.table)),
       h("td", {}, table.seats.map((seat) => seat.name).join(" – ")),
       h("td", {}, resultText(table) || (table.match_status === "running" ? "playing…" : "—")),
       h("td", {}, tableLink(table))))))),
@@ -254,16 +273,29 @@ function renderBracket() {
   rerender(el.bracket, () => drawBracket(state.bracket));
 }
 
+// A matchday's date (noon: the same day in every time zone) and a deadline, written one way on the page.
+function dayText(date) {
+  return new Date(`${date}T12:00:00`).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric" });
+}
+
+function deadlineText(iso) {
+  const at = new Date(iso);
+  const time = at.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return at.toDateString() === new Date().toDateString() ? time
+    : `${at.toLocaleDateString(undefined, { day: "numeric", month: "short" })}, ${time}`;
+}
+
 function renderCalendar() {
   el.calendarPanel.hidden = !state.calendar;
   if (!state.calendar) return;
   const today = new Date().toISOString().slice(0, 10);
   const labels = { scheduled: "scheduled", paired: "paired", playing: "playing", complete: "played" };
   rerender(el.calendar, () => state.calendar.matchdays.map((day) => h("li", {
-    class: day.date === today ? "is-today" : "", "data-round": String(day.round),
+    class: day.date === today ? "is-today" : "", "data-round": String(day.round), "data-date": day.date || "",
   },
   h("strong", {}, `Matchday ${day.round}`), h("br"),
-  new Date(`${day.date}T12:00:00`).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric" }),
+  day.date ? dayText(day.date)
+    : h("span", { class: "muted" }, day.round === 1 ? "the day the league starts" : "dated when the league starts"),
   " ", h("span", { class: `status-pill status-${day.status}` }, labels[day.status] || day.status))));
 }
 
@@ -290,7 +322,9 @@ function describe(event) {
       const table = tableOf(d.round, d.table);
       const text = table ? resultText({ ...table, result: d }) : null;
       const what = event.type === "TableResult" ? "" : event.type === "ForfeitAwarded" ? " (forfeit)" : " (corrected)";
-      return `Round ${d.round}, table ${d.table}${what}: ${text || "result recorded"}.`;
+      // A bracket table is named by the bracket ("Losers round 2, table 1", "Grand final").
+      const where = table && table.bracket ? bracketLabel(state.bracket, table.bracket) : `Round ${d.round}, table ${d.table}`;
+      return `${where}${what}: ${text || "result recorded"}.`;
     }
     case "PlayerDisqualified": return `${nameOf(d.entrant)} was disqualified${d.reason ? ` (${d.reason})` : ""}.`;
     case "RoundDeadlinePassed": return `Round ${d.round}'s deadline passed.`;

@@ -51,10 +51,12 @@ const FIELDS = {
   grand_final_reset: () => checkField("grand_final_reset", "Replay the grand final if the losers' bracket wins it", true),
   format: () => h("div", { class: "field" }, h("label", { for: "opt-format" }, "Each matchday is a round of"),
     h("select", { id: "opt-format", name: "opt-format" },
-      data.formats.filter((f) => ["round-robin", "swiss", "swiss-tables"].includes(f.slug))
+      data.formats.filter((f) => allowedOf(form.game.value).league_formats.includes(f.slug))
         .map((f) => h("option", { value: f.slug }, f.title)))),
-  start: () => h("div", { class: "field" }, h("label", { for: "opt-start" }, "First matchday"),
-    h("input", { type: "date", id: "opt-start", name: "opt-start", required: true })),
+  start: () => h("div", { class: "field" }, h("label", { for: "opt-start" }, "First matchday ",
+    h("span", { class: "muted" }, "(optional)")),
+  h("input", { type: "date", id: "opt-start", name: "opt-start" }),
+  h("p", { class: "help" }, "Empty: the first matchday is the day the league starts.")),
   every_days: () => numberField("every_days", "Days between matchdays", { min: 1, max: 60, value: 7 }),
 };
 
@@ -72,15 +74,52 @@ function formatOf() {
   return data.formats.find((f) => f.slug === form.format.value);
 }
 
-function syncForm() {
+// What the server accepts for the game (GET /api/tournaments/formats): only those are offered.
+function allowedOf(game) {
+  return data.game_formats.find((g) => g.game === game);
+}
+
+function syncFormats() {
+  const allowed = allowedOf(form.game.value).formats;
+  const previous = form.format.value;
+  form.format.replaceChildren(...data.formats.filter((f) => allowed.includes(f.slug))
+    .map((f) => h("option", { value: f.slug, selected: f.slug === previous }, f.title)));
+}
+
+// A league's fields: its inner format's own (rounds, table size...) between the choice of it and the calendar.
+function fieldsOf(innerSlug) {
   const format = formatOf();
-  document.getElementById("format-options").replaceChildren(...format.fields.map((key) => FIELDS[key]()));
+  if (format.slug !== "league") return format.fields;
+  const inner = data.formats.find((f) => f.slug === innerSlug) || { fields: [] };
+  const [choice, ...calendar] = format.fields; // views.FORMAT_INFO: the inner format first, then the calendar
+  return [choice, ...inner.fields, ...calendar];
+}
+
+function syncFields() {
+  const innerSelect = form.querySelector("[name='opt-format']");
+  const allowedInner = allowedOf(form.game.value).league_formats;
+  const inner = innerSelect && allowedInner.includes(innerSelect.value) ? innerSelect.value : allowedInner[0];
+  const kept = {};
+  for (const input of document.querySelectorAll("#format-options [name]")) kept[input.name] = input.type === "checkbox" ? input.checked : input.value;
+  document.getElementById("format-options").replaceChildren(...fieldsOf(inner).map((key) => FIELDS[key]()));
+  for (const input of document.querySelectorAll("#format-options [name]")) {
+    if (!(input.name in kept) || (input.name === "opt-format" && !allowedInner.includes(kept[input.name]))) continue;
+    if (input.type === "checkbox") input.checked = kept[input.name]; else input.value = kept[input.name];
+  }
+  const select = form.querySelector("[name='opt-format']");
+  if (select) select.addEventListener("change", syncFields);
+}
+
+function syncForm() {
+  syncFormats();
+  syncFields();
   document.getElementById("turn-limit-field").hidden = form.game.value !== "sequence-stacks";
 }
 
 function readOptions() {
   const options = {};
-  for (const key of formatOf().fields) {
+  const innerSelect = form.querySelector("[name='opt-format']");
+  for (const key of fieldsOf(innerSelect ? innerSelect.value : null)) {
     const input = form.querySelector(`[name="opt-${key}"]`);
     if (!input) continue;
     if (input.type === "checkbox") options[key] = input.checked;
