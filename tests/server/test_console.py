@@ -16,6 +16,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import path
+from websockets.sync.client import connect
 
 from server import logs
 from server.urls import urlpatterns as server_urls
@@ -70,12 +71,17 @@ def test_the_console_has_one_info_line_a_request_and_no_warning_for_ordinary_ans
                 f"{base}/api/matches/{demo_table['id']}/moves", json={"move": {}}, headers=erin
             ).status_code,
         }
+        socket_path = f"/ws/matches/{demo_table['id']}/"
+        with connect(base.replace("http", "ws") + socket_path) as socket:
+            assert '"snapshot"' in socket.recv(timeout=10)
         time.sleep(6)  # the worker's processes have connected and beat has run its first tasks
     assert list(answers.values()) == [404, 200, 200, 403]
     lines = console.read_text().splitlines()
     for url in answers:
         about = [line for line in lines if f" {url} " in line or line.endswith(f" {url}")]
         assert len(about) == 1 and " INFO uvicorn.access " in about[0], about
+    assert len([line for line in lines if socket_path in line]) == 1
+    assert not [line for line in lines if "connection open" in line]
     assert not [line for line in lines if "None" in line or "arning" in line or "WARNING" in line or "ERROR" in line]
     assert not [line for line in lines if "celery@" in line or "hostname" in line]
 
