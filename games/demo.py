@@ -1,5 +1,10 @@
-"""The embedded default's demo: known users to try the API with, and bot tables at play."""
+"""The embedded default's demo: known users to try the API with, and bot tables always at play."""
 from __future__ import annotations
+
+from collections import Counter
+
+from django.conf import settings
+from django.db import transaction
 
 from accounts.models import User
 from games import services
@@ -24,17 +29,36 @@ def demo_users_ensure() -> list[User]:
     return users
 
 
-def demo_tables_ensure() -> list[Match]:
-    """One running bot table per game (the stronger bot against random ones), started if missing."""
-    house = User.objects.get(username=HOUSE)
-    tables = []
-    for slug in sorted(BOTS):
-        engine = ENGINES[slug]
-        running = Match.objects.filter(game=slug, status=Match.Status.RUNNING, created_by=house).first()
-        if running is not None:
-            tables.append(running)
-            continue
-        players = max(2, engine.min_players)
-        bots = [STRONG_BOT[slug]] + ["random"] * (players - 1)
-        tables.append(services.match_start_seated(game=slug, seats=bots, created_by=house, rated=False))
-    return tables
+def demo_tables_live() -> list[Match]:
+    """The demo's bot tables at play (the house's running tables), oldest first."""
+    return list(Match.objects.filter(status=Match.Status.RUNNING, created_by__username=HOUSE).order_by("id"))
+
+
+def demo_tables_top_up(*, live: int | None = None) -> list[Match]:
+    """Starts bot tables until `live` (DEMO_LIVE_TABLES) are at play and returns those it started;
+    each new one is of the game with the fewest tables at play, so the first `len(BOTS)` are one
+    per game. Never more than `live`: a table that ends is replaced at the next call.
+
+    Holds the house's row locked while it counts and starts, so two calls at once (the serve
+    command and the worker's beat) cannot both start the same missing tables.
+    """
+    wanted = settings.DEMO_LIVE_TABLES if live is None else live
+    with transaction.atomic():
+        house = User.objects.select_for_update().get(username=HOUSE)
+        per_game = Counter({slug: 0 for slug in BOTS})
+        per_game.update(
+            Match.objects.filter(status=Match.Status.RUNNING, created_by=house).values_list("game", flat=True)
+        )
+        started = []
+        for _ in range(wanted - per_game.total()):
+            slug = min(sorted(BOTS), key=lambda game: per_game[game])
+            started.append(_bot_table_start(slug, house))
+            per_game[slug] += 1
+    return started
+
+
+def _bot_table_start(slug: str, house: User) -> Match:
+    """A casual table of `slug`: the stronger bot against random ones."""
+    players = max(2, ENGINES[slug].min_players)
+    bots = [STRONG_BOT[slug]] + ["random"] * (players - 1)
+    return services.match_start_seated(game=slug, seats=bots, created_by=house, rated=False)

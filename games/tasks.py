@@ -33,3 +33,17 @@ def window_pass_task(match_id: int, seat: int) -> bool:
 def sweep_task() -> dict[str, int]:
     """Periodic (beat): re-sends overdue clocks, windows and bot turns that a lost task left."""
     return turns.sweep()
+
+
+@idempotent_task
+def demo_top_up_task() -> list[int]:
+    """Periodic (beat, while the demo is on): starts bot tables in place of the demo's that ended."""
+    from django.conf import settings
+
+    from games import demo
+
+    # The beat sends this only while DEMO is on; a copy left in the embedded default's queue
+    # (it outlives the run) must not start tables for a server run without the demo.
+    if not settings.DEMO:
+        return []
+    return [match.pk for match in demo.demo_tables_top_up()]

@@ -36,6 +36,31 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str)
 
 
+class TextFormatter(logging.Formatter):
+    """One readable line per record for a console: the request and match ids only where there
+    are some (a line outside any request, most of a console, would otherwise end in `None`s)."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s%(context)s %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        parts = [
+            f"{label} {value}"
+            for label, value in (("req", getattr(record, "request_id", None)), ("match", getattr(record, "match_id", None)))
+            if value is not None
+        ]
+        record.context = f" [{' '.join(parts)}]" if parts else ""
+        return super().format(record)
+
+
+class RepeatedLineFilter(logging.Filter):
+    """Drops the websockets library's "connection open", logged (through uvicorn's logger) right
+    after uvicorn's own `"WebSocket /path" [accepted]` line for the same socket."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name == "uvicorn.error" and record.msg == "connection open")
+
+
 _QUERY_PAIR = re.compile(r"(?<=[?&])([^=&#\s\"]*)=([^&#\s\"]*)")
 _SECRET_PARAMETERS = {"token", "ticket"}
 

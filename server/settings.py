@@ -308,7 +308,9 @@ else:
     _queue_dir = VAR_DIR / "celery"
     for _folder in ("queue", "processed", "control"):
         (_queue_dir / _folder).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    # The transport ignores the host, but kombu warns "No hostname was supplied" on every
+    # connection (each worker process, each sender) when the URL names none.
+    CELERY_BROKER_URL = "filesystem://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir / "queue"),
         "data_folder_out": str(_queue_dir / "queue"),
@@ -327,6 +329,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Ratings: results an organiser changed whose rating task was lost.
     "ratings-sweep": {"task": "ratings.tasks.revisions_sweep_task", "schedule": 60.0},
 }
+
+# The embedded default's demo: `manage.py serve` (without --no-demo) sets DEMO for its worker,
+# whose beat then keeps DEMO_LIVE_TABLES bot tables at play, one of each game first, starting a
+# new one within a few seconds of one ending, so a newcomer always finds live tables to watch.
+DEMO = env_bool("DEMO", False)
+DEMO_LIVE_TABLES = int(os.environ.get("DEMO_LIVE_TABLES", "4"))
+if DEMO:
+    CELERY_BEAT_SCHEDULE["demo-top-up"] = {"task": "games.tasks.demo_top_up_task", "schedule": 5.0}
 
 # Webhooks (tournaments/webhooks.py) are registered by any organiser, that is by any user, and
 # POSTed by the worker from inside the deployment, so they go to public addresses over https only.
@@ -378,11 +388,17 @@ LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if (DEBUG or EMBEDDED) else "js
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "server.logs.ContextFilter"}},
+    "filters": {"context": {"()": "server.logs.ContextFilter"}, "repeated": {"()": "server.logs.RepeatedLineFilter"}},
     "formatters": {
         "json": {"()": "server.logs.JsonFormatter"},
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s [req %(request_id)s match %(match_id)s] %(message)s"},
+        "text": {"()": "server.logs.TextFormatter"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["context"], "formatter": LOG_FORMAT}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["context", "repeated"], "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Django logs every 4xx answer at WARNING ("Not Found: /x"): the client's mistake, not the
+        # server's, and the server's access line already tells it (at INFO, one line a request).
+        # 5xx answers stay ERROR, with their traceback.
+        "django.request": {"level": "ERROR"},
+    },
 }

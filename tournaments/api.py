@@ -346,6 +346,7 @@ class TournamentListCreateApi(JsonApiView):
             *PAGE_PARAMETERS,
         ],
         responses={200: TournamentPageSerializer},
+        operation_id="tournaments_list",  # a list, not a retrieve: the default id is /{id}'s
     )
     def get(self, request):
         status_filter = request.query_params.get("status")
@@ -507,7 +508,10 @@ class TournamentStandingsApi(JsonApiView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=PAGE_PARAMETERS, responses={200: StandingPageSerializer})
+    @extend_schema(
+        parameters=PAGE_PARAMETERS, responses={200: StandingPageSerializer},
+        operation_id="tournaments_standings_list",  # a list: the default id is one entrant's standing's
+    )
     def get(self, request, tournament_id: int):
         tournament = selectors.tournament_get(tournament_id)
         rows = selectors.standings_rows(tournament)

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from games.demo import DEMO_PASSWORD, DEMO_USERS, demo_tables_ensure, demo_users_ensure
+from games.demo import DEMO_PASSWORD, DEMO_USERS, demo_tables_live, demo_tables_top_up, demo_users_ensure
 
 
 class Command(BaseCommand):
@@ -25,18 +25,25 @@ class Command(BaseCommand):
 
     def handle(self, *args, host, port, no_worker, no_demo, **options):
         call_command("migrate", interactive=False, verbosity=0)
-        worker = None if no_worker else self._start_worker()
+        if not no_demo:
+            # Before the worker starts: its beat tops the demo up and needs the house that seats it.
+            demo_users_ensure()
+            demo_tables_top_up()
+            self.stdout.write(
+                f"Demo users {', '.join(DEMO_USERS)} (password {DEMO_PASSWORD!r}); bot tables at play, each "
+                f"replaced as it ends: {', '.join(f'#{m.pk} {m.game}' for m in demo_tables_live())}"
+            )
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            # Said once here for the whole process tree, in place of the worker's own six lines.
+            self.stderr.write("Running as root: the server and its worker have root's rights. Run as an ordinary user.")
+        worker = None if no_worker else self._start_worker(demo=not no_demo)
         try:
-            if not no_demo:
-                demo_users_ensure()
-                tables = demo_tables_ensure()
-                self.stdout.write(
-                    f"Demo users {', '.join(DEMO_USERS)} (password {DEMO_PASSWORD!r}); "
-                    f"bot tables at play: {', '.join(f'#{m.pk} {m.game}' for m in tables)}"
-                )
             self.stdout.write(f"Serving on http://{host}:{port}/ (API docs at /api/docs/)")
             uvicorn.run(
                 "server.asgi:application", host=host, port=port, log_level="info", lifespan="off",
+                # uvicorn's lines through this project's LOGGING: one format on the console (and
+                # its access line is the one line a request gets: settings.LOGGING says why).
+                log_config=None,
                 ws_per_message_deflate=False,  # as docker/Dockerfile, which says why
                 forwarded_allow_ips=",".join(settings.TRUSTED_PROXIES),  # as the throttles: none unless set
             )
@@ -45,15 +52,21 @@ class Command(BaseCommand):
                 worker.send_signal(signal.SIGTERM)
                 worker.wait(timeout=30)
 
-    def _start_worker(self) -> subprocess.Popen:
+    def _start_worker(self, *, demo: bool) -> subprocess.Popen:
         """A Celery worker beside the server; on the embedded default its broker is the filesystem."""
         self.stdout.write(f"Starting a Celery worker (broker {settings.CELERY_BROKER_URL})")
+        env = {**os.environ, "DEMO": "1" if demo else "0"}  # DEMO puts the demo's top-up on beat's schedule
+        # Celery warns of a worker run as root in six lines; handle() has said it once already.
+        env["PYTHONWARNINGS"] = ",".join(
+            filter(None, [os.environ.get("PYTHONWARNINGS"), "ignore:You're running the worker with superuser privileges"])
+        )
         return subprocess.Popen(
-            # -B: beat runs inside this one worker (its sweeps and the tournaments' schedule).
-            [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=prefork", "--concurrency=2", "-B",
-             "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
+            # -B: beat runs inside this one worker (its sweeps, the demo's top-up, the tournaments'
+            # schedule). --quiet: no start-up banner; warnings and errors still reach the console.
+            [sys.executable, "-m", "celery", "-A", "server", "--quiet", "worker", "--pool=prefork", "--concurrency=2",
+             "-B", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
              "--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            env=os.environ.copy(),
+            env=env,
             preexec_fn=_die_with_parent,
         )
 
