@@ -40,10 +40,15 @@ class TextFormatter(logging.Formatter):
     """One readable line per record for a console: the request and match ids only where there
     are some (a line outside any request, most of a console, would otherwise end in `None`s)."""
 
+    # uvicorn logs its start-up and socket lines as "uvicorn.error" whatever their level: on a
+    # console "INFO uvicorn.error Started server process" reads as a problem.
+    SHOWN_NAMES = {"uvicorn.error": "uvicorn"}
+
     def __init__(self) -> None:
-        super().__init__("%(asctime)s %(levelname)s %(name)s%(context)s %(message)s")
+        super().__init__("%(asctime)s %(levelname)s %(shown_name)s%(context)s %(message)s")
 
     def format(self, record: logging.LogRecord) -> str:
+        record.shown_name = self.SHOWN_NAMES.get(record.name, record.name)
         parts = [
             f"{label} {value}"
             for label, value in (("req", getattr(record, "request_id", None)), ("match", getattr(record, "match_id", None)))

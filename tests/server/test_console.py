@@ -123,6 +123,8 @@ def test_the_text_format_names_the_request_and_match_only_when_there_are_some():
     assert line(request_id=None, match_id=None).endswith(" INFO games moved")
     assert line(request_id="r-1", match_id=None).endswith(" INFO games [req r-1] moved")
     assert line(request_id="r-1", match_id=42).endswith(" INFO games [req r-1 match 42] moved")
+    started = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, "Started server process", None, None)
+    assert logs.TextFormatter().format(started).endswith(" INFO uvicorn Started server process")
     assert settings.LOGGING["formatters"]["text"] == {"()": "server.logs.TextFormatter"}
 
 
