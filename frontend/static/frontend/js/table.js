@@ -3,7 +3,7 @@
 import { api, ApiError, get, pageData, post } from "./api.js";
 import { clockText, flash, h, plural, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
-import { changedResultText, countedRanks, countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
+import { changedResultText, countedRanks, countedWinners, DECK_CHOSEN_TEXT, placeText, ratingText } from "./matches.js";
 import { MatchSocket } from "./socket.js";
 
 const data = pageData("table-data");
@@ -203,6 +203,7 @@ function render() {
   root.dataset.myTurn = myTurn() ? "true" : "false";
   socket.setWaiting(waitingOnBots() && !state.botHintsArrive);
   renderStatus();
+  renderConnection();
   renderSetup();
   renderBoard();
   renderTurn();
@@ -227,6 +228,8 @@ function renderConnection() {
   const texts = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Disconnected" };
   el.connection.textContent = texts[state.connection] || state.connection;
   el.connection.className = `connection connection-${state.connection}`;
+  // A finished table has nothing live to show: the badge would claim play that is over.
+  el.connection.hidden = state.status === "finished";
 }
 
 function renderBoard() {
@@ -313,8 +316,9 @@ function renderResult() {
   el.result.hidden = false;
   const ranks = countedRanks(state.match, outcome);
   const winners = countedWinners(state.match, outcome);
-  const rows = state.match.seats.map((info) => h("tr", { class: winners.includes(info.seat) ? "winner" : "" },
-    h("td", {}, String(ranks[info.seat])),
+  const order = [...state.match.seats].sort((a, b) => ranks[a.seat] - ranks[b.seat] || a.seat - b.seat);
+  const rows = order.map((info) => h("tr", { class: winners.includes(info.seat) ? "winner" : "", "data-seat": String(info.seat) },
+    h("td", { class: "place" }, placeText(ranks[info.seat])),
     h("th", { scope: "row" }, name(info.seat)),
     h("td", {}, String(outcome.scores[info.seat]))));
   const headline = outcome.cooperative ? (outcome.won ? "The team won!" : "The team lost.")
@@ -327,7 +331,7 @@ function renderResult() {
     state.match.rating && !state.match.rating.rated && state.match.rating.reason === "seat_never_moved"
       ? h("p", { class: "banner", id: "not-rated" }, `${ratingText(state.match)}, so the match counts for nobody's rating.`)
       : null,
-    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"),
+    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"),
       h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))), h("tbody", {}, rows)),
     h("p", {}, h("a", { class: "btn", href: `/tables/${matchId}/replay` }, "Watch the replay"), " ",
       h("a", { class: "btn", href: "/" }, "Back to the lobby")),
