@@ -159,7 +159,7 @@ def test_leaderboards_page_search_and_show_your_own_place(pages, finished_match)
     page.get_by_role("link", name="Bots", exact=True).click()
     page.wait_for_url("**/bots/*")
     page.wait_for_selector("h1:text('People and bots')")
-    page.wait_for_selector("#board-table[aria-busy=false]")
+    page.wait_for_selector("#board-table[aria-busy=false]", state="attached")  # an empty board hides it
     pages.screenshot(page, "bots-board")
 
     phone = pages.open(width=390, height=844, mobile=True)

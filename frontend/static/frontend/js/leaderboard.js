@@ -14,6 +14,8 @@ const params = new URLSearchParams(location.search);
 
 const el = {
   table: document.getElementById("board-table"),
+  tableBox: document.querySelector("#board-page .table-scroll"),
+  empty: document.getElementById("board-empty"),
   body: document.querySelector("#board-table tbody"),
   me: document.getElementById("me"),
   info: document.getElementById("page-info"),
@@ -74,8 +76,12 @@ async function load() {
     return;
   }
   state.count = page.count;
-  rerender(el.body, () => (page.results.length ? page.results.map(rowNode)
-    : h("tr", { class: "board-empty" }, h("td", { colspan: 8, class: "muted" }, emptyBoard()))));
+  // An empty board says so below the table, not in a row as wide as the table's columns
+  // (which a phone would scroll sideways to read).
+  rerender(el.body, () => page.results.map(rowNode));
+  el.tableBox.hidden = !page.results.length;
+  el.empty.hidden = Boolean(page.results.length);
+  rerender(el.empty, () => (page.results.length ? null : emptyBoard()));
   el.table.setAttribute("aria-busy", "false");
   const pages = Math.max(1, Math.ceil(page.count / PAGE));
   const current = Math.floor(state.offset / PAGE) + 1;

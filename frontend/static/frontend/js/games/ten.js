@@ -89,8 +89,9 @@ function render(view, legal, ctx) {
 
   const totals = h("p", { class: "table-facts" },
     h("span", {}, `Draw pile: ${view.deck_count}`),
-    h("span", {}, `Numbers ${view.tableau_numbers} − currency ${view.tableau_currency} = ${view.running_total}`),
-    h("span", { class: view.running_total >= 8 ? "warn" : "" }, `bust at 11`),
+    // The running total belongs to a turn: a finished game has none.
+    view.finished ? null : h("span", {}, `Numbers ${view.tableau_numbers} − currency ${view.tableau_currency} = ${view.running_total}`),
+    view.finished ? null : h("span", { class: view.running_total >= 8 ? "warn" : "" }, `bust at 11`),
     view.final_round ? h("span", {}, `Final round: ${view.final_round.done} of ${view.final_round.order.length} done`) : null);
 
   // A finished game has no turn: its last draws (if any) are in the log.
