@@ -146,6 +146,7 @@ def test_leaderboards_page_search_and_show_your_own_place(pages, finished_match)
     page.wait_for_selector("#board-table tbody tr:has-text('Hugo') .badge-provisional")
     page.wait_for_selector("#me :text('You are #')")
     page.wait_for_selector("#me .badge-provisional")
+    page.wait_for_selector("#me :text('4 more rated games until your rating settles (1 game so far)')")
     page.wait_for_selector("#best-results table")
     pages.screenshot(page, "leaderboard")
 
