@@ -124,6 +124,12 @@ def check_finished(page, game: str) -> None:
     assert not page.locator("#connection").is_visible(), "a finished table still shows the Live badge"
     board = page.locator("#board").inner_text()
     assert "· active" not in board and "draws this turn" not in board, board
+    log = page.locator("#log-list")
+    assert log.evaluate("(list) => list.scrollTop") == 0, "the log opens scrolled past its first line"
+    # Each line keeps its own number, also once the oldest lines of a long log are dropped.
+    numbers = log.evaluate("(list) => [...list.children].map((item) => item.value)")
+    assert numbers == list(range(numbers[-1] - len(numbers) + 1, numbers[-1] + 1))
+    assert numbers[-1] == page.evaluate("() => cardLeagueTable.state.log.length")
     places = page.locator("#result td.place").all_inner_texts()
     assert len(places) == 3 and all(place in ("1st", "2nd", "3rd") for place in places), places
     if game != "the-game":  # cooperative: the team shares one place

@@ -354,13 +354,18 @@ function renderAllMoves() {
 function appendLog(entries) {
   if (!entries.length) return;
   const ctx = context();
+  const opening = !el.log.children.length;
   const nearBottom = el.log.scrollHeight - el.log.scrollTop - el.log.clientHeight < 40;
-  for (const entry of entries) {
-    el.log.append(h("li", { "data-seq": String(entry.seq), "data-type": entry.event.type },
+  const first = state.log.length - entries.length + 1; // the entries are already in state.log
+  entries.forEach((entry, index) => {
+    // `value`: the number stays the entry's own once the oldest lines are dropped below.
+    el.log.append(h("li", { value: String(first + index), "data-seq": String(entry.seq), "data-type": entry.event.type },
       renderer.describe(entry.event, ctx)));
-  }
+  });
   while (el.log.children.length > 400) el.log.firstElementChild.remove();
-  if (nearBottom || entries.length > 5) el.log.scrollTop = el.log.scrollHeight;
+  // A finished table's log opens at its first line (the story from the deal); a running one follows the newest.
+  if (opening && state.status === "finished") el.log.scrollTop = 0;
+  else if (nearBottom || entries.length > 5) el.log.scrollTop = el.log.scrollHeight;
 }
 
 // --- seats before the start -------------------------------------------------------------------
