@@ -253,6 +253,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "replay_data": {
             "match": _json_ready(selectors.match_summary(match)),
             "changed_result": tournament_selectors.match_changed_result(match.pk),
+            "user": _page_user(request),  # "Practice from here" is for a signed-in viewer
         },
     })
 
@@ -280,13 +281,21 @@ def leaderboard(request: HttpRequest, game: str | None = None, pool: str = "peop
     if game not in slugs:
         raise Http404("No such game.")
     provisional = rating_selectors.PROVISIONAL_GAMES
+    other_pool = Pool.PEOPLE if pool == Pool.BOTS else Pool.BOTS
+    other_games = (rating_selectors.user_board_games(request.user.pk, game, other_pool)
+                   if request.user.is_authenticated else None)
     return _page(request, "frontend/leaderboard.html", {
         "game": game,
         "title": GAME_TITLES.get(game, game),
         "pool": pool,
         "board_title": BOARD_TITLES[pool],
         "provisional_games": provisional,
-        "board_data": {"game": game, "pool": pool, "user": _page_user(request), "provisional_games": provisional},
+        "board_data": {
+            "game": game, "title": GAME_TITLES.get(game, game), "pool": pool, "user": _page_user(request),
+            "provisional_games": provisional,
+            # The viewer's rated games on this game's other board: "your games are over there".
+            "other_board_games": other_games,
+        },
     })
 
 

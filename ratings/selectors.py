@@ -614,6 +614,16 @@ def user_ratings(user_id: int) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: (order[row["game"]], pools.index(row["pool"])))
 
 
+def user_board_games(user_id: int, game: str, pool: str) -> int | None:
+    """How many rated games a person has on one game's board of a pool (None: not rated there);
+    the board page tells a player missing from one board that their games count on the other."""
+    return (
+        Rating.objects.filter(user_id=user_id, kind=Kind.USER, ladder__game=game, ladder__pool=pool)
+        .values_list("games", flat=True)
+        .first()
+    )
+
+
 def is_provisional(games: int) -> bool:
     """Whether a rating is still provisional (see `PROVISIONAL_GAMES`)."""
     return games < PROVISIONAL_GAMES

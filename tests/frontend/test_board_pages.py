@@ -87,3 +87,18 @@ def test_a_profile_drops_the_mark_after_five_games_and_says_when_nothing_is_rate
     make_user("erin")
     html = page("/players/erin")
     assert not cards(html) and "No rated games yet." in html
+
+
+def test_the_board_tells_a_player_missing_from_it_that_their_bot_games_count_on_the_other_board(alice):
+    """A person with games against bots only opens the people's board: the page data says how many
+    rated games they have on the People and bots board, so the page can point them there."""
+    match_rate(match_id=stored("ten", [alice, "run_builder"], WIN).pk)
+    people = page_data(page("/leaderboards/ten", user=alice), "board-data")
+    assert people["other_board_games"] == 1 and people["user"]["id"] == alice.pk
+    assert people["title"] == "Ten"
+    assert page_data(page("/bots/ten", user=alice), "board-data")["other_board_games"] is None
+
+
+def test_an_anonymous_visitor_has_no_standing_to_look_up():
+    data = page_data(page("/leaderboards/split"), "board-data")
+    assert data["user"] is None and data["other_board_games"] is None

@@ -70,6 +70,12 @@ def test_the_person_is_on_the_people_and_bots_board_beside_the_bot(pages, match_
     page.wait_for_function("() => document.querySelectorAll('#board-table tbody tr[data-kind=user]').length === 0")
     page.wait_for_selector("#me :text('the board shows bots only')")
 
+    # The people's board has no row for her: it says where her games against a bot count.
+    page.goto("/leaderboards/ten")
+    page.wait_for_selector("#me :text('This board lists people only; your games against bots are on')")
+    assert page.locator("#me").get_by_role("link", name="the People and bots board").get_attribute("href") == "/bots/ten"
+    pages.screenshot(page, "peoples-board-without-her")
+
     page.goto(f"/players/{match_against_a_bot['name']}")
     card = page.locator(".rating-card[data-game=ten][data-pool=bots]")
     assert "Against bots" in card.inner_text()

@@ -146,6 +146,7 @@ def test_leaderboards_page_search_and_show_your_own_place(pages, finished_match)
     page.wait_for_selector("#board-table tbody tr:has-text('Hugo') .badge-provisional")
     page.wait_for_selector("#me :text('You are #')")
     page.wait_for_selector("#me .badge-provisional")
+    page.wait_for_selector("#me :text('4 more rated games until your rating settles (1 game so far)')")
     page.wait_for_selector("#best-results table")
     pages.screenshot(page, "leaderboard")
 
@@ -159,7 +160,7 @@ def test_leaderboards_page_search_and_show_your_own_place(pages, finished_match)
     page.get_by_role("link", name="Bots", exact=True).click()
     page.wait_for_url("**/bots/*")
     page.wait_for_selector("h1:text('People and bots')")
-    page.wait_for_selector("#board-table[aria-busy=false]")
+    page.wait_for_selector("#board-table[aria-busy=false]", state="attached")  # an empty board hides it
     pages.screenshot(page, "bots-board")
 
     phone = pages.open(width=390, height=844, mobile=True)

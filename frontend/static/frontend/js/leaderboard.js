@@ -14,6 +14,8 @@ const params = new URLSearchParams(location.search);
 
 const el = {
   table: document.getElementById("board-table"),
+  tableBox: document.querySelector("#board-page .table-scroll"),
+  empty: document.getElementById("board-empty"),
   body: document.querySelector("#board-table tbody"),
   me: document.getElementById("me"),
   info: document.getElementById("page-info"),
@@ -74,9 +76,12 @@ async function load() {
     return;
   }
   state.count = page.count;
-  rerender(el.body, () => (page.results.length ? page.results.map(rowNode)
-    : h("tr", {}, h("td", { colspan: 8, class: "muted" }, state.offset ? "No more rows." :
-      `Nobody on this board yet${Number(state.minGames) > 1 ? ` with at least ${plural(Number(state.minGames), "game")}` : ""}.`))));
+  // An empty board says so below the table, not in a row as wide as the table's columns
+  // (which a phone would scroll sideways to read).
+  rerender(el.body, () => page.results.map(rowNode));
+  el.tableBox.hidden = !page.results.length;
+  el.empty.hidden = Boolean(page.results.length);
+  rerender(el.empty, () => (page.results.length ? null : emptyBoard()));
   el.table.setAttribute("aria-busy", "false");
   const pages = Math.max(1, Math.ceil(page.count / PAGE));
   const current = Math.floor(state.offset / PAGE) + 1;
@@ -94,21 +99,60 @@ async function load() {
   history.replaceState(null, "", url);
 }
 
+const PLAY_LINK = "/#create-title"; // the lobby's "Open a table" form (bots start at once)
+const OTHER_BOARD = bots ? { href: `/leaderboards/${data.game}`, text: "the people's board" }
+  : { href: `/bots/${data.game}`, text: "the People and bots board" };
+const link = (href, text) => h("a", { href }, text);
+
+/** Where the signed-in viewer stands on this board, or why they are not on it and how to get on it;
+ * for an anonymous visitor, what the board lists and how to get on it. */
 function renderMe(row) {
-  if (!data.user) {
-    rerender(el.me, () => h("p", { class: "muted" }, h("a", { href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Log in"),
-      " to see your own place."));
-    return;
+  rerender(el.me, () => h("div", { class: "standing", id: "standing" }, data.user ? standing(row) : howToGetOn()));
+}
+
+function howToGetOn() {
+  const next = encodeURIComponent(location.pathname);
+  const lists = bots ? h("p", {}, `This board lists everyone rated at ${data.title} tables with a bot: people and the bots themselves.`)
+    : h("p", {}, `This board lists people rated at ${data.title} tables among people only; games with a bot count on `,
+      link(OTHER_BOARD.href, OTHER_BOARD.text), ".");
+  return [lists,
+  h("p", {}, "To get on it, ", link(`/signup?next=${next}`, "sign up"), " or ", link(`/login?next=${next}`, "log in"),
+    `, then finish a rated game of ${data.title} ${bots ? "against a bot" : "against other people"}.`)];
+}
+
+function standing(row) {
+  const other = data.other_board_games;
+  if (!row) {
+    if (bots) {
+      return [h("p", {}, `You have not played a rated game of ${data.title} against a bot yet: `, link(PLAY_LINK, "play one against a bot"), "."),
+        other ? h("p", { class: "muted" }, `Your ${plural(other, "rated game")} against people count on `, link(OTHER_BOARD.href, OTHER_BOARD.text), ".") : null];
+    }
+    if (other) {
+      return [h("p", {}, "This board lists people only; your games against bots are on ", link(OTHER_BOARD.href, OTHER_BOARD.text), "."),
+        h("p", { class: "muted" }, "To get on this one, ", link(PLAY_LINK, "open a rated table"), " for people and finish a game there.")];
+    }
+    return [h("p", {}, `You have not played a rated game of ${data.title} yet: `, link(PLAY_LINK, "play one against a bot"),
+      " (it counts on ", link(OTHER_BOARD.href, OTHER_BOARD.text), "), or open a rated table for people to get on this board.")];
   }
-  rerender(el.me, () => {
-    if (!row) return h("p", { class: "muted" }, bots ? "You have no rating on this board yet: play a rated table with a bot."
-      : "You have no rating in this game yet: play a rated table against people.");
-    if (!row.position) return h("p", {}, `Your rating is ${row.rating.toFixed(1)} after ${plural(row.games, "game")}; `,
-      state.kind === "bot" ? "the board shows bots only." : `the board lists players with at least ${plural(Number(state.minGames), "game")}.`);
-    return h("p", { class: "banner" }, `You are #${row.position} with a rating of ${row.rating.toFixed(1)}. `,
-      row.provisional ? [provisionalMark(row), " "] : null,
-      h("button", { type: "button", class: "btn btn-small", onclick: () => jumpTo(row) }, "Show my place"));
-  });
+  const settling = row.provisional
+    ? h("p", {}, provisionalMark(row), ` ${plural(PROVISIONAL - row.games, "more rated game")} until your rating settles (${plural(row.games, "game")} so far).`)
+    : null;
+  if (!row.position) {
+    return [h("p", {}, `Your rating is ${row.rating.toFixed(1)} after ${plural(row.games, "game")}; `,
+      state.kind === "bot" ? "the board shows bots only." : `the board lists players with at least ${plural(Number(state.minGames), "game")}.`), settling];
+  }
+  return [h("p", { class: "banner" }, `You are #${row.position} of ${state.count} with a rating of ${row.rating.toFixed(1)}. `,
+    h("button", { type: "button", class: "btn btn-small", onclick: () => jumpTo(row) }, "Show my place")), settling];
+}
+
+/** An empty board says why it is empty and what fills it. */
+function emptyBoard() {
+  if (state.offset) return "No more rows.";
+  if (Number(state.minGames) > 1) {
+    return `Nobody on this board has at least ${plural(Number(state.minGames), "game")} yet. Lower "At least" to see everyone.`;
+  }
+  return [`Nobody is on this board yet: it fills as people finish rated games of ${data.title} ${bots ? "with a bot at the table" : "among people"}. `,
+    link(PLAY_LINK, bots ? "Play one against a bot" : "Open a table")];
 }
 
 function jumpTo(row) {

@@ -25,6 +25,13 @@ export function countedRanks(match, outcome) {
   return match.ranks || outcome.ranks;
 }
 
+/** A place as people say it: 1st, 2nd, 3rd, 4th … (a bare number or W/L reads as a score or a loss). */
+export function placeText(rank) {
+  const tens = rank % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[rank % 10] || "th";
+  return `${rank}${suffix}`;
+}
+
 /** The seats that won: those ranked first by `countedRanks`; none when the game had no winner. */
 export function countedWinners(match, outcome) {
   if (!outcome.winners.length) return [];

@@ -1,6 +1,6 @@
 // The replay viewer: a finished match at any position (after each move), with everyone's cards
 // or as one seat (or a spectator) saw it, stepped, sought, played, and linked to.
-import { get, pageData } from "./api.js";
+import { get, pageData, post } from "./api.js";
 import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
 import { changedResultText, countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
@@ -24,6 +24,9 @@ const el = {
   seat: document.getElementById("seat"),
   play: document.getElementById("play"),
   copied: document.getElementById("copied"),
+  practice: document.getElementById("practice"), // signed-in viewers only
+  practiceSeat: document.getElementById("practice-seat"),
+  practiceLogin: document.getElementById("practice-login"), // anonymous viewers only
 };
 
 const state = {
@@ -110,6 +113,7 @@ function show(position) {
   markDecision(seq);
   renderResult(view, ctx);
   history.replaceState(null, "", `?seq=${seq}&seat=${seatParam(state.seat)}`);
+  showPractice(view);
   el.status.textContent = `${state.seat === "all" ? "Everyone's cards" : state.seat === "spectator" ? "As a spectator saw it"
     : `As ${name(Number(state.seat))} saw it`} · ${ratingText(match)}${match.deck_chosen ? ` · ${DECK_CHOSEN_TEXT}` : ""}`
     + ` · finished ${new Date(match.finished_at).toLocaleString()}`;
@@ -153,6 +157,38 @@ function renderResult(view, ctx) {
   rerender(el.result, () => [h("h2", {}, "Result"), h("p", { class: "result-headline" }, headline),
     h("p", {}, renderer.resultText(outcome, ctx)),
     data.changed_result ? h("p", { class: "banner", id: "changed-result" }, changedResultText(match, data.changed_result)) : null]);
+}
+
+// --- practice from the position shown ---------------------------------------------------------
+
+/** The seat a practice table gives the viewer: the one being shown, else their own, else the first. */
+function practiceSeat() {
+  if (state.seat !== "all" && state.seat !== "spectator") return Number(state.seat);
+  const own = data.user ? match.seats.find((info) => info.user === data.user.id) : null;
+  return own ? own.seat : 0;
+}
+
+function showPractice(view) {
+  if (el.practiceLogin) {
+    el.practiceLogin.href = `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+    return;
+  }
+  // The server practises only from a dealt position before the end (position_not_playable).
+  const playable = Boolean(view) && !view.finished;
+  el.practice.disabled = !playable;
+  el.practice.title = playable ? "" : "Choose a position after the deal and before the end.";
+  el.practiceSeat.textContent = name(practiceSeat());
+}
+
+async function startPractice() {
+  el.practice.disabled = true;
+  try {
+    const table = await post(`matches/${match.id}/practice`, { seq: state.shown.seq, seat: practiceSeat() });
+    location.assign(`/tables/${table.id}`);
+  } catch (err) {
+    el.practice.disabled = false;
+    flash(`The practice table could not be started: ${err.message}`, "error");
+  }
 }
 
 // --- moving through the match ---------------------------------------------------------------------
@@ -252,6 +288,7 @@ async function start() {
   document.getElementById("last").addEventListener("click", () => goTo(state.positions.length - 1));
   el.play.addEventListener("click", () => (state.playing ? stop() : play()));
   document.getElementById("copy").addEventListener("click", copyLink);
+  if (el.practice) el.practice.addEventListener("click", startPractice);
   let seekTimer = null;
   el.seek.addEventListener("input", () => {
     clearTimeout(seekTimer);

@@ -3,7 +3,7 @@
 import { api, ApiError, get, pageData, post } from "./api.js";
 import { clockText, flash, h, plural, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
-import { changedResultText, countedRanks, countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
+import { changedResultText, countedRanks, countedWinners, DECK_CHOSEN_TEXT, placeText, ratingText } from "./matches.js";
 import { MatchSocket } from "./socket.js";
 
 const data = pageData("table-data");
@@ -203,6 +203,7 @@ function render() {
   root.dataset.myTurn = myTurn() ? "true" : "false";
   socket.setWaiting(waitingOnBots() && !state.botHintsArrive);
   renderStatus();
+  renderConnection();
   renderSetup();
   renderBoard();
   renderTurn();
@@ -227,6 +228,8 @@ function renderConnection() {
   const texts = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Disconnected" };
   el.connection.textContent = texts[state.connection] || state.connection;
   el.connection.className = `connection connection-${state.connection}`;
+  // A finished table has nothing live to show: the badge would claim play that is over.
+  el.connection.hidden = state.status === "finished";
 }
 
 function renderBoard() {
@@ -313,8 +316,9 @@ function renderResult() {
   el.result.hidden = false;
   const ranks = countedRanks(state.match, outcome);
   const winners = countedWinners(state.match, outcome);
-  const rows = state.match.seats.map((info) => h("tr", { class: winners.includes(info.seat) ? "winner" : "" },
-    h("td", {}, String(ranks[info.seat])),
+  const order = [...state.match.seats].sort((a, b) => ranks[a.seat] - ranks[b.seat] || a.seat - b.seat);
+  const rows = order.map((info) => h("tr", { class: winners.includes(info.seat) ? "winner" : "", "data-seat": String(info.seat) },
+    h("td", { class: "place" }, placeText(ranks[info.seat])),
     h("th", { scope: "row" }, name(info.seat)),
     h("td", {}, String(outcome.scores[info.seat]))));
   const headline = outcome.cooperative ? (outcome.won ? "The team won!" : "The team lost.")
@@ -327,7 +331,7 @@ function renderResult() {
     state.match.rating && !state.match.rating.rated && state.match.rating.reason === "seat_never_moved"
       ? h("p", { class: "banner", id: "not-rated" }, `${ratingText(state.match)}, so the match counts for nobody's rating.`)
       : null,
-    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"),
+    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"),
       h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))), h("tbody", {}, rows)),
     h("p", {}, h("a", { class: "btn", href: `/tables/${matchId}/replay` }, "Watch the replay"), " ",
       h("a", { class: "btn", href: "/" }, "Back to the lobby")),
@@ -350,13 +354,18 @@ function renderAllMoves() {
 function appendLog(entries) {
   if (!entries.length) return;
   const ctx = context();
+  const opening = !el.log.children.length;
   const nearBottom = el.log.scrollHeight - el.log.scrollTop - el.log.clientHeight < 40;
-  for (const entry of entries) {
-    el.log.append(h("li", { "data-seq": String(entry.seq), "data-type": entry.event.type },
+  const first = state.log.length - entries.length + 1; // the entries are already in state.log
+  entries.forEach((entry, index) => {
+    // `value`: the number stays the entry's own once the oldest lines are dropped below.
+    el.log.append(h("li", { value: String(first + index), "data-seq": String(entry.seq), "data-type": entry.event.type },
       renderer.describe(entry.event, ctx)));
-  }
+  });
   while (el.log.children.length > 400) el.log.firstElementChild.remove();
-  if (nearBottom || entries.length > 5) el.log.scrollTop = el.log.scrollHeight;
+  // A finished table's log opens at its first line (the story from the deal); a running one follows the newest.
+  if (opening && state.status === "finished") el.log.scrollTop = 0;
+  else if (nearBottom || entries.length > 5) el.log.scrollTop = el.log.scrollHeight;
 }
 
 // --- seats before the start -------------------------------------------------------------------

@@ -101,12 +101,13 @@ function render(view, legal, ctx) {
     const topPick = mine && top ? { source: "discard", card: top } : null;
     const topUsable = topPick && ctx.interactive && movesFor(topPick, legal).length > 0;
     const hand = ctx.hands ? ctx.hands[seat.seat] : null;
-    return h("li", { class: ["seat-box", view.active === seat.seat && "is-current", mine && "is-me"] },
-      h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), view.active === seat.seat ? " · active" : ""),
+    const active = view.active === seat.seat && !view.finished; // a finished game has no turn
+    return h("li", { class: ["seat-box", active && "is-current", mine && "is-me"] },
+      h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), active ? " · active" : ""),
       h("span", { class: "seat-meta" },
         h("span", {}, plural(seat.hand_size, "card")),
-        h("span", { class: "chip chip-red", title: "red chips" }, `● ${seat.chips.R}`),
-        h("span", { class: "chip chip-blue", title: "blue chips" }, `● ${seat.chips.B}`)),
+        h("span", { class: "chip chip-red", title: "red chips" }, `● ${seat.chips.R}`, h("span", { class: "token-label" }, " red")),
+        h("span", { class: "chip chip-blue", title: "blue chips" }, `● ${seat.chips.B}`, h("span", { class: "token-label" }, " blue"))),
       h("span", { class: "ss-discard" }, "Discard: ",
         top === null ? h("span", { class: "muted" }, "empty") : topUsable
           ? ssCard(top, { key: "discard-top", dataset: { card: top, source: "discard" },

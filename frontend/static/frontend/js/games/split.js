@@ -39,8 +39,9 @@ function movesFor(card, legal) {
 function matchBox(match, ctx, upgrade) {
   const body = [
     h("span", { class: "match-cards" }, splitCard(match.top, { className: "card-sm" }), splitCard(match.bottom, { className: "card-sm" })),
-    h("span", { class: `kind kind-${match.kind}` }, match.kind),
-    match.covered.length ? h("span", { class: "muted" }, ` +${match.covered.length} covered`) : null,
+    // The kind and what it covers wrap as one note when a narrow seat has no room beside the cards.
+    h("span", { class: "match-note" }, h("span", { class: `kind kind-${match.kind}` }, match.kind),
+      match.covered.length ? h("span", { class: "covered" }, `+${match.covered.length} covered`) : null),
   ];
   if (upgrade) {
     return h("button", {

@@ -89,11 +89,13 @@ function render(view, legal, ctx) {
 
   const totals = h("p", { class: "table-facts" },
     h("span", {}, `Draw pile: ${view.deck_count}`),
-    h("span", {}, `Numbers ${view.tableau_numbers} − currency ${view.tableau_currency} = ${view.running_total}`),
-    h("span", { class: view.running_total >= 8 ? "warn" : "" }, `bust at 11`),
+    // The running total belongs to a turn: a finished game has none.
+    view.finished ? null : h("span", {}, `Numbers ${view.tableau_numbers} − currency ${view.tableau_currency} = ${view.running_total}`),
+    view.finished ? null : h("span", { class: view.running_total >= 8 ? "warn" : "" }, `bust at 11`),
     view.final_round ? h("span", {}, `Final round: ${view.final_round.done} of ${view.final_round.order.length} done`) : null);
 
-  const tableau = section(`${ctx.name(view.active)}'s draws this turn`, "ten-tableau",
+  // A finished game has no turn: its last draws (if any) are in the log.
+  const tableau = view.finished ? null : section(`${ctx.name(view.active)}'s draws this turn`, "ten-tableau",
     h("div", { class: "card-row" }, view.tableau.length ? view.tableau.map((c) => tenCard(c))
       : h("span", { class: "muted" }, "No cards yet.")));
 
@@ -112,10 +114,13 @@ function render(view, legal, ctx) {
   const seats = h("ul", { class: "seat-strip ten-seats" }, view.seats.map((seat) => h("li", {
     class: ["seat-box", view.to_act.includes(seat.seat) && "is-current", seat.seat === ctx.seat && "is-me"],
   },
-  h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), seat.seat === view.active ? " · active" : ""),
+  h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), seat.seat === view.active && !view.finished ? " · active" : ""),
   h("span", { class: "seat-meta" },
-    h("span", { class: "token token-currency", title: "currency tokens" }, `● ${seat.currency}`),
-    h("span", { class: "token token-bust", title: "bust tokens (worth 3)" }, `◆ ${seat.bust}`),
+    // The symbols alone mean nothing to a newcomer: each counter says what it counts.
+    h("span", { class: "token token-currency", title: "currency tokens: they pay for market cards" },
+      `● ${seat.currency}`, h("span", { class: "token-label" }, " currency")),
+    h("span", { class: "token token-bust", title: "bust tokens: each is worth 3 at the end" },
+      `◆ ${seat.bust}`, h("span", { class: "token-label" }, " bust")),
     h("span", {}, plural(seat.cards, "card"))),
   h("span", { class: "mini-hand" }, seat.collection.map((c) => tenCard(c, { className: "card-sm" }))))));
 
