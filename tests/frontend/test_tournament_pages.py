@@ -269,3 +269,33 @@ def test_a_double_elimination_reads_in_words_and_fits_at_1280(pages, live_server
         assert "Tournament: Double cup" in row.locator(".badge-tournament").inner_text()
         pages.screenshot(lobby, f"lobby-{width}")
     api.close()
+
+
+def test_tables_of_three_count_first_places_and_a_finished_log_opens_at_its_first_line(pages, live_server_url):
+    """Regression: at tables of three the standings' W/D/L called a 2nd place a loss ("L"), and
+    the "What happened" list of a finished tournament opened scrolled to its end, past its first line."""
+    pages.name = "tables-of-three"
+    api = organiser_api(live_server_url)
+    night = api.post("/api/tournaments", json={
+        "name": "Ten at threes", "game": "ten", "format": "swiss-tables",
+        "options": {"table_size": 3, "rounds": 2}, "clock_seconds": 30,
+    }).json()
+    for bot in ["run_builder", "random"] * 3:
+        assert api.post(f"/api/tournaments/{night['id']}/bots", json={"bot": bot}).status_code == 201
+    assert api.post(f"/api/tournaments/{night['id']}/start").status_code == 200
+
+    live = pages.open()
+    live.goto(f"/tournaments/{night['id']}")
+    live.wait_for_selector("#tournament[data-status=finished]", timeout=180_000)
+    headers = live.eval_on_selector_all("#standings-table thead th", "cells => cells.map(c => c.textContent)")
+    assert {"1st", "Shared 1st", "Below 1st"} <= set(headers) and not {"W", "D", "L"} & set(headers), headers
+    assert live.locator("#standings-table thead th", has_text="Below 1st").get_attribute("title")
+
+    for width, height, mobile in WIDTHS:
+        page = pages.open(width=width, height=height, mobile=mobile)
+        page.goto(f"/tournaments/{night['id']}")
+        page.wait_for_selector("#activity li[data-type=TournamentFinished]")
+        top, overflow = page.eval_on_selector("#activity", "el => [el.scrollTop, el.scrollHeight > el.clientHeight]")
+        assert overflow, "the log is too short to show where it opens"
+        assert top == 0
+        pages.screenshot(page, f"finished-{width}")

@@ -195,11 +195,20 @@ function renderStandings() {
   const cooperative = rows.some((r) => r.mean_team_score !== null);
   const placed = rows.some((r) => r.place !== null);
   const swiss = !isElimination(state.summary);
-  const headers = ["#", "Player", ...(placed ? ["Place"] : []), "Points", "Played", "W", "D", "L", "Byes",
+  // At tables of three or more, W/D/L would call a 2nd place a loss: say what is counted.
+  const multiplayer = state.rounds.some((rnd) => rnd.tables.some((table) => table.seats.length > 2));
+  const outcomes = multiplayer
+    ? [["1st", "Tables won outright"], ["Shared 1st", "Tables where first place was shared"],
+      ["Below 1st", "Tables finished below first place (points still count each place)"]]
+    : [["W", "Won"], ["D", "Drawn"], ["L", "Lost"]];
+  const titles = Object.fromEntries(outcomes);
+  const headers = ["#", "Player", ...(placed ? ["Place"] : []), "Points", "Played", ...outcomes.map(([text]) => text), "Byes",
     ...(swiss ? ["Buchholz", "S-B"] : []), ...(cooperative ? ["Mean cards left"] : []), "Rating"];
   rerender(el.standings, () => h("table", { class: "data", id: "standings-table" },
     h("caption", { class: "visually-hidden" }, "Standings with tie-breaks"),
-    h("thead", {}, h("tr", {}, headers.map((text) => h("th", { scope: "col", class: text === "Player" ? "" : "num" }, text)))),
+    h("thead", {}, h("tr", {}, headers.map((text) => h("th", {
+      scope: "col", class: text === "Player" ? "" : "num", title: titles[text] || null,
+    }, text)))),
     h("tbody", {}, rows.map((r) => h("tr", {
       class: [user && r.entrant.user === user.id && "is-me", r.disqualified && "muted"], "data-entrant": String(r.entrant.id),
     },
@@ -337,11 +346,18 @@ function describe(event) {
 }
 
 function appendActivity(events) {
+  if (!events.length) return;
+  const list = el.activity;
+  const opening = !list.children.length;
+  // Follow new lines only for a reader already at the bottom (not one reading back).
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
   for (const event of events) {
-    el.activity.append(h("li", { "data-seq": String(event.seq), "data-type": event.type, title: timeAgo(event.created) },
+    list.append(h("li", { "data-seq": String(event.seq), "data-type": event.type, title: timeAgo(event.created) },
       describe(event)));
   }
-  if (events.length) el.activity.scrollTop = el.activity.scrollHeight;
+  // A tournament that is over opens at its first line, to be read as a story; a live one at its newest.
+  const over = state.summary && ["finished", "cancelled"].includes(state.summary.status);
+  if (opening ? !over : atBottom) list.scrollTop = list.scrollHeight;
 }
 
 follow();
