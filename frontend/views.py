@@ -307,7 +307,7 @@ FORMAT_INFO: dict[str, dict[str, Any]] = {
     "round-robin": {"title": "Round robin", "fields": ["double"]},
     "single-elimination": {"title": "Single elimination", "fields": ["third_place"], "bracket": True},
     "double-elimination": {"title": "Double elimination", "fields": ["grand_final_reset"], "bracket": True},
-    "swiss-tables": {"title": "Swiss at tables of 3 or more", "fields": ["rounds", "table_size"]},
+    "swiss-tables": {"title": "Swiss at tables", "fields": ["rounds", "table_size"]},
     "table-elimination": {"title": "Table elimination", "fields": ["table_size", "advance"]},
     "league": {"title": "League (dated matchdays)", "fields": ["format", "start", "every_days"]},
 }

@@ -30,6 +30,7 @@ class TournamentOutputSerializer(serializers.Serializer):
     name = serializers.CharField()
     game = serializers.CharField()
     format = serializers.CharField()
+    cooperative = serializers.BooleanField(help_text="A cooperative game's tournament: players rank by mean team score.")
     options = serializers.DictField(help_text="The format's options as given.")
     match_options = serializers.DictField(help_text="Engine options of every table.")
     organiser = serializers.IntegerField()

@@ -89,6 +89,9 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
         "name": tournament.name,
         "game": tournament.game,
         "format": tournament.format,
+        # The Game's tables are a team against the deck: players rank by the cards their tables
+        # left, with no wins, points or tie-breaks to show.
+        "cooperative": bool(tournament.options.get("cooperative")),
         "options": options,
         "match_options": tournament.match_options,
         "organiser": tournament.organiser_id,

@@ -299,3 +299,32 @@ def test_tables_of_three_count_first_places_and_a_finished_log_opens_at_its_firs
         assert overflow, "the log is too short to show where it opens"
         assert top == 0
         pages.screenshot(page, f"finished-{width}")
+
+
+def test_the_games_standings_rank_by_cards_left_without_wins_points_or_tie_breaks(pages, live_server_url):
+    """Regression: a tournament of The Game (a team against the deck) showed W/D/L, points and
+    Buchholz columns that are always 0 there; it ranks by the mean cards its tables left."""
+    pages.name = "the-game-standings"
+    api = organiser_api(live_server_url)
+    night = api.post("/api/tournaments", json={
+        "name": "Team night", "game": "the-game", "format": "swiss-tables",
+        "options": {"table_size": 2, "rounds": 1}, "clock_seconds": 30,
+    }).json()
+    assert night["cooperative"] is True
+    for bot in ["tight", "random"] * 2:
+        assert api.post(f"/api/tournaments/{night['id']}/bots", json={"bot": bot}).status_code == 201
+    assert api.post(f"/api/tournaments/{night['id']}/start").status_code == 200
+
+    page = pages.open()
+    page.goto(f"/tournaments/{night['id']}")
+    page.wait_for_selector("#tournament[data-status=finished]", timeout=180_000)
+    headers = page.eval_on_selector_all("#standings-table thead th", "cells => cells.map(c => c.textContent)")
+    assert "Mean cards left" in headers and not {"Points", "W", "D", "L", "1st", "Buchholz", "S-B"} & set(headers), headers
+    assert "cards their tables left" in page.locator("#tiebreak-help").inner_text()
+    # The best table's team is crowned together (both tight bots sit at table 1: seeds 1 and 3).
+    assert re.fullmatch(r"Champions: tight \d, tight \d won the tournament\.", page.locator("#champion").inner_text())
+    assert "Champions: tight" in page.locator("#activity li[data-type=TournamentFinished]").inner_text()
+    results = page.eval_on_selector_all("section.round tbody tr td:nth-child(3)", "cells => cells.map(c => c.textContent)")
+    assert all(re.fullmatch(r"1 card left|\d+ cards left", r) for r in results), results
+    assert "(tables of 2)" in page.locator("#t-summary").inner_text()
+    pages.screenshot(page, "finished-1280")

@@ -62,6 +62,7 @@ function isElimination(summary) {
 const TIEBREAK_HELP = {
   swiss: "Points: a win is 1, a draw 0.5 (at bigger tables, each opponent you beat counts). Ties are broken by Buchholz (your opponents' points), then Sonneborn–Berger (the points of the opponents you beat), then rating.",
   elimination: "Place: how far each player got (the champion first; players knocked out in the same round share a place). Points: a win is 1, a draw 0.5.",
+  cooperative: "Every table plays as one team against the deck. Players rank by the mean number of cards their tables left (fewer is better), then rating.",
 };
 
 // --- loading ------------------------------------------------------------------------------------
@@ -107,19 +108,27 @@ function render() {
   el.status.className = `status-pill status-${t.status}`;
   const rounds = t.current_round ? `round ${t.current_round}${t.total_rounds ? ` of ${t.total_rounds}` : ""}`
     : t.total_rounds ? `${plural(t.total_rounds, "round")}` : null;
-  el.summary.textContent = [gameOf(t.game).title, formatTitle[t.format] || t.format, plural(t.entrants, "entrant"), rounds,
+  const size = t.options.table_size ? ` (tables of ${t.options.table_size})` : "";
+  el.summary.textContent = [gameOf(t.game).title, (formatTitle[t.format] || t.format) + size, plural(t.entrants, "entrant"), rounds,
     `${clockText(t.clock_seconds)} a move`, t.rated ? "rated" : "casual",
     t.starts_at && t.status === "registration" ? `starts ${new Date(t.starts_at).toLocaleString()}` : null]
     .filter(Boolean).join(" · ");
   el.champion.hidden = t.champion === null;
-  if (t.champion !== null) el.champion.textContent = `Champion: ${nameOf(t.champion)} won the tournament.`;
-  el.tiebreakHelp.textContent = TIEBREAK_HELP[isElimination(t) ? "elimination" : "swiss"];
+  if (t.champion !== null) el.champion.textContent = `${championText(t.champion)} the tournament.`;
+  el.tiebreakHelp.textContent = TIEBREAK_HELP[t.cooperative ? "cooperative" : isElimination(t) ? "elimination" : "swiss"];
   renderEntry();
   renderEntrants();
   renderStandings();
   renderRounds();
   renderBracket();
   renderCalendar();
+}
+
+// "Champion: X won", or for a cooperative game every player of the best team ("Champions: X, Y won"):
+// the team played as one, and naming one of them would crown a player the table did not pick out.
+function championText(champion) {
+  const team = state.summary.cooperative ? state.standings.filter((r) => r.rank === 1).map((r) => r.entrant.name) : [];
+  return team.length > 1 ? `Champions: ${team.join(", ")} won` : `Champion: ${nameOf(champion)} won`;
 }
 
 function renderEntry() {
@@ -192,9 +201,9 @@ function renderStandings() {
     rerender(el.standings, () => h("p", { class: "muted" }, "No results yet."));
     return;
   }
-  const cooperative = rows.some((r) => r.mean_team_score !== null);
+  const cooperative = state.summary.cooperative;
   const placed = rows.some((r) => r.place !== null);
-  const swiss = !isElimination(state.summary);
+  const swiss = !isElimination(state.summary) && !cooperative;
   // At tables of three or more, W/D/L would call a 2nd place a loss: say what is counted.
   const multiplayer = state.rounds.some((rnd) => rnd.tables.some((table) => table.seats.length > 2));
   const outcomes = multiplayer
@@ -202,7 +211,9 @@ function renderStandings() {
       ["Below 1st", "Tables finished below first place (points still count each place)"]]
     : [["W", "Won"], ["D", "Drawn"], ["L", "Lost"]];
   const titles = Object.fromEntries(outcomes);
-  const headers = ["#", "Player", ...(placed ? ["Place"] : []), "Points", "Played", ...outcomes.map(([text]) => text), "Byes",
+  const scored = !cooperative;  // a team's table has no winner, loser or points of its own
+  const headers = ["#", "Player", ...(placed ? ["Place"] : []), ...(scored ? ["Points"] : []), "Played",
+    ...(scored ? outcomes.map(([text]) => text) : []), "Byes",
     ...(swiss ? ["Buchholz", "S-B"] : []), ...(cooperative ? ["Mean cards left"] : []), "Rating"];
   rerender(el.standings, () => h("table", { class: "data", id: "standings-table" },
     h("caption", { class: "visually-hidden" }, "Standings with tie-breaks"),
@@ -215,11 +226,9 @@ function renderStandings() {
     h("td", { class: "num" }, String(r.rank)),
     h("th", { scope: "row" }, r.entrant.name, r.withdrawn ? " (withdrew)" : "", r.disqualified ? " (disqualified)" : ""),
     placed ? h("td", { class: "num" }, r.place ? String(r.place) : "–") : null,
-    h("td", { class: "num", title: r.points_exact, "data-points": r.points_exact }, decimal(r.points)),
+    scored ? h("td", { class: "num", title: r.points_exact, "data-points": r.points_exact }, decimal(r.points)) : null,
     h("td", { class: "num" }, String(r.played)),
-    h("td", { class: "num" }, String(r.wins)),
-    h("td", { class: "num" }, String(r.draws)),
-    h("td", { class: "num" }, String(r.losses)),
+    ...(scored ? [r.wins, r.draws, r.losses].map((count) => h("td", { class: "num" }, String(count))) : []),
     h("td", { class: "num" }, String(r.byes)),
     swiss ? h("td", { class: "num" }, decimal(r.buchholz)) : null,
     swiss ? h("td", { class: "num" }, decimal(r.sonneborn_berger)) : null,
@@ -232,7 +241,7 @@ function resultText(table) {
   if (!result) return null;
   const gone = result.forfeited && result.forfeited.length
     ? ` (${result.forfeited.map((entrant) => nameOf(entrant)).join(", ")} forfeited)` : "";
-  if (result.team_score !== null && result.team_score !== undefined) return `${result.team_score} cards left${gone}`;
+  if (result.team_score !== null && result.team_score !== undefined) return `${plural(result.team_score, "card")} left${gone}`;
   const ranks = result.ranks || [];
   const seats = table.seats;
   if (seats.length === 2) {
@@ -339,7 +348,7 @@ function describe(event) {
     case "RoundDeadlinePassed": return `Round ${d.round}'s deadline passed.`;
     case "RoundCompleted": return `Round ${d.round} is complete.`;
     case "TournamentFinished": return d.champion !== null && d.champion !== undefined
-      ? `The tournament is over: ${nameOf(d.champion)} won.` : "The tournament is over.";
+      ? `The tournament is over. ${championText(d.champion)}.` : "The tournament is over.";
     case "TournamentCancelled": return `The tournament was cancelled${d.reason ? ` (${d.reason})` : ""}.`;
     default: return event.type;
   }
