@@ -134,6 +134,9 @@ def check_finished(page, game: str) -> None:
     assert len(places) == 3 and all(place in ("1st", "2nd", "3rd") for place in places), places
     if game != "the-game":  # cooperative: the team shares one place
         assert places == sorted(places), places
+    # A hand panel holds cards: a player who went out has none left, and no empty box is drawn.
+    for panel in page.locator(".hand-panel").all():
+        assert panel.locator(".hand > *").count(), "a finished table shows an empty hand"
 
 
 @pytest.mark.parametrize("game", GAMES)

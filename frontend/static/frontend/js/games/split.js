@@ -102,7 +102,8 @@ function render(view, legal, ctx) {
   }));
 
   let handPanel = null;
-  if (view.hand !== null && view.hand !== undefined) {
+  // A finished table's empty hand (the player went out) is no panel: an empty box reads as a fault.
+  if (view.hand !== null && view.hand !== undefined && !(view.finished && !view.hand.length)) {
     const cards = view.hand.map((card) => {
       const usable = ctx.interactive && movesFor(card, legal).length > 0;
       return splitCard(card, {
