@@ -6,54 +6,21 @@ REDIS_URL, then plays a whole match over HTTP as two people and watches a demo b
 from __future__ import annotations
 
 import json
-import os
 import random
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.embedded import serve
 
 
 @pytest.fixture
 def embedded_server(tmp_path):
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
     # Slow enough that the demo's Split table (a few hundred bot moves) is still at play when
     # the test looks at it, after the people's match.
-    env.update(VAR_DIR=str(tmp_path), BOT_MOVE_DELAY="0.1")
-    log = open(tmp_path / "serve.log", "w")
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/api/games", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, (tmp_path / "serve.log").read_text()
-            assert time.monotonic() < deadline, "the server did not come up"
-            time.sleep(0.3)
+    with serve(tmp_path, BOT_MOVE_DELAY="0.1") as (base, _console):
         yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=60)
-        log.close()
 
 
 def test_two_people_play_the_game_and_the_demo_bots_play_on_the_embedded_default(embedded_server):

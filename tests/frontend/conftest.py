@@ -194,6 +194,15 @@ def sign_up(page, username: str, *, display_name: str = "") -> None:
     page.wait_for_selector(".nav-user .user-link")
 
 
+def log_in(page, username: str) -> None:
+    """Logs an existing account in through the log-in page (its password is `PASSWORD`)."""
+    page.goto("/login")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_selector(".nav-user .user-link")
+
+
 def unique(prefix: str) -> str:
     return f"{prefix}{time.time_ns() % 10**9:x}"
 

@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 
-from tests.frontend.conftest import PASSWORD, needs_chromium, unique
+from tests.frontend.conftest import PASSWORD, log_in, needs_chromium, unique
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -55,14 +55,6 @@ def finished_match(live_server_url):
     yield {"id": table["id"], "seq": final["seq"], "gail": gail, "hugo": hugo}
     for _, client in people:
         client.close()
-
-
-def log_in(page, username: str) -> None:
-    page.goto("/login")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_selector(".nav-user .user-link")
 
 
 def index_of(page) -> int:

@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 
-from tests.frontend.conftest import PASSWORD, needs_chromium, unique
+from tests.frontend.conftest import PASSWORD, log_in, needs_chromium, unique
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -60,14 +60,6 @@ def play_to_end(api: httpx.Client, match_id: int, *, seed: int = 3) -> dict:
         assert time.monotonic() < deadline, "the match did not finish"
         time.sleep(0.1)
     return match
-
-
-def log_in(page, username: str) -> None:
-    page.goto("/login")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_selector(".nav-user .user-link")
 
 
 def open_table(pages, match_id: int, width: int, username: str | None):

@@ -34,6 +34,16 @@ def organiser_api(base: str) -> httpx.Client:
     return httpx.Client(base_url=base, headers={"Authorization": f"Token {answer.json()['token']}"})
 
 
+def bots_tournament(base: str, bots: list[str], **spec) -> dict:
+    """A tournament (`spec` as POST /api/tournaments takes it) of these bots, started."""
+    with organiser_api(base) as api:
+        tournament = api.post("/api/tournaments", json=spec).json()
+        for bot in bots:
+            assert api.post(f"/api/tournaments/{tournament['id']}/bots", json={"bot": bot}).status_code == 201
+        assert api.post(f"/api/tournaments/{tournament['id']}/start").status_code == 200
+    return tournament
+
+
 def test_a_swiss_tournament_page_follows_a_bot_played_round_live(pages):
     """The organiser plays in it with three bots; a phone watches the bots' table finish live."""
     pages.name = "swiss"
@@ -216,14 +226,11 @@ def test_a_double_elimination_reads_in_words_and_fits_at_1280(pages, live_server
     the standings showed Swiss tie-breaks (Buchholz, S-B), and the lobby listed the bots' kinds
     at tournament tables without saying they were tournament tables."""
     pages.name = "double-elimination"
-    api = organiser_api(live_server_url)
-    cup = api.post("/api/tournaments", json={
-        "name": "Double cup", "game": "sequence-stacks", "format": "double-elimination",
-        "options": {"grand_final_reset": True}, "match_options": {"turn_limit": 6}, "clock_seconds": 30,
-    }).json()
-    for bot in ["stack_finisher", "random"] * 4:
-        assert api.post(f"/api/tournaments/{cup['id']}/bots", json={"bot": bot}).status_code == 201
-    assert api.post(f"/api/tournaments/{cup['id']}/start").status_code == 200
+    cup = bots_tournament(
+        live_server_url, ["stack_finisher", "random"] * 4, name="Double cup", game="sequence-stacks",
+        format="double-elimination", options={"grand_final_reset": True}, match_options={"turn_limit": 6},
+        clock_seconds=30,
+    )
 
     page = pages.open()
     page.goto(f"/tournaments/{cup['id']}")
@@ -268,21 +275,16 @@ def test_a_double_elimination_reads_in_words_and_fits_at_1280(pages, live_server
         assert re.search(r"(stack_finisher|random) \d+ \(bot\)", row.inner_text()), row.inner_text()
         assert "Tournament: Double cup" in row.locator(".badge-tournament").inner_text()
         pages.screenshot(lobby, f"lobby-{width}")
-    api.close()
 
 
 def test_tables_of_three_count_first_places_and_a_finished_log_opens_at_its_first_line(pages, live_server_url):
     """Regression: at tables of three the standings' W/D/L called a 2nd place a loss ("L"), and
     the "What happened" list of a finished tournament opened scrolled to its end, past its first line."""
     pages.name = "tables-of-three"
-    api = organiser_api(live_server_url)
-    night = api.post("/api/tournaments", json={
-        "name": "Ten at threes", "game": "ten", "format": "swiss-tables",
-        "options": {"table_size": 3, "rounds": 2}, "clock_seconds": 30,
-    }).json()
-    for bot in ["run_builder", "random"] * 3:
-        assert api.post(f"/api/tournaments/{night['id']}/bots", json={"bot": bot}).status_code == 201
-    assert api.post(f"/api/tournaments/{night['id']}/start").status_code == 200
+    night = bots_tournament(
+        live_server_url, ["run_builder", "random"] * 3, name="Ten at threes", game="ten", format="swiss-tables",
+        options={"table_size": 3, "rounds": 2}, clock_seconds=30,
+    )
 
     live = pages.open()
     live.goto(f"/tournaments/{night['id']}")
@@ -305,15 +307,11 @@ def test_the_games_standings_rank_by_cards_left_without_wins_points_or_tie_break
     """Regression: a tournament of The Game (a team against the deck) showed W/D/L, points and
     Buchholz columns that are always 0 there; it ranks by the mean cards its tables left."""
     pages.name = "the-game-standings"
-    api = organiser_api(live_server_url)
-    night = api.post("/api/tournaments", json={
-        "name": "Team night", "game": "the-game", "format": "swiss-tables",
-        "options": {"table_size": 2, "rounds": 1}, "clock_seconds": 30,
-    }).json()
+    night = bots_tournament(
+        live_server_url, ["tight", "random"] * 2, name="Team night", game="the-game", format="swiss-tables",
+        options={"table_size": 2, "rounds": 1}, clock_seconds=30,
+    )
     assert night["cooperative"] is True
-    for bot in ["tight", "random"] * 2:
-        assert api.post(f"/api/tournaments/{night['id']}/bots", json={"bot": bot}).status_code == 201
-    assert api.post(f"/api/tournaments/{night['id']}/start").status_code == 200
 
     page = pages.open()
     page.goto(f"/tournaments/{night['id']}")

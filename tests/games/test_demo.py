@@ -15,7 +15,7 @@ from games.bots import BOTS
 from games.demo import demo_tables_live, demo_tables_top_up, demo_users_ensure
 from games.models import Match, Seat
 from games.tasks import demo_top_up_task
-from tests.server.test_console import serve
+from tests.embedded import serve
 from tests.server.test_production_shape import settings_in_a_fresh_process
 
 
