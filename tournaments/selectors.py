@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
 
+from games.engines import ENGINES
 from server.errors import bad_request, not_found
 from tournaments import projections
 from tournaments.formats import FORMATS
@@ -53,16 +54,29 @@ def tournament_list(
     return rows
 
 
+# The Game is played by the team against the deck (its outcome says `cooperative`).
+COOPERATIVE_GAMES = frozenset({"the-game"})
+
+
+def format_options_raw(*, game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The organiser's format options with the game's range and kind added."""
+    engine = ENGINES[game]
+    return {
+        **options,
+        "min_players": engine.min_players,
+        "max_players": engine.max_players,
+        "cooperative": game in COOPERATIVE_GAMES,
+    }
+
+
 def game_formats() -> list[dict[str, Any]]:
     """Per game, the formats a tournament of it may use and the rounds a league of it may play.
     Judged by the very check `services.tournament_create` refuses with (`Format.options` given the
     game's range and kind), so a form that offers only these is never refused for its format."""
-    from games.engines import ENGINES
-    from tournaments.services import format_options_raw  # the one place the game's range is added
 
     def allowed(game: str, slug: str, options: dict[str, Any]) -> bool:
         try:
-            FORMATS[slug].options(format_options_raw(game=game, fmt=slug, options=options))
+            FORMATS[slug].options(format_options_raw(game=game, options=options))
         except ValueError:
             return False
         return True

@@ -39,6 +39,7 @@ from server.errors import ApplicationError, bad_request, conflict, forbidden, no
 from tournaments import pairing_check, projections, webhooks
 from tournaments.formats import FORMATS, Pairing, forfeit_result
 from tournaments.models import Entrant, Round, RoundTable, StandingRow, Tournament, TournamentEvent
+from tournaments.selectors import COOPERATIVE_GAMES, format_options_raw
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +47,6 @@ DEFAULT_CLOCK_SECONDS = 120
 DEFAULT_ROUND_SECONDS = 2 * 3600
 # Option keys the server sets itself (from the game and the tournament's seed).
 _SERVER_OPTIONS = frozenset({"min_players", "max_players", "cooperative", "seed"})
-# The Game is played by the team against the deck (its outcome says `cooperative`).
-_COOPERATIVE_GAMES = frozenset({"the-game"})
 # Tasks further ahead than this are left to the periodic sweep (a broker holds ETA tasks in memory).
 _ETA_HORIZON = dt.timedelta(hours=1)
 _MAX_STEPS = 500
@@ -101,17 +100,6 @@ def _state(tournament: Tournament) -> projections.State:
 # --- creating and registering ------------------------------------------------------------------
 
 
-def format_options_raw(*, game: str, fmt: str, options: dict[str, Any]) -> dict[str, Any]:
-    """The organiser's format options with the game's range and kind added."""
-    engine = ENGINES[game]
-    return {
-        **options,
-        "min_players": engine.min_players,
-        "max_players": engine.max_players,
-        "cooperative": game in _COOPERATIVE_GAMES,
-    }
-
-
 def tournament_create(
     *,
     organiser: User,
@@ -135,7 +123,7 @@ def tournament_create(
     reserved = sorted(_SERVER_OPTIONS & set(options))
     if reserved:
         raise bad_request("bad_options", f"The server sets {', '.join(reserved)} itself.")
-    full = format_options_raw(game=game, fmt=format, options=options)
+    full = format_options_raw(game=game, options=options)
     try:
         FORMATS[format].options(full)
     except ValueError as exc:
@@ -850,7 +838,7 @@ def forfeit_award(
         gone = sorted(set(forfeited))
         if not gone or not set(gone) <= set(table["seats"]):
             raise bad_request("bad_forfeit", "Name one or more players seated at the table.")
-        if tournament.game in _COOPERATIVE_GAMES:
+        if tournament.game in COOPERATIVE_GAMES:
             result = {
                 "ranks": None,
                 "team_score": len(canonical_deck(tournament.game, len(table["seats"]))),
@@ -923,7 +911,7 @@ def _checked_result(
 ) -> dict[str, Any]:
     if not set(forfeited) <= set(table["seats"]):
         raise bad_request("bad_result", "Forfeited players must be seated at the table.")
-    if tournament.game in _COOPERATIVE_GAMES:
+    if tournament.game in COOPERATIVE_GAMES:
         if team_score is None or ranks is not None:
             raise bad_request("bad_result", "A cooperative table's result is its team score (cards left).")
         return {"ranks": None, "team_score": team_score, "forfeited": forfeited}
