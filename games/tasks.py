@@ -1,6 +1,8 @@
 """Background work for tables; each task takes ids, calls a service and is safe to run twice."""
 from __future__ import annotations
 
+from django.conf import settings
+
 from games import turns
 from server.celery import idempotent_task
 
@@ -38,9 +40,7 @@ def sweep_task() -> dict[str, int]:
 @idempotent_task
 def demo_top_up_task() -> list[int]:
     """Periodic (beat, while the demo is on): starts bot tables in place of the demo's that ended."""
-    from django.conf import settings
-
-    from games import demo
+    from games import demo  # demo starts tables through services, which queue this module's tasks
 
     # The beat sends this only while DEMO is on; a copy left in the embedded default's queue
     # (it outlives the run) must not start tables for a server run without the demo.
