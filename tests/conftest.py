@@ -32,6 +32,34 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield
+    _pools_without_lost_connections()
+
+
+def _pools_without_lost_connections() -> None:
+    """After each test, a pool whose connections were taken by threads that have gone is replaced.
+
+    Channels' test communicator makes `close_old_connections` a no-op while it runs a consumer,
+    so a connection that a consumer's `database_sync_to_async` opens on one of the test loop's
+    executor threads is never given back; the thread dies with the loop and its slot stays taken.
+    Once `DB_POOL_MAX` slots were lost, every later test that needed a second connection waited
+    30 s and failed (CI, 47 tests). A closed pool closes each connection still lent as it returns.
+    """
+    from django.db import connections
+
+    for connection in connections.all():
+        pools = getattr(type(connection), "_connection_pools", {})
+        pool = pools.get(connection.alias)
+        if pool is None:
+            continue
+        stats = pool.get_stats()
+        lent = stats["pool_size"] - stats["pool_available"]
+        if lent > (connection.connection is not None):
+            connection.close_pool()
+
+
 @pytest.fixture
 def _fastlane_closed_on_its_loop(_function_scoped_runner):  # pytest-asyncio's loop of an async test
     """An async test's fast-lane pool is closed on its loop before the loop closes. Closed after,
