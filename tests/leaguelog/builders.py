@@ -18,7 +18,8 @@ class MemoryLog:
         """Append one entry and store the hashes it adds."""
         new_hashes = merkle.stored_hashes_for_leaf(len(self.entries), merkle.leaf_hash(entry), self.read_hash)
         for stored_hash in new_hashes:
-            assert (stored_hash.level, stored_hash.index) not in self.stored, "a stored hash is never rewritten"
+            address = (stored_hash.level, stored_hash.index)
+            assert address not in self.stored, "a stored hash is never rewritten"
             self.stored[stored_hash.level, stored_hash.index] = stored_hash.hash
         self.entries.append(entry)
 

@@ -38,7 +38,8 @@ def _probe_id(probe: dict) -> str:
 
 def test_it_hashes_leaves_and_nodes_with_their_domain_prefixes():
     assert merkle.leaf_hash(b"") == reference.NODE_HASHES[0][0]
-    assert merkle.node_hash(reference.NODE_HASHES[0][0], reference.NODE_HASHES[0][1]) == reference.NODE_HASHES[1][0]
+    leaves = reference.NODE_HASHES[0]
+    assert merkle.node_hash(leaves[0], leaves[1]) == reference.NODE_HASHES[1][0]
     assert merkle.EMPTY_ROOT == reference.ROOTS[0]
 
 
@@ -188,9 +189,8 @@ def test_a_tampered_inclusion_claim_fails(size, data):
         flipped = bytes([proof[position][0] ^ 1]) + proof[position][1:]
         tampered = [*proof[:position], flipped, *proof[position + 1:]]
         assert not merkle.verify_inclusion(leaf, index, size, tampered, root)
-        wrong_index = data.draw(
-            st.integers(min_value=0, max_value=size - 1).filter(lambda other: other != index), label="wrong index"
-        )
+        other_indexes = st.integers(min_value=0, max_value=size - 1).filter(lambda other: other != index)
+        wrong_index = data.draw(other_indexes, label="wrong index")
         assert not merkle.verify_inclusion(leaf, wrong_index, size, proof, root)
     assert not merkle.verify_inclusion(leaf, index + size, size, proof, root)
 
