@@ -16,7 +16,7 @@ import binascii
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -67,7 +67,7 @@ class SignerKey:
     name: str
     key_id: bytes
     key_type: int
-    seed: bytes
+    seed: bytes = field(repr=False)  # a secret: kept out of reprs, hence out of logs and tracebacks
 
     def encode(self) -> str:
         """The signer key string PRIVATE+KEY+<name>+<hex key id>+<base64(type ‖ seed)>."""

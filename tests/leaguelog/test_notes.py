@@ -137,6 +137,12 @@ def test_a_bad_signature_by_a_known_key_is_refused_even_beside_a_good_one():
         notes.open_note(good + forged_line, [log.verifier(), mirror.verifier()])
 
 
+def test_a_signer_key_keeps_its_seed_out_of_its_repr():
+    signer = notes.parse_signer_key(PETER_SIGNER_KEY)
+    assert signer.seed.hex() not in repr(signer)
+    assert "seed" not in repr(signer)
+
+
 def test_generated_keys_round_trip_through_their_strings():
     signer_key = notes.generate_signer_key("league.example/log")
     signer = notes.parse_signer_key(signer_key)
