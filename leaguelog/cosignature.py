@@ -53,6 +53,7 @@ def verify_cosignature_line(line: str, checkpoint_body: str, witness: VerifierKe
 
 def count_cosignatures(note: str, witnesses: Iterable[VerifierKey]) -> int:
     """How many of these witnesses cosigned the note's checkpoint; a bad cosignature by one is an error."""
+    # Only the witnesses' lines are checked here; the log's own signature is open_checkpoint's job.
     checkpoint_body, signatures = parse_note(note)
     by_name_and_key_id = {(witness.name, witness.key_id): witness for witness in witnesses}
     cosigned_by: set[tuple[str, bytes]] = set()

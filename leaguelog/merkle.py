@@ -93,12 +93,12 @@ def consistency_proof(old_size: int, new_size: int, read_hash: HashReader) -> li
     return _consistency_subproof(old_size, 0, new_size, True, read_hash)
 
 
-def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes], root: bytes) -> bool:
+def verify_inclusion(leaf_hash: bytes, index: int, size: int, proof: Sequence[bytes], root: bytes) -> bool:
     """Whether proof shows the leaf hash at index in the tree of size leaves with this root (§2.1.3.2)."""
     # A leaf hash of the wrong length is no hash at all, even if a one-leaf root repeats it.
-    if not 0 <= index < size or len(leaf) != HASH_SIZE:
+    if not 0 <= index < size or len(leaf_hash) != HASH_SIZE:
         return False
-    node_index, last_index, computed = index, size - 1, leaf
+    node_index, last_index, computed = index, size - 1, leaf_hash
     for sibling in proof:
         if last_index == 0:
             return False  # the proof is longer than the path to the root
