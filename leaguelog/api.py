@@ -10,12 +10,12 @@ from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.http import require_GET
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leaguelog import selectors, tiles
+from leaguelog import selectors, services, tiles
 from leaguelog.models import Kind
 from leaguelog.notes import verifier_key_for
 from server.errors import bad_request, not_found
@@ -35,11 +35,12 @@ def _error(status: int, code: str, message: str) -> JsonResponse:
 
 @require_GET
 def checkpoint(request) -> HttpResponse:
-    """The newest signed checkpoint (C2SP tlog-checkpoint, as a C2SP signed note)."""
+    """The newest signed checkpoint (C2SP tlog-checkpoint, as a C2SP signed note), with the
+    cosignatures its witnesses have sent so far."""
     latest = selectors.checkpoint_latest()
     if latest is None:
         return _error(503, "log_not_started", "The league log has no checkpoint yet: try again in a few seconds.")
-    response = HttpResponse(latest.note, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(selectors.checkpoint_served(latest), content_type="text/plain; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -186,3 +187,25 @@ def _query(serializer_class: type[serializers.Serializer], request) -> dict:
     serializer = serializer_class(data=request.query_params)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+class CosignatureAddApi(APIView):
+    """A witness sends its cosignature of a checkpoint (a C2SP cosignature/v1 signature line).
+
+    Anyone may send one: only a line that verifies under one of LOG_WITNESSES' keys for the
+    checkpoint of that size is kept (403 `unknown_witness`, 400 `bad_cosignature`); 201 when
+    new, 200 when that witness had already cosigned it."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []  # a witness proves itself by its signature, not a session
+
+    class InputSerializer(serializers.Serializer):
+        size = serializers.IntegerField(min_value=0, max_value=2**62)
+        cosignature = serializers.CharField(max_length=1000, trim_whitespace=False)
+
+    @extend_schema(request=InputSerializer, responses={200: None, 201: None})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        created = services.cosignature_add(size=data.validated_data["size"], line=data.validated_data["cosignature"])
+        return Response(status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)

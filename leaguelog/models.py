@@ -62,3 +62,15 @@ class LogPending(models.Model):
 
     kind = models.CharField(max_length=24, choices=Kind.choices)
     source_id = models.BigIntegerField()
+
+
+class LogCosignature(models.Model):
+    """A witness's cosignature of a checkpoint (a C2SP cosignature/v1 note signature line)."""
+
+    checkpoint = models.ForeignKey(LogCheckpoint, on_delete=models.PROTECT, related_name="cosignatures")
+    witness = models.CharField(max_length=200, help_text="the witness key's name")
+    line = models.TextField(help_text="the signature line, served after the log's own")
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["checkpoint", "witness"], name="log_cosignature_once")]

@@ -177,6 +177,12 @@ def checkpoint_latest() -> LogCheckpoint | None:
     return LogCheckpoint.objects.order_by("-size").first()
 
 
+def checkpoint_served(checkpoint: LogCheckpoint) -> str:
+    """The checkpoint's note as served: the log's signature, then its witnesses' cosignatures."""
+    lines = checkpoint.cosignatures.order_by("witness").values_list("line", flat=True)
+    return checkpoint.note + "".join(lines)
+
+
 def inclusion_proof(index: int, size: int) -> list[bytes]:
     return read_once(lambda read: merkle.inclusion_proof(index, size, read))
 

@@ -6,8 +6,10 @@ from django.db import transaction
 
 from leaguelog import merkle, selectors
 from leaguelog.checkpoint import Checkpoint
-from leaguelog.models import LogCheckpoint, LogEntry, LogHash, LogHead, LogPending
-from leaguelog.notes import parse_signer_key, sign_note
+from leaguelog.cosignature import verify_cosignature_line
+from leaguelog.models import LogCheckpoint, LogCosignature, LogEntry, LogHash, LogHead, LogPending
+from leaguelog.notes import NoteError, parse_note, parse_signature_line, parse_signer_key, parse_verifier_key, sign_note
+from server.errors import bad_request, forbidden, not_found
 
 INTEGRATE_BATCH = 2_000
 
@@ -65,5 +67,31 @@ def _hashes_appended(size: int, bodies: list[bytes]) -> dict[tuple[int, int], by
 
 def checkpoint_note(size: int, root: bytes) -> str:
     """The checkpoint of a tree of `size` entries with this root, signed by the log's key."""
-    body = Checkpoint(origin=settings.LOG_ORIGIN, size=size, root_hash=root).body()
-    return sign_note(body, [parse_signer_key(settings.LOG_SIGNING_KEY)])
+    key = parse_signer_key(settings.LOG_SIGNING_KEY)
+    # The origin is the key's name, as C2SP logs name themselves: one name for witnesses to know.
+    return sign_note(Checkpoint(origin=key.name, size=size, root_hash=root).body(), [key])
+
+
+def cosignature_add(*, size: int, line: str) -> bool:
+    """Stores a witness's cosignature of the checkpoint of `size` entries, if the witness is one
+    of LOG_WITNESSES and the line verifies; returns whether it is new (a repeat changes nothing)."""
+    checkpoint = LogCheckpoint.objects.filter(size=size).first()
+    if checkpoint is None:
+        raise not_found("checkpoint_not_found", f"The log signed no checkpoint of {size} entries.")
+    try:
+        signature = parse_signature_line(line if line.endswith("\n") else line + "\n")
+    except NoteError as error:
+        raise bad_request("bad_cosignature", str(error)) from error
+    witnesses = [parse_verifier_key(key) for key in settings.LOG_WITNESSES]
+    witness = next((w for w in witnesses if (w.name, w.key_id) == (signature.name, signature.key_id)), None)
+    if witness is None:
+        raise forbidden("unknown_witness", f"{signature.name!r} is not one of this log's witnesses.")
+    body, _ = parse_note(checkpoint.note)
+    try:
+        verify_cosignature_line(signature.line(), body, witness)
+    except NoteError as error:
+        raise bad_request("bad_cosignature", str(error)) from error
+    _, created = LogCosignature.objects.get_or_create(
+        checkpoint=checkpoint, witness=witness.name, defaults={"line": signature.line()}
+    )
+    return created

@@ -13,5 +13,6 @@ urlpatterns = [
     path("log/proofs/inclusion", api.InclusionProofApi.as_view(), name="log-inclusion-proof"),
     path("log/proofs/consistency", api.ConsistencyProofApi.as_view(), name="log-consistency-proof"),
     path("log/entries", api.EntryFindApi.as_view(), name="log-entry-find"),
+    path("log/cosignatures", api.CosignatureAddApi.as_view(), name="log-cosignature-add"),
     path("log/entries/<int:index>", api.EntryApi.as_view(), name="log-entry"),
 ]

@@ -50,7 +50,8 @@ def _secret_key() -> str:
 
 
 def _log_signing_key() -> str:
-    """LOG_SIGNING_KEY from the environment; the embedded default makes one and keeps it in VAR_DIR."""
+    """LOG_SIGNING_KEY from the environment; the embedded default makes one and keeps it in VAR_DIR
+    (named `<EXPORT_SERVER_NAME or localhost>/card-league`, the log's origin)."""
     from django.core.exceptions import ImproperlyConfigured
 
     key = os.environ.get("LOG_SIGNING_KEY", "")
@@ -62,7 +63,7 @@ def _log_signing_key() -> str:
         path = VAR_DIR / "log_signing_key"
         if not path.exists():
             VAR_DIR.mkdir(parents=True, exist_ok=True)
-            path.write_text(generate_signer_key("card-league-log"))
+            path.write_text(generate_signer_key(f"{os.environ.get('EXPORT_SERVER_NAME', '') or 'localhost'}/card-league"))
             path.chmod(0o600)
         return path.read_text().strip()
     raise ImproperlyConfigured("LOG_SIGNING_KEY must be set (it is required with DATABASE_URL): manage.py log_keygen")
@@ -360,10 +361,11 @@ if DEMO:
 
 # The league log (leaguelog/): every finished match, tournament event and rating ledger row,
 # integrated by beat every LOG_INTEGRATE_SECONDS and signed by LOG_SIGNING_KEY, a C2SP note key
-# (`manage.py log_keygen` makes one; the embedded default keeps one in VAR_DIR). LOG_ORIGIN names
-# the log in its checkpoints: verifiers and witnesses know it by that name.
+# (`manage.py log_keygen` makes one; the embedded default keeps one in VAR_DIR) whose name is the
+# log's origin, the name verifiers and witnesses know it by. LOG_WITNESSES: the verifier keys of
+# the witnesses whose cosignatures the log accepts and serves (comma-separated).
 LOG_SIGNING_KEY = _log_signing_key()
-LOG_ORIGIN = os.environ.get("LOG_ORIGIN", "") or f"{os.environ.get('EXPORT_SERVER_NAME', '') or 'localhost'}/card-league"
+LOG_WITNESSES = env_list("LOG_WITNESSES", "")
 LOG_INTEGRATE_SECONDS = float(os.environ.get("LOG_INTEGRATE_SECONDS", "2"))
 CELERY_BEAT_SCHEDULE["leaguelog-integrate"] = {
     "task": "leaguelog.tasks.log_integrate_task", "schedule": LOG_INTEGRATE_SECONDS,

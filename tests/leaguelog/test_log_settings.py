@@ -16,6 +16,6 @@ def test_production_refuses_to_start_without_a_log_key():
 def test_the_embedded_default_makes_its_log_key_once_and_keeps_it(tmp_path):
     env = {"VAR_DIR": str(tmp_path), "LOG_SIGNING_KEY": "", "DATABASE_URL": ""}
     first = settings_in_a_fresh_process(env, "settings.LOG_SIGNING_KEY").stdout.strip()
-    assert parse_signer_key(first).name == "card-league-log"
+    assert parse_signer_key(first).name == "localhost/card-league"
     assert settings_in_a_fresh_process(env, "settings.LOG_SIGNING_KEY").stdout.strip() == first
     assert oct(os.stat(tmp_path / "log_signing_key").st_mode & 0o777) == "0o600"
