@@ -15,9 +15,13 @@ Entry shapes (canonical JSON, `games.chain.canonical_json`, UTF-8; times in UTC 
 """
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from typing import Any, TypeVar
+
+from django.db.models import Q
 
 from games.chain import canonical_json
 from games.models import Match, Seat
@@ -162,15 +166,15 @@ def read_once(compute: Callable[[merkle.HashReader], T], known: dict[tuple[int, 
 
 
 def stored_hashes(addresses: Iterable[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
-    """The stored hashes at these (level, index) addresses, in one query per level."""
+    """The stored hashes at these (level, index) addresses, in one query."""
     by_level: dict[int, list[int]] = {}
     for level, index in addresses:
         by_level.setdefault(level, []).append(index)
-    found = {}
-    for level, indexes in by_level.items():
-        for index, value in LogHash.objects.filter(level=level, index__in=indexes).values_list("index", "hash"):
-            found[(level, index)] = bytes(value)
-    return found
+    if not by_level:
+        return {}
+    wanted = functools.reduce(operator.or_, (Q(level=level, index__in=ids) for level, ids in by_level.items()))
+    rows = LogHash.objects.filter(wanted).values_list("level", "index", "hash")
+    return {(level, index): bytes(value) for level, index, value in rows}
 
 
 def checkpoint_latest() -> LogCheckpoint | None:
