@@ -19,7 +19,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 README_START, README_END = "<!-- bench results: start -->", "<!-- bench results: end -->"
-BENCHMARKS = ["engines", "bots", "seats", "pairing", "fair_tables", "ratings", "rating_models", "moves", "live", "memory", "league"]
+BENCHMARKS = ["engines", "bots", "seats", "pairing", "fair_tables", "ratings", "rating_models", "moves", "live", "memory", "league", "log"]
 
 
 class Tee(io.TextIOBase):

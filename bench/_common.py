@@ -2,9 +2,16 @@
 from __future__ import annotations
 
 import math
+import os
 import statistics
 import time
 from collections.abc import Callable
+
+from leaguelog.notes import generate_signer_key
+
+# The benchmarks run the production settings (DATABASE_URL, DEBUG off), which require the league
+# log's key; each run, and every server process it starts, signs with a throwaway one.
+os.environ.setdefault("LOG_SIGNING_KEY", generate_signer_key("bench.card-league.invalid"))
 
 # How docker/Dockerfile runs the server (per-message deflate off: see there), so the benchmarks
 # measure what production runs. Access lines are off here; the JSON request log stays on.

@@ -19,7 +19,7 @@ TILE_HEIGHT = 8
 TILE_WIDTH = 1 << TILE_HEIGHT
 _MAX_TILE_LEVEL = 63  # the spec's bound on <L>
 _ENTRY_LENGTH_SIZE = 2  # each bundled entry is prefixed by its length as a big-endian uint16
-_MAX_ENTRY_SIZE = (1 << (8 * _ENTRY_LENGTH_SIZE)) - 1
+MAX_ENTRY_SIZE = (1 << (8 * _ENTRY_LENGTH_SIZE)) - 1
 
 Fetch = Callable[[str], bytes]
 """fetch(path): the bytes served at a tile or entry bundle path, e.g. "tile/0/x001/234"."""
@@ -72,6 +72,34 @@ def encode_tile_index(index: int) -> str:
     return "/".join([*(f"x{group}" for group in groups[:-1]), groups[-1]])
 
 
+def parse_tile_path(path: str) -> Tile | EntryBundle:
+    """The tile or entry bundle at a path as `Tile.path` and `EntryBundle.path` write it (only
+    that spelling: a server must not serve one tile at two paths); TileError otherwise."""
+    parts = path.split("/")
+    if len(parts) < 3 or parts[0] != "tile":
+        raise TileError(f"{path!r} is not a tile path")
+    width = TILE_WIDTH
+    if len(parts) >= 4 and parts[-2].endswith(".p"):
+        if not parts[-1].isdigit() or parts[-1] != str(int(parts[-1])) or not 0 < int(parts[-1]) < TILE_WIDTH:
+            raise TileError(f"{path!r} has a malformed partial width")
+        width = int(parts[-1])
+        parts = [*parts[:-2], parts[-2][:-2]]
+    index_text = "/".join(parts[2:])
+    elements = parts[2:]
+    if not all(len(e) == 4 and e[0] == "x" and e[1:].isdigit() for e in elements[:-1]) or not (
+        len(elements[-1]) == 3 and elements[-1].isdigit()
+    ):
+        raise TileError(f"{path!r} has a malformed tile index")
+    index = int("".join(e.lstrip("x") for e in elements))
+    if encode_tile_index(index) != index_text:
+        raise TileError(f"{path!r} does not spell its tile index as the log does")
+    if parts[1] == "entries":
+        return EntryBundle(index, width)
+    if not parts[1].isdigit() or parts[1] != str(int(parts[1])):
+        raise TileError(f"{path!r} has a malformed tile level")
+    return Tile(int(parts[1]), index, width)
+
+
 def hash_tiles_for_size(tree_size: int) -> list[Tile]:
     """Every hash tile, full or partial, of a tree of tree_size leaves, level by level."""
     tiles = []
@@ -111,8 +139,8 @@ def entry_bundle_bytes(entries: Iterable[bytes]) -> bytes:
     """The bytes of an entry bundle: each entry prefixed by its length as a big-endian uint16."""
     parts = []
     for entry in entries:
-        if len(entry) > _MAX_ENTRY_SIZE:
-            raise TileError(f"an entry of {len(entry)} bytes is over a bundle's limit of {_MAX_ENTRY_SIZE}")
+        if len(entry) > MAX_ENTRY_SIZE:
+            raise TileError(f"an entry of {len(entry)} bytes is over a bundle's limit of {MAX_ENTRY_SIZE}")
         parts.append(len(entry).to_bytes(_ENTRY_LENGTH_SIZE, "big") + entry)
     if not 1 <= len(parts) <= TILE_WIDTH:
         raise TileError(f"an entry bundle holds 1 to {TILE_WIDTH} entries, got {len(parts)}")

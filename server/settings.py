@@ -49,6 +49,26 @@ def _secret_key() -> str:
     raise ImproperlyConfigured("SECRET_KEY must be set (it is required with DATABASE_URL and DEBUG off)")
 
 
+def _log_signing_key() -> str:
+    """LOG_SIGNING_KEY from the environment; the embedded default makes one and keeps it in VAR_DIR
+    (named `<EXPORT_SERVER_NAME or localhost>/card-league`, the log's origin)."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    key = os.environ.get("LOG_SIGNING_KEY", "")
+    if key:
+        return key
+    if EMBEDDED or DEBUG:
+        from leaguelog.notes import generate_signer_key
+
+        path = VAR_DIR / "log_signing_key"
+        if not path.exists():
+            VAR_DIR.mkdir(parents=True, exist_ok=True)
+            path.write_text(generate_signer_key(f"{os.environ.get('EXPORT_SERVER_NAME', '') or 'localhost'}/card-league"))
+            path.chmod(0o600)
+        return path.read_text().strip()
+    raise ImproperlyConfigured("LOG_SIGNING_KEY must be set (it is required with DATABASE_URL): manage.py log_keygen")
+
+
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -112,6 +132,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "ratings",
+    "leaguelog",
     "frontend",
 ]
 
@@ -337,6 +358,18 @@ DEMO = env_bool("DEMO", False)
 DEMO_LIVE_TABLES = int(os.environ.get("DEMO_LIVE_TABLES", "4"))
 if DEMO:
     CELERY_BEAT_SCHEDULE["demo-top-up"] = {"task": "games.tasks.demo_top_up_task", "schedule": 5.0}
+
+# The league log (leaguelog/): every finished match, tournament event and rating ledger row,
+# integrated by beat every LOG_INTEGRATE_SECONDS and signed by LOG_SIGNING_KEY, a C2SP note key
+# (`manage.py log_keygen` makes one; the embedded default keeps one in VAR_DIR) whose name is the
+# log's origin, the name verifiers and witnesses know it by. LOG_WITNESSES: the verifier keys of
+# the witnesses whose cosignatures the log accepts and serves (comma-separated).
+LOG_SIGNING_KEY = _log_signing_key()
+LOG_WITNESSES = env_list("LOG_WITNESSES", "")
+LOG_INTEGRATE_SECONDS = float(os.environ.get("LOG_INTEGRATE_SECONDS", "2"))
+CELERY_BEAT_SCHEDULE["leaguelog-integrate"] = {
+    "task": "leaguelog.tasks.log_integrate_task", "schedule": LOG_INTEGRATE_SECONDS,
+}
 
 # Webhooks (tournaments/webhooks.py) are registered by any organiser, that is by any user, and
 # POSTed by the worker from inside the deployment, so they go to public addresses over https only.

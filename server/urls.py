@@ -5,6 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.admin import admin_login
+from leaguelog.urls import log_urlpatterns
 from server import health
 
 urlpatterns = [
@@ -21,6 +22,8 @@ urlpatterns = [
     path("api/", include("games.urls")),
     path("api/", include("tournaments.urls")),
     path("api/", include("ratings.urls")),
+    path("api/", include("leaguelog.urls")),
+    *log_urlpatterns,
     path("", include("frontend.urls")),
 ]
 

@@ -56,7 +56,7 @@ def stop(process: subprocess.Popen) -> None:
             kill(process)
 
 
-def start_web() -> tuple[subprocess.Popen, str]:
+def start_web(**overrides: str) -> tuple[subprocess.Popen, str]:
     """A uvicorn process; returns it and its base URL once it answers."""
     import time
 
@@ -67,7 +67,7 @@ def start_web() -> tuple[subprocess.Popen, str]:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "server.asgi:application", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=_logs(),
+        cwd=ROOT, env=env(**overrides), stdout=subprocess.DEVNULL, stderr=_logs(),
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -79,3 +79,12 @@ def start_web() -> tuple[subprocess.Popen, str]:
             assert process.poll() is None, "uvicorn exited"
             assert time.monotonic() < deadline, "uvicorn did not come up"
             time.sleep(0.2)
+
+
+def start_witness(base: str, *, key: str, log_key: str, state: Path) -> subprocess.Popen:
+    """A witness of the league log at `base`, as compose runs it: its own key, the log's verifier key."""
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "log_witness", "--server", base, "--key", key, "--log-key", log_key,
+         "--state", str(state), "--interval", "0.5"],
+        cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=_logs(),
+    )

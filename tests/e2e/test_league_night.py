@@ -1,20 +1,25 @@
-"""A small league night as processes: a Swiss of bots played to the end by Celery workers and beat.
+"""A small league night as processes: a Swiss of bots played to the end by Celery workers and beat,
+its every fact in the league log, which a witness cosigns.
 
 The same path as `bench/league.py`'s league night, at a size a test can wait for: 64 bot
 entrants, 3 Swiss rounds of 2-player Ten, started by the organiser and then moved on by
 nothing but the worker's tasks (bots' moves, each match's end recording its table, the round
 completing, the next paired and started) on the test database and Redis. Beat runs beside it,
-as in production, so a lost task would be re-sent rather than hang the night.
+as in production, so a lost task would be re-sent rather than hang the night, and integrates the
+league log, whose checkpoints a witness process cosigns through a web server.
 """
 from __future__ import annotations
 
 import pytest
 from django.conf import settings
+from django.db.models import Q
 
 from games.bots import STRONG_BOT
 from games.models import Match
+from leaguelog.models import LogCheckpoint, LogEntry
+from leaguelog.notes import ED25519_COSIGNATURE, generate_signer_key, verifier_key_for
 from tests.conftest import make_user
-from tests.e2e.processes import start_beat, start_worker, stop
+from tests.e2e.processes import start_beat, start_web, start_witness, start_worker, stop
 from tests.games.worker import wait_for
 from tests.tournaments.builders import assert_rebuild_equals_incremental, events_of, reloaded
 from tournaments import selectors, services
@@ -39,15 +44,21 @@ def test_a_64_bot_swiss_of_ten_is_played_to_the_end_by_the_worker_and_beat(tmp_p
     )
     for _ in range(ENTRANTS):
         services.entrant_bot_add(tournament_id=night.pk, user=organiser, bot=STRONG_BOT["ten"])
+    witness_key = generate_signer_key("witness.example", ED25519_COSIGNATURE)
     beat = start_beat(tmp_path / "beat-schedule")
     worker = start_worker()
+    web, base = start_web(LOG_WITNESSES=verifier_key_for(witness_key))
+    witness = start_witness(
+        base, key=witness_key, log_key=verifier_key_for(settings.LOG_SIGNING_KEY), state=tmp_path / "witness.json"
+    )
     try:
         services.tournament_start(tournament_id=night.pk, user=organiser)
         # 80-95 s on two idle cores (some 15,000 bots' moves, a task each); room for a busy machine.
         _wait_for_the_end(night, timeout=300)
+        wait_for(lambda: _cosigned_with_everything(night), timeout=60, what="the witness to cosign the whole night")
     finally:
-        stop(worker)
-        stop(beat)
+        for process in (witness, web, worker, beat):
+            stop(process)
 
     rounds = Round.objects.filter(tournament=night).order_by("number")
     assert [r.number for r in rounds] == list(range(1, ROUNDS + 1))
@@ -71,6 +82,18 @@ def test_a_64_bot_swiss_of_ten_is_played_to_the_end_by_the_worker_and_beat(tmp_p
     seqs = list(events.values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))  # no gap, nothing twice
     assert reloaded(night).last_seq == len(seqs)
+    assert witness.returncode != 3  # no fork seen
+
+
+def _cosigned_with_everything(night: Tournament) -> bool:
+    """Every match and event of the night is logged and the newest checkpoint is cosigned."""
+    matches = RoundTable.objects.filter(round__tournament=night).values_list("match_id", flat=True)
+    events = TournamentEvent.objects.filter(tournament=night).values_list("pk", flat=True)
+    logged = LogEntry.objects.filter(
+        Q(kind="match", source_id__in=list(matches)) | Q(kind="tournament_event", source_id__in=list(events))
+    ).count()
+    latest = LogCheckpoint.objects.order_by("-size").first()
+    return logged == len(matches) + len(events) and latest is not None and latest.cosignatures.exists()
 
 
 def _wait_for_the_end(night: Tournament, *, timeout: float) -> None:

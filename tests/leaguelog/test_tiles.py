@@ -6,7 +6,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from leaguelog import merkle, tiles
-from leaguelog.tiles import EntryBundle, Tile, TileError
+from leaguelog.tiles import EntryBundle, Tile, TileError, parse_tile_path
 from tests.leaguelog.builders import MemoryLog, numbered_log
 
 
@@ -219,3 +219,23 @@ def test_it_refuses_to_bundle_what_a_bundle_cannot_hold():
     with pytest.raises(TileError, match="1 to 256 entries"):
         tiles.entry_bundle_bytes([b""] * 257)
     assert tiles.parse_entry_bundle(tiles.entry_bundle_bytes([b"x" * 65535]), 1) == [b"x" * 65535]
+
+
+@pytest.mark.parametrize(
+    "item", [Tile(0, 0), Tile(0, 1234067), Tile(2, 5, 7), Tile(63, 1, 255), EntryBundle(3), EntryBundle(1000, 255)]
+)
+def test_a_tile_path_parses_back_to_its_tile(item):
+    assert parse_tile_path(item.path()) == item
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "tile/0/x001/234/067x", "tile/0/x000/001", "tile/00/001", "tile/0/001.p/0", "tile/0/001.p/256",
+        "tile/0/001.p/07", "tile/e/001", "foo/0/001", "tile/0", "tile/0/1", "tile/64/000", "tile/entries/000.p/",
+        "tile/0/001/002", "tile/-1/000",
+    ],
+)
+def test_a_path_the_log_would_not_write_is_refused(path):
+    with pytest.raises(TileError):
+        parse_tile_path(path)
