@@ -171,10 +171,10 @@ class EntryFindApi(APIView):
     permission_classes = [AllowAny]
 
     class InputSerializer(serializers.Serializer):
-        kind = serializers.ChoiceField(choices=Kind.values)
+        kind = serializers.ChoiceField(choices=Kind.choices)
         source_id = serializers.IntegerField(min_value=1, max_value=2**62)
 
-    @extend_schema(parameters=[InputSerializer], responses={200: EntryOutputSerializer})
+    @extend_schema(operation_id="log_entry_find", parameters=[InputSerializer], responses={200: EntryOutputSerializer})
     def get(self, request):
         query = _query(self.InputSerializer, request)
         entry = selectors.entry_of(query["kind"], query["source_id"])

@@ -311,6 +311,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "server.schema.document_errors"],
+    # Several apps have a field named `kind`: each set of choices gets a name of its own.
+    "ENUM_NAME_OVERRIDES": {"LogEntryKindEnum": "leaguelog.models.Kind", "RatingKindEnum": ["user", "bot", "game"]},
 }
 
 # Celery: Redis when REDIS_URL is set, else kombu's filesystem transport (no broker server).
