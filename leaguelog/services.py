@@ -23,7 +23,8 @@ def log_integrate(*, batch: int = INTEGRATE_BATCH) -> int:
     `selectors.pending_entries`) stays queued; those behind it go on.
     """
     with transaction.atomic():
-        head = LogHead.objects.select_for_update().get(pk=1)
+        # The one head row, made by the first integration (or again after a database is emptied).
+        head, _ = LogHead.objects.select_for_update().get_or_create(pk=1)
         pending = list(LogPending.objects.order_by("id")[:batch])
         ready = selectors.pending_entries(pending)
         entries = [

@@ -8,10 +8,6 @@ from leaguelog.triggers import pending_triggers
 from server.append_only import append_only
 
 
-def head_create(apps, schema_editor):
-    apps.get_model("leaguelog", "LogHead").objects.create(pk=1, size=0)
-
-
 class Migration(migrations.Migration):
 
     initial = True
@@ -90,6 +86,5 @@ class Migration(migrations.Migration):
         append_only("leaguelog_loghash"),
         append_only("leaguelog_logcheckpoint"),
         append_only("leaguelog_logcosignature"),
-        migrations.RunPython(head_create, migrations.RunPython.noop),
         pending_triggers(),
     ]
