@@ -20,6 +20,7 @@ from games.chain import canonical_json
 from leaguelog import merkle, tiles
 from leaguelog import services as log_services
 from leaguelog.checkpoint import Checkpoint
+from leaguelog.models import LogHead
 from leaguelog.cosignature import cosignature_line
 from leaguelog.notes import (
     ED25519_COSIGNATURE, generate_signer_key, parse_note, parse_signer_key, parse_verifier_key, sign_note,
@@ -55,6 +56,7 @@ def client_fetch() -> Fetch:
 def league(alice, bob, staff) -> dict[str, int]:
     """Three rated matches of two people, a rated tournament of two bots over two rounds whose
     first table the organiser corrected, all rated and logged."""
+    LogHead.objects.get_or_create(pk=1)  # the migration's row, gone after a transactional test's flush
     people = [finished_match("sequence-stacks", [alice, bob], seed=seed).pk for seed in (1, 2, 3)]
     for match_id in people:
         match_rate(match_id=match_id)
@@ -279,3 +281,23 @@ def test_folder_fetch_reads_what_mirrored_wrote(tmp_path):
     assert folder_fetch(tmp_path)("tile/0/000.p/3") == written == b"tile/0/000.p/3"
     with pytest.raises(FetchError):
         folder_fetch(tmp_path)("checkpoint")
+
+
+def test_the_rating_parameters_are_published_exactly():
+    published = json.loads(Client().get("/api/ratings/params").content)
+    from games.engines import ENGINES
+    from ratings.selectors import game_params
+
+    assert published.keys() == set(ENGINES)
+    assert all(published[game] == game_params(game).__dict__ for game in ENGINES)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_live_server_verifies_and_mirrors(league, tmp_path, capsys):
+    from tests.games.servers import uvicorn_servers
+
+    with uvicorn_servers(1) as (base,):
+        assert main([base, "--log-key", LOG_KEY.encode(), "--mirror", str(tmp_path)]) == 0
+    assert main([str(tmp_path), "--log-key", LOG_KEY.encode()]) == 0
+    assert capsys.readouterr().out.count("5 matches (5 exports replayed), 1 tournaments, 2 ladders") == 2
