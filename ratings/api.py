@@ -5,6 +5,8 @@ A player in a path or a query is a username (or user id), `bot:<name>` for a bot
 """
 from __future__ import annotations
 
+import dataclasses
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -12,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engines import ENGINES
+from ratings import math as rmath
 from ratings import selectors
 from ratings.models import Kind, Pool
 from server.pagination import PAGE_PARAMETERS, Page
@@ -319,3 +322,24 @@ class BestResultsApi(APIView):
             paginator, selectors.best_result_rows(page), game_ratings=selectors.game_ratings(game, query["pool"])
         )
         return Response(self.OutputSerializer(body).data)
+
+
+class ParamsOutputSerializer(serializers.Serializer):
+    mu = serializers.FloatField(help_text="A new competitor's μ.")
+    sigma = serializers.FloatField(help_text="A new competitor's σ.")
+    beta = serializers.FloatField()
+    tau = serializers.FloatField()
+    draw_probability = serializers.FloatField()
+
+
+class RatingParamsApi(APIView):
+    """Every game's TrueSkill parameters (`ratings.math.Params`) as the ledger is rated with them:
+    published so that anyone can recompute the ledger from the logged results (`verify_league`)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: serializers.DictField(child=ParamsOutputSerializer())})
+    def get(self, request):
+        # The floats as they are (JSON keeps a double exactly): a recomputation must be bit for bit.
+        params: dict[str, rmath.Params] = {game: selectors.game_params(game) for game in sorted(ENGINES)}
+        return Response({game: dataclasses.asdict(values) for game, values in params.items()})

@@ -175,6 +175,24 @@ def table_updates(env: trueskill.TrueSkill, table: Table, current: Mapping[str, 
     ]
 
 
+def revised_table(
+    table: Table, ranks: Sequence[int] | None, team_score: float | None, forfeited_seats: Iterable[int]
+) -> Table | None:
+    """The table with a result its tournament gave it after the match's own (an organiser's
+    correction or forfeit): None when the change has no ranks this table can be rated with.
+
+    A cooperative table's change is rated as the team's win (no card left) or loss, its
+    forfeited seats beside the seats abandoned in play, ranked below the team and the game.
+    """
+    if table.cooperative:
+        best, forfeited = min(table.ranks), set(forfeited_seats)
+        revised = tuple(2 if seat in forfeited or rank != best else 1 for seat, rank in enumerate(table.ranks))
+        return table._replace(ranks=revised, won=team_score == 0)
+    if ranks is not None and len(ranks) == len(table.seats):
+        return table._replace(ranks=tuple(ranks))
+    return None
+
+
 def reversed_pair(current: Pair, before: Pair, after: Pair) -> Pair:
     """A competitor's rating with one earlier match taken back: the match moved it from `before`
     to `after`, and it is `current` now.

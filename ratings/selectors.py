@@ -80,22 +80,14 @@ def match_revisions(match: RatableMatch, changes: Sequence[TableResultChange]) -
     """The match's revisions 1, 2, ...: each change of its table's result by its tournament that
     rates differently from the result rated before it (a change to the same ranks is none).
 
-    A cooperative table's change is rated as the team's win (no card left) or loss, its
-    forfeited seats beside the seats abandoned in play, ranked below the team and the game.
-    The best-results board keeps the cards the team left in play.
+    How a change is rated: `rmath.revised_table` (shared with `verify_league`). The best-results
+    board keeps the cards the team left in play.
     """
     revisions: list[RatableMatch] = []
     table = match.table
     for change in changes:
-        if table.cooperative:
-            best, forfeited = min(table.ranks), set(change.forfeited_seats)
-            ranks = tuple(2 if seat in forfeited or rank != best else 1 for seat, rank in enumerate(table.ranks))
-            changed = table._replace(ranks=ranks, won=change.team_score == 0)
-        elif change.ranks is not None and len(change.ranks) == len(table.seats):
-            changed = table._replace(ranks=tuple(change.ranks))
-        else:
-            continue
-        if changed != table:
+        changed = rmath.revised_table(table, change.ranks, change.team_score, change.forfeited_seats)
+        if changed is not None and changed != table:
             table = changed
             revisions.append(match._replace(table=table, cards_left=None, revision=len(revisions) + 1))
     return revisions
