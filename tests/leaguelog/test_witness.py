@@ -13,7 +13,7 @@ from django.test import Client
 from leaguelog import merkle, selectors, services
 from leaguelog.checkpoint import Checkpoint
 from leaguelog.cosignature import cosignature_line, count_cosignatures
-from leaguelog.models import LogCheckpoint, LogCosignature, LogHead
+from leaguelog.models import LogCheckpoint, LogCosignature
 from leaguelog.notes import (
     ED25519_COSIGNATURE, NoteError, generate_signer_key, parse_signer_key, parse_verifier_key, sign_note,
     verifier_key_for,
@@ -113,7 +113,6 @@ def test_the_server_refuses_a_cosignature_of_a_stranger_a_forgery_or_no_checkpoi
 def test_the_witness_command_cosigns_a_live_server_and_stops_at_a_fork(tmp_path, capsys):
     from tests.conftest import make_user
 
-    LogHead.objects.get_or_create(pk=1)  # the migration's row, gone after an earlier transactional test's flush
     alice, bob = make_user("alice"), make_user("bob")
     finished_match("sequence-stacks", [alice, bob])
     services.log_integrate()
