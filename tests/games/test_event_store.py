@@ -5,11 +5,19 @@ import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 
-from games.chain import event_hash
+from games.chain import canonical_time, event_hash
 from games.models import Event, Match
 from tests.games.helpers import play_to_end, started_match
 
 pytestmark = pytest.mark.django_db
+
+
+def rehashed(previous: str, row: Event, data: dict) -> str:
+    """The hash a forger would give `row` with `data`, under its match's chain version."""
+    return event_hash(
+        previous, version=row.match.chain_version, seq=row.seq, kind=row.kind, type=row.type, actor=row.actor,
+        data=data, created=canonical_time(row.created),
+    )
 
 
 @pytest.fixture
@@ -39,8 +47,8 @@ def test_the_orm_cannot_update_an_event_either(finished_match):
 
 def test_each_event_hash_chains_to_the_previous_one(finished_match):
     previous = ""
-    for event in Event.objects.filter(match_id=finished_match).order_by("seq"):
-        assert event.hash == event_hash(previous, seq=event.seq, kind=event.kind, actor=event.actor, data=event.data)
+    for event in Event.objects.filter(match_id=finished_match).select_related("match").order_by("seq"):
+        assert event.hash == rehashed(previous, event, event.data)
         previous = event.hash
     assert Match.objects.get(pk=finished_match).head_hash == previous
 
@@ -96,13 +104,13 @@ def test_verify_events_reports_a_rehashed_forgery_that_breaks_the_rules(alice, c
     """Rewriting an event and every hash after it still fails: the move no longer causes the events."""
     match_id = started_match("the-game", [alice])
     play_to_end(match_id, [alice])
-    rows = list(Event.objects.filter(match_id=match_id).order_by("seq"))
+    rows = list(Event.objects.filter(match_id=match_id).select_related("match").order_by("seq"))
     target = next(r for r in rows if r.type == "CardPlayed")
     previous = ""
     updates = []
     for row in rows:
         data = dict(row.data, pile=(row.data["pile"] + 1) % 4) if row.pk == target.pk else row.data
-        previous = event_hash(previous, seq=row.seq, kind=row.kind, actor=row.actor, data=data)
+        previous = rehashed(previous, row, data)
         updates.append((data, previous, row.pk))
     import json
 
@@ -126,11 +134,11 @@ def test_verify_events_checks_the_shuffle_against_the_revealed_seed(alice, capsy
         with connection.cursor() as cursor:
             _drop_triggers(cursor)
             # A forger who swaps the seed (and re-hashes) cannot match the commitment made at the start.
-            rows = list(Event.objects.filter(match_id=match_id).order_by("seq"))
+            rows = list(Event.objects.filter(match_id=match_id).select_related("match").order_by("seq"))
             previous = ""
             for row in rows:
                 data = dict(row.data, seed=row.data["seed"] + 1) if row.type == "GameStarted" else row.data
-                previous = event_hash(previous, seq=row.seq, kind=row.kind, actor=row.actor, data=data)
+                previous = rehashed(previous, row, data)
                 import json
 
                 cursor.execute("UPDATE games_event SET data = %s, hash = %s WHERE id = %s", [json.dumps(data), previous, row.pk])

@@ -333,14 +333,19 @@ def _apply(lines: list[str], mutation) -> bytes:
 
 
 def _rehashed(lines: list[str]) -> list[str]:
-    from games.chain import event_hash
+    from games.chain import CHAIN_VERSION, event_hash
 
+    try:
+        version = json.loads(lines[0])["chain"]["version"]
+    except Exception:  # noqa: BLE001 - a header the edits broke: hash as a new match is
+        version = CHAIN_VERSION
     previous, out, count = "", [], 0
     for line in lines[1:]:
         try:
             event = json.loads(line)
             event["hash"] = previous = event_hash(
-                previous, seq=event["seq"], kind=event["kind"], actor=event["actor"], data=event["data"]
+                previous, version=version, seq=event["seq"], kind=event["kind"], type=event["type"],
+                actor=event["actor"], data=event["data"], created=event["created"],
             )
             line = json.dumps(event)
             count += 1
