@@ -208,7 +208,9 @@ def verify_match(match: Any) -> Report:
 
 def verify_file_contents(header: dict, events: list[StoredEvent]) -> Report:
     """An export file's events verified, and the header's claims held against them."""
-    report = verify_stream(header["game"], events, chain_version=file_chain_version(header), head_hash=header["final_hash"])
+    report = verify_stream(
+        header["game"], events, chain_version=file_chain_version(header), head_hash=header["final_hash"]
+    )
     if report.ok and header.get("outcome") is not None and header["outcome"] != report.outcome:
         report.problems.insert(0, "the header's outcome is not the replayed one")
     return report
@@ -275,8 +277,12 @@ def parse_match_file(lines: Iterable[str]) -> tuple[dict, list[StoredEvent], lis
         if "created" in CHAIN_COVERS[chain_version] and raw.get("created") != spelled:
             # The hash covers the time as written, so a checker in any language hashes the string it
             # reads: one spelling, not every ISO 8601 form of the same instant.
-            raise FileRefused(number, "created must be written as the chain hashes it: YYYY-MM-DDTHH:MM:SS.ffffffZ (UTC)")
-        events.append(StoredEvent(raw["seq"], raw["kind"], raw["type"], raw["actor"], raw["data"], spelled, raw["hash"]))
+            raise FileRefused(
+                number, "created must be written as the chain hashes it: YYYY-MM-DDTHH:MM:SS.ffffffZ (UTC)"
+            )
+        events.append(
+            StoredEvent(raw["seq"], raw["kind"], raw["type"], raw["actor"], raw["data"], spelled, raw["hash"])
+        )
         created.append(moment)
     if not events:
         raise FileRefused(2, "the file has no events")
