@@ -159,7 +159,7 @@ def generate_matches(
     from django.db import transaction
     from django.utils import timezone
 
-    from games.chain import event_hash, seed_sha256
+    from games.chain import canonical_time, event_hash, seed_sha256
     from games.models import Event, Match, Seat
 
     rng = random.Random(seed)
@@ -192,9 +192,10 @@ def generate_matches(
                 facts.append(({"type": "MatchFinished", "outcome": outcome, "seed": match.seed}, "server"))
                 previous = ""
                 for seq, (data, actor) in enumerate(facts, start=1):
-                    previous = event_hash(previous, seq=seq, kind="table", actor=actor, data=data)
+                    previous = event_hash(previous, version=match.chain_version, seq=seq, kind="table", type=data["type"],
+                                          actor=actor, data=data, created=canonical_time(match.finished_at))
                     events.append(Event(match=match, seq=seq, kind=Event.Kind.TABLE, type=data["type"], data=data,
-                                        actor=actor, hash=previous))
+                                        actor=actor, created=match.finished_at, hash=previous))
             Event.objects.bulk_create(events, batch_size=5000)
         played.extend((table, ranks) for table, ranks, _ in tables)
     return played

@@ -9,6 +9,10 @@ naming anyone. So an imported match's people are never local accounts: each sits
 `name@server` (the server the file says it comes from, `import` if it says none), and the
 match is never rated. A file's local people are written by username with the exporting
 server's name (`EXPORT_SERVER_NAME`) as `source`; guests keep their `name@server`.
+
+The header's `chain` names the chain version the match's events are hashed under and the fields
+it covers; an imported match keeps the version its file states (a file of format 1 has none:
+version 1), so its events verify here as they did where they were played.
 """
 from __future__ import annotations
 
@@ -20,10 +24,12 @@ from django.db import transaction
 from accounts.models import User
 from accounts.names import host_problem, username_problem
 from games.bots import BOTS
-from games.chain import canonical_json
+from games.chain import canonical_json, canonical_time
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
-from games.verification import FORMAT, FORMAT_VERSION, FileRefused, parse_match_file, verify_file_contents
+from games.verification import (
+    FORMAT, FORMAT_VERSION, FileRefused, chain_header, file_chain_version, parse_match_file, verify_file_contents,
+)
 from server.errors import ApplicationError, conflict, forbidden
 
 UNNAMED_SOURCE = "import"  # the server of a file's people when the file names none
@@ -46,6 +52,7 @@ def match_export_lines(match: Match, user: User | None = None) -> Iterator[str]:
     header = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
+        "chain": chain_header(match.chain_version),
         "source": settings.EXPORT_SERVER_NAME or None,
         "game": match.game,
         "engine_version": getattr(ENGINES[match.game], "version", 1),
@@ -62,7 +69,7 @@ def match_export_lines(match: Match, user: User | None = None) -> Iterator[str]:
     rows = Event.objects.filter(match=match).order_by("seq").values_list("seq", "kind", "type", "actor", "created", "data", "hash")
     for seq, kind, type_, actor, created, data, hash_ in rows.iterator():
         yield canonical_json(
-            {"seq": seq, "kind": kind, "type": type_, "actor": actor, "created": created.isoformat(), "data": data, "hash": hash_}
+            {"seq": seq, "kind": kind, "type": type_, "actor": actor, "created": canonical_time(created), "data": data, "hash": hash_}
         )
 
 
@@ -109,7 +116,7 @@ def match_import(lines: Iterable[str], *, imported_by: User) -> Match:
             game=game, origin=Match.Origin.IMPORTED, status=Match.Status.FINISHED, players=started["players"],
             options={}, rated=False, created_by=imported_by, started_at=created[0], finished_at=created[-1],
             seed=events[-1].data.get("seed"), seed_sha256=started.get("seed_sha256", ""), last_seq=len(events),
-            head_hash=header["final_hash"], outcome=report.outcome,
+            head_hash=header["final_hash"], chain_version=file_chain_version(header), outcome=report.outcome,
         )
         for seat in seats:
             seat.match = match

@@ -5,6 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from games.chain import CHAIN_VERSION
+
 
 class Match(models.Model):
     """A table of one game. Its truth is its event stream; the columns here are a head and an index."""
@@ -36,6 +38,9 @@ class Match(models.Model):
     # as the appended events, so two writers can never both extend the same head.
     last_seq = models.PositiveIntegerField(default=0)
     head_hash = models.CharField(max_length=64, default="")
+    # What its events' hashes cover (`games.chain.CHAIN_COVERS`): fixed when the match is made,
+    # so matches stored under an older version keep verifying under it.
+    chain_version = models.PositiveSmallIntegerField(default=CHAIN_VERSION)
     outcome = models.JSONField(null=True, blank=True)
     # Turn clock: seconds a person has for each decision (null: no clock). `deadline` is
     # when the decision awaited now runs out, moved in the same transaction as each move.
@@ -108,7 +113,9 @@ class Event(models.Model):
 
     `kind` separates the engine's own events (what `ENGINE.replay` folds) from the table's
     facts around them (`MatchStarted`, `MovePlayed`, `MatchFinished`).
-    `hash = sha256(previous hash + canonical JSON of {seq, kind, actor, data})`.
+    `hash = sha256(previous hash + canonical JSON of the fields its match's chain version
+    covers)`: {seq, kind, actor, data} in version 1, every column but `hash` in version 2
+    (`games.chain.CHAIN_COVERS`), `created` as `games.chain.canonical_time` spells it.
     The database refuses UPDATE and DELETE on this table (a trigger, see migrations).
     """
 
@@ -122,7 +129,9 @@ class Event(models.Model):
     type = models.CharField(max_length=40)
     data = models.JSONField()
     actor = models.CharField(max_length=64, help_text="user:<id>, bot:<name>, clock or server")
-    created = models.DateTimeField(default=timezone.now)  # kept as it was when a match is imported
+    # Kept as it was when a match is imported. Set in Python before hashing (chain version 2
+    # covers it) and stored exactly: both databases keep microseconds.
+    created = models.DateTimeField(default=timezone.now)
     hash = models.CharField(max_length=64)
 
     class Meta:

@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import frames, notify, store, turns
 from games.bots import BOTS, STRONG_BOT
-from games.chain import canonical_json, event_hash, seed_sha256
+from games.chain import canonical_json, canonical_time, event_hash, seed_sha256
 from games.engines import ENGINES, Engine, IllegalMove
 from games.models import Event, Match, MoveReceipt, Seat
 from games.selectors import deck_chosen_by_creator
@@ -733,14 +733,22 @@ def _try_fact(match_id: int, fact: dict, actor: str) -> int:
     return match.last_seq
 
 
-def _chain(match: Match, new: list[NewEvent]) -> list[store.NewRow]:
-    """Event rows after the match's head, hash-chained; moves `match.last_seq`/`head_hash` in memory."""
+def _chain(match: Match | store.MatchRow, new: list[NewEvent]) -> list[store.NewRow]:
+    """Event rows after the match's head, hash-chained under its chain version; moves
+    `match.last_seq`/`head_hash` in memory."""
     rows = []
     seq, previous, created = match.last_seq, match.head_hash, timezone.now()
+    # The time is fixed here, hashed in this spelling and stored as this very value (both
+    # databases keep its microseconds), so the stored row hashes as it did when written.
+    created_text = canonical_time(created)
     for item in new:
         seq += 1
-        previous = event_hash(previous, seq=seq, kind=item.kind, actor=item.actor, data=item.data)
-        rows.append(store.NewRow(match.pk, seq, item.kind, item.data["type"], item.data, item.actor, created, previous))
+        type_ = item.data["type"]
+        previous = event_hash(
+            previous, version=match.chain_version, seq=seq, kind=item.kind, type=type_, actor=item.actor,
+            data=item.data, created=created_text,
+        )
+        rows.append(store.NewRow(match.pk, seq, item.kind, type_, item.data, item.actor, created, previous))
     match.last_seq, match.head_hash = seq, previous
     return rows
 

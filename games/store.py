@@ -45,6 +45,7 @@ class MatchRow:
     seed: int | None
     clock_seconds: int | None
     deadline: Any
+    chain_version: int
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class Head:
 
 _MATCH, _SEAT, _EVENT, _RECEIPT = (m._meta.db_table for m in (Match, Seat, Event, MoveReceipt))
 
-HEAD_COLUMNS = """m.game, m.status, m.last_seq, m.head_hash, m.seed, m.clock_seconds, m.deadline,
+HEAD_COLUMNS = """m.game, m.status, m.last_seq, m.head_hash, m.seed, m.clock_seconds, m.deadline, m.chain_version,
            s.seat, s.user_id, s.bot, s.abandoned, s.auto_pass"""
 HEAD_SQL = f"""
     SELECT {HEAD_COLUMNS},
@@ -96,11 +97,11 @@ def head_from_rows(match_id: int, rows: list[tuple]) -> Head | None:
     columns null: none)."""
     if not rows or rows[0][0] is None:
         return None
-    match = MatchRow(match_id, *rows[0][:7])
+    match = MatchRow(match_id, *rows[0][:8])
     seats = {
-        row[7]: SeatRow(row[7], row[8], row[9], bool(row[10]), bool(row[11])) for row in rows if row[7] is not None
+        row[8]: SeatRow(row[8], row[9], row[10], bool(row[11]), bool(row[12])) for row in rows if row[8] is not None
     }
-    return Head(match, seats, rows[0][12])
+    return Head(match, seats, rows[0][13])
 
 
 class Receipt(NamedTuple):

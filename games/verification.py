@@ -10,12 +10,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from games.chain import GENESIS_HASH, event_hash, seed_sha256
+from games.chain import CHAIN_COVERS, GENESIS_HASH, canonical_json, canonical_time, event_hash, seed_sha256
 from games.engines import ENGINES, IllegalMove
 
 ENGINE_KIND, TABLE_KIND = "engine", "table"
 FORMAT = "cardleague.match"  # the export file (games.exchange)
-FORMAT_VERSION = 1
+# 2: the header names the chain version its events are hashed under (`chain_header`). A file of
+# format 1 (written before there were versions) has none: its events are chain version 1.
+FORMAT_VERSION = 2
+_FORMAT_VERSIONS = (1, 2)
 _EVENT_KEYS = {"seq", "kind", "type", "actor", "data", "hash"}
 # What a hostile file could hold that a store cannot (the columns' lengths, PostgreSQL's jsonb
 # and UTF-8) or a replay should not meet; refused on the line rather than failing on write.
@@ -27,8 +30,10 @@ _SEED_RANGE = range(-(2**63), 2**63)  # the seed column is a bigint
 class StoredEvent:
     seq: int
     kind: str
+    type: str
     actor: str
     data: dict
+    created: str  # as `games.chain.canonical_time` spells it
     hash: str
 
 
@@ -49,22 +54,28 @@ class Report:
         return int(first[4 : first.index(":")]) + 1 if first.startswith("seq ") else 1
 
 
-def verify_stream(game: str, events: list[StoredEvent], *, head_hash: str | None = None) -> Report:
-    """Every problem found in one match's stream; an empty list means it verifies."""
+def verify_stream(game: str, events: list[StoredEvent], *, chain_version: int, head_hash: str | None = None) -> Report:
+    """Every problem found in one match's stream, hashed under `chain_version`; none means it verifies."""
     report = Report(events=len(events))
-    _check_chain(events, head_hash, report)
+    if chain_version not in CHAIN_COVERS:
+        report.problems.append(f"unknown chain version {chain_version!r}")
+        return report
+    _check_chain(events, chain_version, head_hash, report)
     if report.ok and events:
         _check_rules(game, events, report)
     return report
 
 
-def _check_chain(events: list[StoredEvent], head_hash: str | None, report: Report) -> None:
+def _check_chain(events: list[StoredEvent], chain_version: int, head_hash: str | None, report: Report) -> None:
     previous = GENESIS_HASH
     for expected_seq, event in enumerate(events, start=1):
         if event.seq != expected_seq:
             report.problems.append(f"seq {expected_seq}: found seq {event.seq} instead (a gap or a duplicate)")
             return
-        computed = event_hash(previous, seq=event.seq, kind=event.kind, actor=event.actor, data=event.data)
+        computed = event_hash(
+            previous, version=chain_version, seq=event.seq, kind=event.kind, type=event.type, actor=event.actor,
+            data=event.data, created=event.created,
+        )
         if computed != event.hash:
             report.problems.append(f"seq {event.seq}: hash does not match its content and the previous hash")
             return
@@ -171,14 +182,19 @@ def stored_events(match_id: int) -> list[StoredEvent]:
     """A match's rows as `StoredEvent`s (needs Django)."""
     from games.models import Event
 
-    rows = Event.objects.filter(match_id=match_id).order_by("seq").values_list("seq", "kind", "actor", "data", "hash")
-    return [StoredEvent(*row) for row in rows]
+    rows = Event.objects.filter(match_id=match_id).order_by("seq").values_list(
+        "seq", "kind", "type", "actor", "data", "created", "hash"
+    )
+    return [
+        StoredEvent(seq, kind, type_, actor, data, canonical_time(created), hash_)
+        for seq, kind, type_, actor, data, created, hash_ in rows
+    ]
 
 
 def verify_match(match: Any) -> Report:
     """Verifies a stored match; a practice match's copied position is compared with its source."""
     events = stored_events(match.pk)
-    report = verify_stream(match.game, events, head_hash=match.head_hash)
+    report = verify_stream(match.game, events, chain_version=match.chain_version, head_hash=match.head_hash)
     if report.ok and match.outcome is not None and report.outcome != match.outcome:
         report.problems.append("the match's stored outcome is not the replayed one")
     source = events[0].data.get("practice_of") if events else None
@@ -192,10 +208,22 @@ def verify_match(match: Any) -> Report:
 
 def verify_file_contents(header: dict, events: list[StoredEvent]) -> Report:
     """An export file's events verified, and the header's claims held against them."""
-    report = verify_stream(header["game"], events, head_hash=header["final_hash"])
+    report = verify_stream(
+        header["game"], events, chain_version=file_chain_version(header), head_hash=header["final_hash"]
+    )
     if report.ok and header.get("outcome") is not None and header["outcome"] != report.outcome:
         report.problems.insert(0, "the header's outcome is not the replayed one")
     return report
+
+
+def chain_header(chain_version: int) -> dict:
+    """The export header's `chain`: the version the events are hashed under and the fields it covers."""
+    return {"version": chain_version, "covers": list(CHAIN_COVERS[chain_version])}
+
+
+def file_chain_version(header: dict) -> int:
+    """The chain version of a file's events, from a header `parse_match_file` accepted."""
+    return header["chain"]["version"] if header["format_version"] >= 2 else 1
 
 
 class FileRefused(Exception):
@@ -211,8 +239,12 @@ def parse_match_file(lines: Iterable[str]) -> tuple[dict, list[StoredEvent], lis
     """The header, the events and their times from an export file's lines; `FileRefused` if malformed."""
     iterator = iter(lines)
     header = _json_object(next(iterator, ""), 1)
-    if header.get("format") != FORMAT or header.get("format_version") != FORMAT_VERSION:
-        raise FileRefused(1, f"not a {FORMAT} file of version {FORMAT_VERSION}")
+    format_version = header.get("format_version")
+    if header.get("format") != FORMAT or type(format_version) is not int or format_version not in _FORMAT_VERSIONS:
+        raise FileRefused(1, f"not a {FORMAT} file of version {' or '.join(map(str, _FORMAT_VERSIONS))}")
+    if format_version >= 2 and not _is_chain_header(header.get("chain")):
+        raise FileRefused(1, "chain must be one of " + ", ".join(canonical_json(chain_header(v)) for v in CHAIN_COVERS))
+    chain_version = file_chain_version(header)
     if not isinstance(header.get("game"), str) or header["game"] not in ENGINES:
         raise FileRefused(1, f"unknown game {str(header.get('game'))[:40]!r}")
     players = header.get("players")
@@ -240,13 +272,29 @@ def parse_match_file(lines: Iterable[str]) -> tuple[dict, list[StoredEvent], lis
         problem = _unstorable(raw["data"], 0) or _unstorable(raw["actor"], 0)
         if problem is not None:
             raise FileRefused(number, problem)
-        events.append(StoredEvent(raw["seq"], raw["kind"], raw["actor"], raw["data"], raw["hash"]))
-        created.append(_timestamp(raw.get("created"), number))
+        moment = _timestamp(raw.get("created"), number)
+        spelled = canonical_time(moment)
+        if "created" in CHAIN_COVERS[chain_version] and raw.get("created") != spelled:
+            # The hash covers the time as written, so a checker in any language hashes the string it
+            # reads: one spelling, not every ISO 8601 form of the same instant.
+            raise FileRefused(
+                number, "created must be written as the chain hashes it: YYYY-MM-DDTHH:MM:SS.ffffffZ (UTC)"
+            )
+        events.append(
+            StoredEvent(raw["seq"], raw["kind"], raw["type"], raw["actor"], raw["data"], spelled, raw["hash"])
+        )
+        created.append(moment)
     if not events:
         raise FileRefused(2, "the file has no events")
     if header.get("events") != len(events):
         raise FileRefused(len(events) + 2, f"the header announces {header.get('events')} events, the file has {len(events)}")
     return header, events, created
+
+
+def _is_chain_header(value: Any) -> bool:
+    """A known version with exactly the fields it covers (the list is there for readers, and must be true)."""
+    version = value.get("version") if isinstance(value, dict) else None
+    return type(version) is int and version in CHAIN_COVERS and value == chain_header(version)
 
 
 def _json_object(line: str, number: int) -> dict[str, Any]:

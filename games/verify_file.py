@@ -15,14 +15,17 @@ from games.verification import FileRefused, parse_match_file, verify_file_conten
 _DESCRIPTION = """\
 Verify exported match files (from `manage.py export_matches` or GET /api/matches/<id>/export)
 with no server and no database. For each file it checks that the events are numbered 1, 2, 3...
-without gaps, that every event's hash is sha256(previous hash + canonical JSON of its seq, kind,
-actor and data) and the last one is the header's final_hash, that the shuffle follows from the
-revealed seed whose SHA-256 was published at the start, that every move replayed through the
+without gaps, that every event's hash is sha256(previous hash + canonical JSON of the fields its
+chain version covers) and the last one is the header's final_hash, that the shuffle follows from
+the revealed seed whose SHA-256 was published at the start, that every move replayed through the
 game's engine causes exactly the stored events, and that the recorded outcome is the replayed one.
 
-Not covered by the hash: each event's `created` time, and the header line. Of the header,
-game, events, final_hash and outcome are checked against the events; players (the names),
-source, rated and engine_version are the exporting server's word, which no check here proves."""
+The header's chain names the version: 2 covers seq, kind, type, actor, data and created (each
+event's time, written 2026-12-03T10:22:32.123456Z); 1 (and a file of format 1, with no chain)
+covers seq, kind, actor and data only, so there each event's `created` time is not covered.
+The header line is not hashed: game, events, final_hash and outcome are checked against the
+events; players (the names), source, rated and engine_version are the exporting server's word,
+which no check here proves."""
 
 _EPILOG = """\
 exit status: 0 when every file verified, 1 when any file failed (one line each on stderr,

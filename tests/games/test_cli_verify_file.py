@@ -9,10 +9,12 @@ import os
 import shutil
 import subprocess
 import sys
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from games.chain import canonical_time
 from tests.games.worker import ROOT
 
 GOLDEN = ROOT / "tests" / "fixtures" / "golden"
@@ -79,11 +81,31 @@ def test_an_altered_card_fails_with_exit_1_naming_the_file_the_line_and_the_hash
     assert run.stdout.splitlines()[-1] == "verify_file: 1 of 2 files verified, 1 failed"
 
 
-def test_a_changed_time_still_verifies_because_the_hash_does_not_cover_created(export):
-    """What the README says: `created` is outside the hash, so a file's times are the exporter's word."""
+def test_a_changed_time_in_a_version_1_file_still_verifies_because_its_hash_does_not_cover_created(export):
+    """What the README says of chain version 1 (the golden files'): `created` is outside the hash,
+    so such a file's times are the exporter's word."""
     rewritten(export, 5, lambda e: e.update(created="1999-01-01T00:00:00+00:00"))
     rewritten(export, 1, lambda h: h["players"][0].update(username="someone-else"))  # nor the header's names
     assert verify(export).returncode == 0
+
+
+@pytest.fixture
+def export_v2(tmp_path) -> Path:
+    """A copy of a real export of chain version 2, to tamper with."""
+    return Path(shutil.copy(GOLDEN / "chain-v2" / "the-game.jsonl", tmp_path / "match-v2.jsonl"))
+
+
+def test_a_changed_time_in_a_version_2_file_fails_with_exit_1_naming_the_line_and_the_hash(export_v2):
+    assert verify(export_v2).returncode == 0
+    rewritten(export_v2, 5, lambda e: e.update(created=_one_microsecond_later(e["created"])))
+    run = verify(export_v2)
+    assert run.returncode == 1
+    reason = "line 5: seq 4: hash does not match its content and the previous hash"
+    assert run.stderr.strip() == f"{export_v2}: FAILED: {reason}"
+
+
+def _one_microsecond_later(created: str) -> str:
+    return canonical_time(datetime.fromisoformat(created) + timedelta(microseconds=1))
 
 
 def test_a_missing_file_an_empty_folder_and_bytes_that_are_not_text_each_fail_with_one_line(tmp_path, export):

@@ -1,15 +1,27 @@
 """The event store: append-only in the database itself, hash-chained, verified by `verify_events`."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 
-from games.chain import event_hash
+from games.chain import canonical_time, event_hash
 from games.models import Event, Match
+from games.verification import verify_match
+from tests.conftest import client_for
 from tests.games.helpers import play_to_end, started_match
 
 pytestmark = pytest.mark.django_db
+
+
+def rehashed(previous: str, row: Event, data: dict) -> str:
+    """The hash a forger would give `row` with `data`, under its match's chain version."""
+    return event_hash(
+        previous, version=row.match.chain_version, seq=row.seq, kind=row.kind, type=row.type, actor=row.actor,
+        data=data, created=canonical_time(row.created),
+    )
 
 
 @pytest.fixture
@@ -39,8 +51,8 @@ def test_the_orm_cannot_update_an_event_either(finished_match):
 
 def test_each_event_hash_chains_to_the_previous_one(finished_match):
     previous = ""
-    for event in Event.objects.filter(match_id=finished_match).order_by("seq"):
-        assert event.hash == event_hash(previous, seq=event.seq, kind=event.kind, actor=event.actor, data=event.data)
+    for event in Event.objects.filter(match_id=finished_match).select_related("match").order_by("seq"):
+        assert event.hash == rehashed(previous, event, event.data)
         previous = event.hash
     assert Match.objects.get(pk=finished_match).head_hash == previous
 
@@ -96,13 +108,13 @@ def test_verify_events_reports_a_rehashed_forgery_that_breaks_the_rules(alice, c
     """Rewriting an event and every hash after it still fails: the move no longer causes the events."""
     match_id = started_match("the-game", [alice])
     play_to_end(match_id, [alice])
-    rows = list(Event.objects.filter(match_id=match_id).order_by("seq"))
+    rows = list(Event.objects.filter(match_id=match_id).select_related("match").order_by("seq"))
     target = next(r for r in rows if r.type == "CardPlayed")
     previous = ""
     updates = []
     for row in rows:
         data = dict(row.data, pile=(row.data["pile"] + 1) % 4) if row.pk == target.pk else row.data
-        previous = event_hash(previous, seq=row.seq, kind=row.kind, actor=row.actor, data=data)
+        previous = rehashed(previous, row, data)
         updates.append((data, previous, row.pk))
     import json
 
@@ -126,11 +138,11 @@ def test_verify_events_checks_the_shuffle_against_the_revealed_seed(alice, capsy
         with connection.cursor() as cursor:
             _drop_triggers(cursor)
             # A forger who swaps the seed (and re-hashes) cannot match the commitment made at the start.
-            rows = list(Event.objects.filter(match_id=match_id).order_by("seq"))
+            rows = list(Event.objects.filter(match_id=match_id).select_related("match").order_by("seq"))
             previous = ""
             for row in rows:
                 data = dict(row.data, seed=row.data["seed"] + 1) if row.type == "GameStarted" else row.data
-                previous = event_hash(previous, seq=row.seq, kind=row.kind, actor=row.actor, data=data)
+                previous = rehashed(previous, row, data)
                 import json
 
                 cursor.execute("UPDATE games_event SET data = %s, hash = %s WHERE id = %s", [json.dumps(data), previous, row.pk])
@@ -140,3 +152,68 @@ def test_verify_events_checks_the_shuffle_against_the_revealed_seed(alice, capsy
         finally:
             transaction.set_rollback(True)
     assert "SHA-256 published at the start" in capsys.readouterr().err
+
+
+# --- chain versions: version 2 covers each event's time ------------------------------------
+
+
+def _shift_time_sql(event: Event, delta: timedelta) -> tuple[str, list]:
+    moved = Event._meta.get_field("created").get_db_prep_save(event.created + delta, connection)
+    return "UPDATE games_event SET created = %s WHERE id = %s", [moved, event.pk]
+
+
+def test_a_new_match_hashes_each_events_type_and_time_under_chain_version_2(finished_match):
+    assert Match.objects.get(pk=finished_match).chain_version == 2
+    previous = ""
+    for event in Event.objects.filter(match_id=finished_match).order_by("seq"):
+        assert event.hash == event_hash(
+            previous, version=2, seq=event.seq, kind=event.kind, type=event.type, actor=event.actor, data=event.data,
+            created=canonical_time(event.created),
+        )
+        previous = event.hash
+
+
+@pytest.mark.parametrize("delta", [timedelta(microseconds=1), timedelta(hours=-1)], ids=["1 µs", "an hour earlier"])
+def test_verify_events_reports_a_moves_time_changed_in_the_database_naming_its_seq(finished_match, delta, capsys):
+    """The point of version 2: a move's time is no longer the database owner's to change unseen."""
+    event = Event.objects.filter(match_id=finished_match, type="MovePlayed").order_by("seq")[3]
+    out = _tamper_and_verify(finished_match, *_shift_time_sql(event, delta), capsys)
+    assert f"match {finished_match}: seq {event.seq}: hash does not match" in out.err
+    assert "1 mismatches" in out.out
+
+
+def test_a_changed_type_column_is_found_under_version_2(finished_match, capsys):
+    event = Event.objects.filter(match_id=finished_match, type="CardPlayed").order_by("seq").first()
+    out = _tamper_and_verify(
+        finished_match, "UPDATE games_event SET type = 'CardsPlayed' WHERE id = %s", [event.pk], capsys
+    )
+    assert f"seq {event.seq}: hash does not match" in out.err
+
+
+def test_a_match_opened_before_version_2_keeps_chain_version_1_and_verifies_under_it(alice, bob, capsys):
+    """A table stored before the upgrade (the migration gave it version 1) is played on under version
+    1, and verifies as its old events always did; its times stay outside its hash, as documented."""
+    owner = client_for(alice)
+    match_id = owner.post("/api/matches", {"game": "the-game", "players": 2}, format="json").json()["id"]
+    Match.objects.filter(pk=match_id).update(chain_version=1)
+    assert client_for(bob).post(f"/api/matches/{match_id}/join", {}, format="json").status_code == 200
+    assert owner.post(f"/api/matches/{match_id}/start").status_code == 200
+    play_to_end(match_id, [alice, bob])
+    match = Match.objects.get(pk=match_id)
+    assert match.chain_version == 1 and verify_match(match).ok
+    previous = ""
+    for event in Event.objects.filter(match_id=match_id).order_by("seq"):
+        assert event.hash == event_hash(
+            previous, version=1, seq=event.seq, kind=event.kind, type="", actor=event.actor, data=event.data, created=""
+        )
+        previous = event.hash
+    event = Event.objects.filter(match_id=match_id, type="MovePlayed").first()
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            _drop_triggers(cursor)
+            cursor.execute(*_shift_time_sql(event, timedelta(hours=1)))
+        try:
+            call_command("verify_events", "--match", str(match_id), verbosity=0)
+        finally:
+            transaction.set_rollback(True)
+    assert "0 mismatches" in capsys.readouterr().out

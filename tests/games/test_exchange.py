@@ -3,16 +3,20 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.db import transaction
 
 from accounts.models import User
+from games.chain import canonical_time
 from games.engines import ENGINES
 from games.exchange import ImportRefused, match_export_lines, match_import
 from games.models import Event, Match
-from games.verification import verify_match
+from games.verification import parse_match_file, verify_file_contents, verify_match
 from server.errors import ApplicationError
 from tests.conftest import client_for
 from tests.games.builders import finished_match
@@ -40,10 +44,101 @@ def test_export_then_import_into_an_empty_database_gives_identical_events_and_ha
     stored = list(Event.objects.filter(match=match).order_by("seq").values_list("seq", "kind", "actor", "data", "hash"))
     in_file = [(e["seq"], e["kind"], e["actor"], e["data"], e["hash"]) for e in map(json.loads, lines[1:])]
     assert stored == in_file
-    assert verify_match(match).ok
+    assert match.chain_version == 2 and verify_match(match).ok
     assert list(match_export_lines(match))[1:] == lines[1:]
     seats = list(match.seat_set.order_by("seat"))
     assert [(s.user, s.guest) for s in seats] == [(None, f"{u.username}@import") for u in users]
+
+
+# --- chain versions -----------------------------------------------------------------------------
+
+GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
+V2_COVERS = ["seq", "kind", "type", "actor", "data", "created"]
+
+
+def test_an_export_states_its_chain_version_and_what_it_covers_and_spells_each_time_as_hashed(alice, bob):
+    lines = exported_then_forgotten("the-game", [alice, bob])
+    header = json.loads(lines[0])
+    assert header["format_version"] == 2 and header["chain"] == {"version": 2, "covers": V2_COVERS}
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", json.loads(line)["created"]) for line in lines[1:])
+
+
+@pytest.mark.parametrize("delta", [timedelta(microseconds=1), timedelta(days=-1)], ids=["1 µs", "a day earlier"])
+def test_a_file_with_a_moves_time_changed_is_refused_naming_its_line(alice, bob, delta):
+    lines = exported_then_forgotten("the-game", [alice, bob])
+    number = next(i for i, line in enumerate(lines) if '"MovePlayed"' in line)
+    event = json.loads(lines[number])
+    event["created"] = canonical_time(datetime.fromisoformat(event["created"]) + delta)
+    lines[number] = json.dumps(event)
+    refused = refusal(lines)
+    assert refused.line == number + 1 and f"seq {event['seq']}: hash does not match" in refused.reason
+
+
+def test_a_version_2_file_spelling_a_time_another_way_is_refused_naming_its_line(alice, bob):
+    lines = exported_then_forgotten("the-game", [alice, bob])
+    event = json.loads(lines[3])
+    event["created"] = datetime.fromisoformat(event["created"]).isoformat()  # the same instant, "+00:00"
+    lines[3] = json.dumps(event)
+    refused = refusal(lines)
+    assert refused.line == 4 and "created must be written as the chain hashes it" in refused.reason
+
+
+@pytest.mark.parametrize(
+    "chain",
+    [
+        {"version": 3, "covers": V2_COVERS},
+        {"version": 2, "covers": V2_COVERS[:-1]},
+        {"version": True, "covers": ["seq", "kind", "actor", "data"]},
+        None,
+    ],
+    ids=["unknown version", "covers left short", "a boolean version", "none"],
+)
+def test_a_header_whose_chain_is_not_a_version_and_its_true_covers_is_refused_on_line_1(alice, bob, chain):
+    lines = exported_then_forgotten("the-game", [alice, bob])
+    header = json.loads(lines[0])
+    header["chain"] = chain
+    lines[0] = json.dumps(header)
+    refused = refusal(lines)
+    assert refused.line == 1 and "chain must be one of" in refused.reason
+
+
+def test_a_file_claiming_version_1_for_version_2_events_is_refused_at_its_first_event(alice, bob):
+    lines = exported_then_forgotten("the-game", [alice, bob])
+    header = json.loads(lines[0])
+    header["chain"] = {"version": 1, "covers": ["seq", "kind", "actor", "data"]}
+    lines[0] = json.dumps(header)
+    refused = refusal(lines)
+    assert refused.line == 2 and "seq 1: hash does not match" in refused.reason
+
+
+def test_a_version_1_file_claiming_version_2_is_refused_at_its_first_event(alice):
+    lines = (GOLDEN / "the-game.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header.update(format_version=2, chain={"version": 2, "covers": V2_COVERS})
+    events = [json.loads(line) for line in lines[1:]]
+    for event in events:  # spelled as version 2 wants, so only the hash is left to refuse it
+        event["created"] = canonical_time(datetime.fromisoformat(event["created"]))
+    refused = refusal([json.dumps(header), *map(json.dumps, events)])
+    assert refused.line == 2 and "seq 1: hash does not match" in refused.reason
+
+
+def test_a_version_1_file_imports_as_version_1_verifies_and_exports_saying_so(alice):
+    """Every file written before version 2 (format 1, no chain in its header) keeps importing."""
+    golden = (GOLDEN / "the-game.jsonl").read_text(encoding="utf-8").splitlines()
+    match = match_import(golden, imported_by=alice)
+    assert match.chain_version == 1 and verify_match(match).ok
+    again = list(match_export_lines(match))
+    assert json.loads(again[0])["chain"] == {"version": 1, "covers": ["seq", "kind", "actor", "data"]}
+    assert [json.loads(line)["hash"] for line in again[1:]] == [json.loads(line)["hash"] for line in golden[1:]]
+    header, events, _ = parse_match_file(again)
+    assert verify_file_contents(header, events).ok
+
+
+def test_a_version_2_golden_file_imports_as_version_2_and_exports_the_same_events(alice):
+    golden = (GOLDEN / "chain-v2" / "the-game.jsonl").read_text(encoding="utf-8").splitlines()
+    match = match_import(golden, imported_by=alice)
+    assert match.chain_version == 2 and verify_match(match).ok
+    assert list(match_export_lines(match))[1:] == golden[1:]
 
 
 def refusal(lines) -> ImportRefused:
@@ -333,14 +428,19 @@ def _apply(lines: list[str], mutation) -> bytes:
 
 
 def _rehashed(lines: list[str]) -> list[str]:
-    from games.chain import event_hash
+    from games.chain import CHAIN_VERSION, event_hash
 
+    try:
+        version = json.loads(lines[0])["chain"]["version"]
+    except Exception:  # noqa: BLE001 - a header the edits broke: hash as a new match is
+        version = CHAIN_VERSION
     previous, out, count = "", [], 0
     for line in lines[1:]:
         try:
             event = json.loads(line)
             event["hash"] = previous = event_hash(
-                previous, seq=event["seq"], kind=event["kind"], actor=event["actor"], data=event["data"]
+                previous, version=version, seq=event["seq"], kind=event["kind"], type=event["type"],
+                actor=event["actor"], data=event["data"], created=event["created"],
             )
             line = json.dumps(event)
             count += 1

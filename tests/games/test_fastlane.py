@@ -203,3 +203,32 @@ def _throttle_reset(user):
     from django.core.cache import cache
 
     cache.delete(ScopedThrottle.window_key(f"throttle_moves_{user.pk}", int(time.time() // 3600)))
+
+
+async def test_both_lanes_store_each_events_time_exactly_as_chain_version_2_hashed_it(app, lane_calls, alice, table):
+    """The lane writes through its own async connections: the time it hashed must be the time stored,
+    to the microsecond, as the service's own writes store theirs."""
+    from asgiref.sync import sync_to_async
+
+    from games.chain import canonical_time, event_hash
+
+    match_id, alice_token, _ = table
+    move = await sync_to_async(legal_move)(alice, match_id)
+    lane = await post(app, f"/api/matches/{match_id}/moves", {"move": move}, token=alice_token)
+    django = await post(app, f"/api/matches/{match_id}/moves?via=django", {"move": lane.json()["legal_moves"][0]},
+                        token=alice_token)
+    assert lane.status_code == django.status_code == 200 and len(lane_calls) == 1
+
+    def stored():
+        return Match.objects.get(pk=match_id), list(Event.objects.filter(match_id=match_id).order_by("seq"))
+
+    match, events = await sync_to_async(stored)()
+    assert match.chain_version == 2
+    previous = ""
+    for event in events:
+        assert event.hash == event_hash(
+            previous, version=2, seq=event.seq, kind=event.kind, type=event.type, actor=event.actor, data=event.data,
+            created=canonical_time(event.created),
+        )
+        previous = event.hash
+    assert previous == match.head_hash

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from games.engines import ENGINES
-from games.verification import parse_match_file, verify_file_contents
+from games.verification import file_chain_version, parse_match_file, verify_file_contents
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
 
@@ -31,3 +31,21 @@ def test_a_golden_log_verifies_and_replays_to_its_recorded_outcome(path):
     engine = ENGINES[header["game"]]
     started = next(e.data for e in events if e.data["type"] == "GameStarted")
     assert started["version"] <= engine.version
+
+
+def test_the_golden_logs_of_before_chain_versions_are_version_1():
+    """They were written before version 2 (format 1, no chain in the header) and are kept as they
+    are: they show that version 1 matches verify forever."""
+    for path in GOLDEN.glob("*.jsonl"):
+        with open(path, encoding="utf-8") as lines:
+            header, _, _ = parse_match_file(lines)
+        assert file_chain_version(header) == 1 and "chain" not in header
+
+
+def test_a_chain_version_2_golden_log_verifies_with_every_events_time_covered():
+    with open(GOLDEN / "chain-v2" / "the-game.jsonl", encoding="utf-8") as lines:
+        header, events, _ = parse_match_file(lines)
+    assert file_chain_version(header) == 2 and header["chain"]["covers"][-1] == "created"
+    report = verify_file_contents(header, events)
+    assert report.ok, report.problems
+    assert report.outcome == header["outcome"]

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.bots import BOTS, STRONG_BOT, MixedBot
-from games.chain import event_hash, seed_sha256
+from games.chain import canonical_time, event_hash, seed_sha256
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
 from games.services import match_record
@@ -99,9 +99,10 @@ def stored(game: str, seats: list[User | str], outcome: dict, *, seed: int = 0, 
         previous = ""
         rows = []
         for seq, (data, actor) in enumerate([(started, "server"), *moves, (finished, "server")], start=1):
-            previous = event_hash(previous, seq=seq, kind=Event.Kind.TABLE, actor=actor, data=data)
+            previous = event_hash(previous, version=match.chain_version, seq=seq, kind=Event.Kind.TABLE,
+                                  type=data["type"], actor=actor, data=data, created=canonical_time(now))
             rows.append(Event(match=match, seq=seq, kind=Event.Kind.TABLE, type=data["type"], data=data,
-                              actor=actor, hash=previous))
+                              actor=actor, created=now, hash=previous))
         Event.objects.bulk_create(rows)
         match.last_seq, match.head_hash = len(rows), previous
         match.save(update_fields=["last_seq", "head_hash"])
