@@ -1,11 +1,12 @@
 """Reads of the league log: the entries of pending facts, stored hashes, proofs, tiles, checkpoints.
 
-Entry shapes (canonical JSON, `games.chain.canonical_json`, UTF-8; times in UTC as
-"YYYY-MM-DDTHH:MM:SS.ffffffZ"); every entry has `"v": 1` and its `type`:
+Entry shapes (canonical JSON, `games.chain.canonical_json`, UTF-8; times as
+`games.chain.canonical_time` spells them, "YYYY-MM-DDTHH:MM:SS.ffffffZ"); every entry has `"v": 1` and its `type`:
 - `match`: `match`, `game`, `origin` (played or practice), `rated`, `players` (per seat: `user:<id>`,
   `bot:<name>` or `guest:<name@server>`), `ranks` (the ranks the match counts at,
   `games.selectors.result_ranks`), `outcome` (the engine's), `final_hash` (its chain's head),
-  `events` (its last seq), `seed` (revealed) and `seed_sha256` (published at its start), `finished_at`.
+  `events` (its last seq), `seed` (revealed) and `seed_sha256` (published at its start), `finished_at`,
+  `chain_version` (what its events' hashes cover: `games.chain.CHAIN_COVERS`).
 - `tournament_event`: `tournament`, `seq`, `event` (its type), `data`, `actor`, `created`.
 - `rating_entry`: `id`, `game`, `pool`, `epoch`, `position`, `match`, `competitor`, `seat`, `rank`,
   `mu_before`, `sigma_before`, `mu_after`, `sigma_after`, `revision`, `reversal`.
@@ -18,12 +19,11 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
 from typing import Any, TypeVar
 
 from django.db.models import Q
 
-from games.chain import canonical_json
+from games.chain import canonical_json, canonical_time
 from games.models import Match, Seat
 from games.selectors import result_ranks
 from leaguelog import merkle, tiles
@@ -32,11 +32,6 @@ from ratings.models import RatingEntry
 from tournaments.models import Round, TournamentEvent
 
 T = TypeVar("T")
-
-
-def utc_text(moment: datetime) -> str:
-    """One spelling of a moment: UTC, microseconds, a Z."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def entry_bytes(entry: dict[str, Any]) -> bytes:
@@ -110,7 +105,8 @@ def _match_entries(match_ids: list[int]) -> dict[int, dict[str, Any] | None]:
             "rated": match.rated, "players": [seats[seat] for seat in sorted(seats)],
             "ranks": result_ranks(match.outcome["ranks"], abandoned.get(match.pk, ())),
             "outcome": match.outcome, "final_hash": match.head_hash, "events": match.last_seq,
-            "seed": match.seed, "seed_sha256": match.seed_sha256, "finished_at": utc_text(match.finished_at),
+            "seed": match.seed, "seed_sha256": match.seed_sha256, "finished_at": canonical_time(match.finished_at),
+            "chain_version": match.chain_version,
         }
     return entries
 
@@ -128,7 +124,7 @@ def _tournament_event_entries(event_ids: list[int]) -> dict[int, dict[str, Any] 
         if event in dealt and (event.tournament_id, event.data["round"]) not in complete
         else {
             "v": 1, "type": Kind.TOURNAMENT_EVENT.value, "tournament": event.tournament_id, "seq": event.seq,
-            "event": event.type, "data": event.data, "actor": event.actor, "created": utc_text(event.created),
+            "event": event.type, "data": event.data, "actor": event.actor, "created": canonical_time(event.created),
         }
         for event in events
     }

@@ -48,7 +48,7 @@ def test_a_finished_match_is_logged_once_with_its_public_facts(alice, bob):
         "v": 1, "type": "match", "match": match.pk, "game": "ten", "origin": "played", "rated": True,
         "players": [f"user:{alice.pk}", f"user:{bob.pk}"], "ranks": entry["ranks"], "outcome": match.outcome,
         "final_hash": match.head_hash, "events": match.last_seq, "seed": match.seed,
-        "seed_sha256": match.seed_sha256, "finished_at": entry["finished_at"],
+        "seed_sha256": match.seed_sha256, "finished_at": entry["finished_at"], "chain_version": 2,
     }
     assert sorted(entry["ranks"]) in ([1, 2], [1, 1])
     assert services.log_integrate() == 0 and len(logged()) == 1
