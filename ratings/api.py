@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -338,7 +338,9 @@ class RatingParamsApi(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: serializers.DictField(child=ParamsOutputSerializer())})
+    @extend_schema(
+        responses={200: inline_serializer("RatingParams", {game: ParamsOutputSerializer() for game in sorted(ENGINES)})}
+    )
     def get(self, request):
         # The floats as they are (JSON keeps a double exactly): a recomputation must be bit for bit.
         params: dict[str, rmath.Params] = {game: selectors.game_params(game) for game in sorted(ENGINES)}
