@@ -1,11 +1,16 @@
 """Small helpers for the benchmarks: timing, percentiles, a proportion's interval, and a printed table."""
 from __future__ import annotations
 
+import json
 import math
 import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from leaguelog.notes import generate_signer_key
 
@@ -55,3 +60,21 @@ def print_table(title: str, header: list[str], rows: list[list[object]]) -> None
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for row in cells[1:]:
         print("| " + " | ".join(c.rjust(w) for c, w in zip(row, widths)) + " |")
+
+
+def in_child_process(module: str, argv: list[str]) -> dict:
+    """Runs the bench `module` in a fresh interpreter with `--results FILE` and returns what it
+    wrote there: it sets Django up on its own database, which must not become the database of the
+    benchmarks that `python -m bench` runs after it."""
+    with tempfile.TemporaryDirectory() as folder:
+        results = Path(folder) / "results.json"
+        child = subprocess.Popen(
+            [sys.executable, "-m", module, *argv, "--results", str(results)],
+            cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.PIPE, text=True,
+        )
+        assert child.stdout is not None
+        for line in child.stdout:  # through this process's stdout, so `python -m bench` keeps a copy
+            print(line, end="", flush=True)
+        if child.wait() != 0:
+            raise SystemExit(f"{module} failed with exit status {child.returncode}")
+        return json.loads(results.read_text())

@@ -21,16 +21,14 @@ import base64
 import json
 import math
 import random
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import median, percentile, print_table  # noqa: E402
+from bench._common import in_child_process, median, percentile, print_table  # noqa: E402
 from bench.ratings import fresh_database, settle, setup_django  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/cardleague_bench_log"
@@ -223,26 +221,11 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     args.sizes = [int(size) for size in args.sizes.split(",")]
     if args.results is None:
-        return _in_child_process(sys.argv[1:] if argv is None else argv)
+        return in_child_process("bench.log", sys.argv[1:] if argv is None else argv)
     results = measure(args)
     Path(args.results).write_text(json.dumps(results))
     return results
 
-
-def _in_child_process(argv: list[str]) -> dict:
-    """In a fresh interpreter: it sets Django up on its own database, which must not become the
-    database of the benchmarks `python -m bench` runs after it."""
-    with tempfile.TemporaryDirectory() as folder:
-        results = Path(folder) / "results.json"
-        child = subprocess.Popen(
-            [sys.executable, "-m", "bench.log", *argv, "--results", str(results)], cwd=ROOT, stdout=subprocess.PIPE, text=True
-        )
-        assert child.stdout is not None
-        for line in child.stdout:  # through this process's stdout, so `python -m bench` keeps a copy
-            print(line, end="", flush=True)
-        if child.wait() != 0:
-            raise SystemExit(f"bench.log failed with exit status {child.returncode}")
-        return json.loads(results.read_text())
 
 
 if __name__ == "__main__":

@@ -29,9 +29,7 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -39,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import median, percentile, print_table  # noqa: E402
+from bench._common import in_child_process, median, percentile, print_table  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/cardleague_bench_ratings"
 
@@ -337,27 +335,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--results", help=argparse.SUPPRESS)  # set on the child process: where to write
     args = parser.parse_args(argv)
     if args.results is None:
-        return in_child_process(sys.argv[1:] if argv is None else argv)
+        return in_child_process("bench.ratings", sys.argv[1:] if argv is None else argv)
     results = measure(args)
     Path(args.results).write_text(json.dumps(results))
     return results
 
-
-def in_child_process(argv: list[str]) -> dict:
-    """Runs the bench in a fresh interpreter: it sets Django up on its own database, which must
-    not become the database of the benchmarks that `python -m bench` runs after it."""
-    with tempfile.TemporaryDirectory() as folder:
-        results = Path(folder) / "results.json"
-        child = subprocess.Popen(
-            [sys.executable, "-m", "bench.ratings", *argv, "--results", str(results)],
-            cwd=ROOT, stdout=subprocess.PIPE, text=True,
-        )
-        assert child.stdout is not None
-        for line in child.stdout:  # through this process's stdout, so `python -m bench` keeps a copy
-            print(line, end="", flush=True)
-        if child.wait() != 0:
-            raise SystemExit(f"bench.ratings failed with exit status {child.returncode}")
-        return json.loads(results.read_text())
 
 
 def measure(args: argparse.Namespace) -> dict:
