@@ -17,6 +17,7 @@ Entry shapes (canonical JSON, `games.chain.canonical_json`, UTF-8; times as
 from __future__ import annotations
 
 import functools
+import json
 import operator
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -203,6 +204,17 @@ def entry_bundle(bundle: tiles.EntryBundle) -> bytes:
 
 def entry_at(index: int) -> LogEntry | None:
     return LogEntry.objects.filter(index=index).first()
+
+
+def logged_fact(kind: str, source_id: int) -> dict[str, Any] | None:
+    """A fact's entry as logged (its parts joined), or None while it is not in the log."""
+    bodies = [
+        json.loads(bytes(body))
+        for body in LogEntry.objects.filter(kind=kind, source_id=source_id).order_by("part").values_list("body", flat=True)
+    ]
+    if len(bodies) > 1 or bodies and bodies[0]["type"] == "part":
+        return json.loads("".join(part["text"] for part in bodies))
+    return bodies[0] if bodies else None
 
 
 def entry_of(kind: str, source_id: int) -> LogEntry | None:

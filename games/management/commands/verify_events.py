@@ -1,4 +1,6 @@
-"""Re-checks stored matches: gapless sequence, hash chain, seed, every move under the rules."""
+"""Re-checks stored matches: gapless sequence, hash chain, seed, every move under the rules, and
+for a match in the league log, that its head is the one the log holds (a rewrite that recomputed
+every hash in the database still disagrees with the log, which witnesses and verifiers hold)."""
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
@@ -6,6 +8,7 @@ from tqdm import tqdm
 
 from games.models import Match
 from games.verification import verify_match
+from leaguelog.selectors import logged_fact
 
 
 class Command(BaseCommand):
@@ -26,6 +29,12 @@ class Command(BaseCommand):
         bad: list[tuple[int, list[str]]] = []
         for match in tqdm(queryset.iterator(), total=queryset.count(), unit="match", disable=not options["verbosity"]):
             report = verify_match(match)
+            logged = logged_fact("match", match.pk)
+            if logged is not None and (logged["final_hash"], logged["events"]) != (match.head_hash, match.last_seq):
+                report.problems.append(
+                    f"the league log holds head {logged['final_hash'][:12]}… at seq {logged['events']}, "
+                    f"the database {match.head_hash[:12]}… at seq {match.last_seq}"
+                )
             checked += 1
             events += report.events
             if not report.ok:
