@@ -119,7 +119,8 @@ function render(view, legal, ctx) {
   }));
 
   let handPanel = null;
-  if (view.hand !== null && view.hand !== undefined) {
+  // A finished table's empty hand (the player went out) is no panel: an empty box reads as a fault.
+  if (view.hand !== null && view.hand !== undefined && !(view.finished && !view.hand.length)) {
     const cards = view.hand.map((card, index) => {
       const candidate = { source: "hand", card };
       const usable = ctx.interactive && view.phase === "play" && movesFor(candidate, legal).length > 0;
