@@ -32,6 +32,19 @@ class RatingOutputSerializer(serializers.Serializer):
     seats = serializers.ListField(child=serializers.IntegerField(), help_text="The seats that never moved.")
 
 
+class ContributionSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    value = serializers.CharField(help_text="64 lowercase hex digits.")
+
+
+class ShuffleOutputSerializer(serializers.Serializer):
+    derivation = serializers.CharField(help_text="How the deck's seed follows from the server's seed and the contributions.")
+    contributed_seats = serializers.ListField(child=serializers.IntegerField(), help_text="Seats that sent a contribution.")
+    contributions = ContributionSerializer(
+        many=True, allow_null=True, help_text="Once dealt: what the deck's seed was derived from, in seat order."
+    )
+
+
 class MatchOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
@@ -51,6 +64,11 @@ class MatchOutputSerializer(serializers.Serializer):
     seq = serializers.IntegerField(help_text="The sequence number of the match's last event.")
     seed_sha256 = serializers.CharField(allow_blank=True, help_text="SHA-256 of the seed, public from the start.")
     seed = serializers.IntegerField(allow_null=True, help_text="Revealed when the match ends.")
+    shuffle = ShuffleOutputSerializer(
+        allow_null=True,
+        help_text="A player-contributed shuffle: `seed` is the server's committed seed and the deck's seed is "
+        "HMAC-SHA-256 of it and the contributions (see the README's league log section).",
+    )
     outcome = serializers.DictField(allow_null=True)
     ranks = serializers.ListField(
         child=serializers.IntegerField(), allow_null=True,
@@ -131,6 +149,11 @@ class MatchListCreateApi(APIView):
         clock_seconds = serializers.IntegerField(
             required=False, allow_null=True, min_value=5, max_value=7 * 24 * 3600,
             help_text="Seconds a person has for each decision; when it runs out the fallback bot plays for them.",
+        )
+        contributed_shuffle = serializers.BooleanField(
+            required=False, default=False,
+            help_text="The server commits to its seed now; each seated person may add a random contribution "
+            "before the start, and the deal follows from all of them.",
         )
 
     @extend_schema(
@@ -226,6 +249,22 @@ class MatchStartApi(APIView):
     @extend_schema(request=None, responses={200: MatchOutputSerializer})
     def post(self, request, match_id: int):
         return Response(_summary(services.match_start(match_id=match_id, user=request.user)))
+
+
+class MatchShuffleContributeApi(APIView):
+    """A seated person adds a random contribution to an open table's shuffle (the last one sent counts)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        value = serializers.CharField(max_length=64, help_text="32 random bytes as 64 lowercase hex digits.")
+
+    @extend_schema(request=InputSerializer, responses={200: MatchOutputSerializer})
+    def post(self, request, match_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.match_shuffle_contribute(match_id=match_id, user=request.user, **data.validated_data)
+        return Response(_summary(selectors.match_get(match_id)))
 
 
 class SeatAutoPassApi(APIView):

@@ -8,6 +8,33 @@ from django.utils import timezone
 from games.chain import CHAIN_VERSION
 
 
+class Shuffle(models.Model):
+    """The server's committed seed for a deal that seated players add to (`games.shuffle`).
+
+    Made before anyone can contribute: with an open table, or with a tournament's round when it
+    is paired (the round's tables publish `seed_sha256`; their matches are made at the start).
+    """
+
+    seed = models.BigIntegerField(help_text="Hidden until the match ends (then its MatchFinished reveals it).")
+    seed_sha256 = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"shuffle {self.seed_sha256[:12]}"
+
+
+class ShuffleContribution(models.Model):
+    """A person's random contribution to a shuffle, sent before the deal (the last one counts)."""
+
+    shuffle = models.ForeignKey(Shuffle, on_delete=models.CASCADE, related_name="contributions")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    value = models.CharField(max_length=64, help_text="64 lowercase hex digits.")
+    created_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["shuffle", "user"], name="contribution_unique_per_user")]
+
+
 class Match(models.Model):
     """A table of one game. Its truth is its event stream; the columns here are a head and an index."""
 
@@ -34,6 +61,8 @@ class Match(models.Model):
     # The seed is hidden until the match ends; its SHA-256 is public from the start.
     seed = models.BigIntegerField(null=True, blank=True)
     seed_sha256 = models.CharField(max_length=64, blank=True)
+    # A player-contributed shuffle: `seed` is then the server's committed seed, not the deck's.
+    shuffle = models.OneToOneField(Shuffle, null=True, blank=True, on_delete=models.PROTECT, related_name="match")
     # Head of the event stream: moved only by a conditional UPDATE in the same transaction
     # as the appended events, so two writers can never both extend the same head.
     last_seq = models.PositiveIntegerField(default=0)

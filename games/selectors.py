@@ -9,7 +9,8 @@ from django.db.models import Q, QuerySet
 from accounts.models import User
 from games.bots import BOTS, STRONG_BOT
 from games.engines import ENGINES
-from games.models import Event, Match, Seat
+from games.models import Event, Match, Seat, ShuffleContribution
+from games.shuffle import DERIVATION
 from games.state import state_at_head
 from server.errors import forbidden, not_found
 from server.limits import whole_number
@@ -45,12 +46,53 @@ def match_summaries(matches: list[Match]) -> list[dict[str, Any]]:
         seats_of[seat.match_id].append(seat)
     rated_finished = [m.pk for m in matches if m.status == Match.Status.FINISHED and m.rated]
     moved = people_who_moved(Event.objects.filter(match_id__in=rated_finished)) if rated_finished else set()
-    dealt = [m.pk for m in matches if "deck" in m.options and m.status != Match.Status.OPEN]
-    opened_by = dict(Event.objects.filter(match_id__in=dealt, seq=1).values_list("match_id", "actor")) if dealt else {}
-    return [_summary(match, seats_of[match.pk], moved, opened_by.get(match.pk)) for match in matches]
+    started = [
+        m.pk for m in matches if ("deck" in m.options or m.shuffle_id is not None) and m.status != Match.Status.OPEN
+    ]
+    firsts = {
+        match_id: (actor, data)
+        for match_id, actor, data in Event.objects.filter(match_id__in=started, seq=1).values_list("match_id", "actor", "data")
+    } if started else {}
+    shuffles = _shuffles([m for m in matches if m.shuffle_id is not None], seats_of, firsts)
+    return [
+        _summary(match, seats_of[match.pk], moved, firsts.get(match.pk, (None, None))[0], shuffles.get(match.pk))
+        for match in matches
+    ]
 
 
-def _summary(match: Match, seat_rows: list[Seat], moved: set[tuple[int, int]], opened_by: str | None) -> dict[str, Any]:
+def _shuffles(
+    matches: list[Match], seats_of: dict[int, list[Seat]], firsts: dict[int, tuple[str, dict]]
+) -> dict[int, dict[str, Any]]:
+    """Each contributed shuffle's public side: which seats have sent a contribution while the table
+    is open, and every contribution once dealt (MatchStarted records them; the server's seed is the
+    match's `seed`, revealed at the end)."""
+    open_ids = [m.shuffle_id for m in matches if m.status == Match.Status.OPEN]
+    sent: set[tuple[int, int]] = set(
+        ShuffleContribution.objects.filter(shuffle_id__in=open_ids).values_list("shuffle_id", "user_id")
+    ) if open_ids else set()
+    found = {}
+    for match in matches:
+        if match.status == Match.Status.OPEN:
+            seats = [s.seat for s in seats_of[match.pk] if (match.shuffle_id, s.user_id) in sent]
+            found[match.pk] = {"derivation": DERIVATION, "contributed_seats": seats, "contributions": None}
+        else:
+            record = firsts.get(match.pk, (None, {}))[1].get("shuffle") or {}
+            contributions = record.get("contributions", [])
+            found[match.pk] = {
+                "derivation": record.get("derivation", DERIVATION),
+                "contributed_seats": [c["seat"] for c in contributions],
+                "contributions": contributions,
+            }
+    return found
+
+
+def _summary(
+    match: Match,
+    seat_rows: list[Seat],
+    moved: set[tuple[int, int]],
+    opened_by: str | None,
+    shuffle: dict[str, Any] | None,
+) -> dict[str, Any]:
     finished = match.revealed
     options = match.options if finished else {k: v for k, v in match.options.items() if k != "deck"}
     seats = {s.seat: s for s in seat_rows}
@@ -79,6 +121,7 @@ def _summary(match: Match, seat_rows: list[Seat], moved: set[tuple[int, int]], o
         "seq": match.last_seq,
         "seed_sha256": match.seed_sha256,
         "seed": match.seed if finished else None,
+        "shuffle": shuffle,
         "outcome": match.outcome,
         "ranks": _counted_ranks(match, seat_rows),
         "clock_seconds": match.clock_seconds,

@@ -21,8 +21,9 @@ from games import frames, notify, store, turns
 from games.bots import BOTS, STRONG_BOT
 from games.chain import canonical_json, canonical_time, event_hash, seed_sha256
 from games.engines import ENGINES, Engine, IllegalMove
-from games.models import Event, Match, MoveReceipt, Seat
+from games.models import Event, Match, MoveReceipt, Seat, Shuffle, ShuffleContribution
 from games.selectors import deck_chosen_by_creator
+from games.shuffle import DERIVATION, contribution_valid, contributions_canonical, deck_seed
 from games.state import state_at_head, state_cache
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 
@@ -58,9 +59,12 @@ def match_create(
     options: dict | None = None,
     rated: bool = True,
     clock_seconds: int | None = None,
+    contributed_shuffle: bool = False,
 ) -> Match:
     """Opens a table and seats its creator in seat 0; `clock_seconds` limits each decision.
 
+    With `contributed_shuffle` the server commits to its seed now (its SHA-256 is public from
+    here) and the deal follows from it and what the seated players send before the start.
     Locks the creator's user row, so that two requests at once cannot both pass the cap on
     open tables.
     """
@@ -74,6 +78,8 @@ def match_create(
     options = options or {}
     if rated and "deck" in options:
         raise bad_request("deck_in_rated_match", "A chosen deck is only allowed in a casual (unrated) match.")
+    if contributed_shuffle and "deck" in options:
+        raise bad_request("deck_with_contributed_shuffle", "A chosen deck is not shuffled, so nobody can add to its shuffle.")
     try:
         engine.start(players, 0, options)  # checks the options now rather than at the start
     except ValueError as exc:
@@ -81,8 +87,10 @@ def match_create(
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()
         _check_open_tables(user)
+        shuffle = shuffles_commit(1)[0] if contributed_shuffle else None
         match = Match.objects.create(
-            game=game, players=players, options=options, rated=rated, created_by=user, clock_seconds=clock_seconds
+            game=game, players=players, options=options, rated=rated, created_by=user, clock_seconds=clock_seconds,
+            shuffle=shuffle, seed_sha256=shuffle.seed_sha256 if shuffle else "",
         )
         Seat.objects.create(match=match, seat=0, user=user)
     return match
@@ -104,14 +112,83 @@ def _check_open_tables(user: User) -> None:
         )
 
 
+def shuffles_commit(count: int) -> list[Shuffle]:
+    """The server draws and commits to the seeds of contributed shuffles, before anyone sends one."""
+    seeds = [secrets.randbits(62) for _ in range(count)]
+    return Shuffle.objects.bulk_create([Shuffle(seed=seed, seed_sha256=seed_sha256(seed)) for seed in seeds])
+
+
+def shuffle_contribution_save(*, shuffle_id: int, user: User, value: str) -> None:
+    """Keeps a person's contribution (the last one sent counts); the caller checked they may send it.
+
+    The shuffle's row is locked, as the deal locks it before reading the contributions: one sent
+    while its table starts is either dealt with or refused, never taken and then left out.
+    """
+    if not contribution_valid(value):
+        raise bad_request("bad_contribution", "A contribution is 64 lowercase hex digits (32 random bytes).")
+    with transaction.atomic():
+        Shuffle.objects.select_for_update().filter(pk=shuffle_id).first()
+        if Match.objects.filter(shuffle_id=shuffle_id).exclude(status=Match.Status.OPEN).exists():
+            raise conflict("shuffle_dealt", "The cards have been dealt: the shuffle takes no more contributions.")
+        ShuffleContribution.objects.update_or_create(shuffle_id=shuffle_id, user=user, defaults={"value": value})
+
+
+def match_shuffle_contribute(*, match_id: int, user: User, value: str) -> None:
+    """A seated person adds to an open table's shuffle."""
+    with transaction.atomic():
+        match = _open_match_for_update(match_id)
+        if match.shuffle_id is None:
+            raise conflict("shuffle_not_contributed", "This table's deal is the server's alone: it takes no contributions.")
+        if not Seat.objects.filter(match=match, user=user).exists():
+            raise forbidden("not_seated", "You do not sit at this table.")
+        shuffle_contribution_save(shuffle_id=match.shuffle_id, user=user, value=value)
+
+
+@dataclass(frozen=True)
+class _Deal:
+    """How a match is dealt: the match's seed (its SHA-256 published, revealed at the end), the seed
+    the engine shuffles with, and MatchStarted's record of a contributed shuffle."""
+
+    seed: int
+    deck_seed: int
+    shuffle: dict | None = None
+
+
+def _deal(shuffle: Shuffle | None, seat_users: list[int | None], given: dict[int, str]) -> _Deal:
+    """A new seed from `secrets`, or `shuffle`'s committed one mixed with the contributions `given`
+    (user id to value) of the people seated now: one who left the table does not count."""
+    if shuffle is None:
+        seed = secrets.randbits(62)
+        return _Deal(seed, seed)
+    by_seat = {seat: given[user] for seat, user in enumerate(seat_users) if user in given}
+    contributions = contributions_canonical(by_seat)
+    record = {"derivation": DERIVATION, "contributions": contributions}
+    return _Deal(shuffle.seed, deck_seed(shuffle.seed, contributions), record)
+
+
+def _contributions(shuffle_ids: list[int]) -> dict[int, dict[int, str]]:
+    """Each shuffle's contributions, user id to value, in one read, the shuffles locked (see
+    `shuffle_contribution_save`) until the caller's transaction that deals ends: `match_start`'s,
+    or the one a tournament opens a round's tables in."""
+    found: dict[int, dict[int, str]] = {shuffle_id: {} for shuffle_id in shuffle_ids}
+    with transaction.atomic():
+        list(Shuffle.objects.select_for_update().filter(pk__in=shuffle_ids).order_by("pk").values_list("pk", flat=True))
+        rows = ShuffleContribution.objects.filter(shuffle_id__in=shuffle_ids).values_list("shuffle_id", "user_id", "value")
+        for shuffle_id, user_id, value in rows:
+            found[shuffle_id][user_id] = value
+    return found
+
+
 @dataclass(frozen=True)
 class SeatedTable:
     """A table of the server's own (`matches_start_seated`): who sits where (a user, or a bot's
-    name), its options (a duplicate deal's deck among them) and whether it stays sealed."""
+    name), its options (a duplicate deal's deck among them), whether it stays sealed, and the
+    committed shuffle its seated people added to, if any."""
 
     seats: list[User | str]
     options: dict = field(default_factory=dict)
     sealed: bool = False
+    shuffle: Shuffle | None = None
 
 
 def match_start_seated(
@@ -168,9 +245,11 @@ def matches_start_seated(
     """
     engine = ENGINES.get(game)
     started_at = timezone.now()
+    shuffle_ids = [table.shuffle.pk for table in tables if table.shuffle is not None]
+    given = _contributions(shuffle_ids) if shuffle_ids else {}
     starts = [
         _seated_start(engine, game, table, created_by=created_by, rated=rated, clock_seconds=clock_seconds,
-                      started_at=started_at)
+                      started_at=started_at, given=given[table.shuffle.pk] if table.shuffle else {})
         for table in tables
     ]
     if not starts:
@@ -203,27 +282,28 @@ def _seated_start(
     rated: bool,
     clock_seconds: int | None,
     started_at: datetime,
+    given: dict[int, str],
 ) -> _SeatedStart:
     """One table of `matches_start_seated`, checked (ApplicationError, or the engine's ValueError for
-    bad options) and worked out in memory: a seed from `secrets` and its opening events."""
+    bad options) and worked out in memory: its deal (`_deal`) and its opening events."""
     seats = table.seats
     if engine is None or not engine.min_players <= len(seats) <= engine.max_players:
         raise bad_request("bad_player_count", f"{game} cannot seat {len(seats)} players.")
     unknown = [who for who in seats if isinstance(who, str) and who not in BOTS.get(game, {})]
     if unknown:
         raise bad_request("unknown_bot", f"{game} has no bot {unknown[0]!r}.")
-    seed = secrets.randbits(62)
+    deal = _deal(table.shuffle, [who.pk if isinstance(who, User) else None for who in seats], given)
     match = Match(
         game=game, players=len(seats), options=table.options, rated=rated, created_by=created_by,
         clock_seconds=clock_seconds, sealed=table.sealed, status=Match.Status.RUNNING, started_at=started_at,
-        seed=seed, seed_sha256=seed_sha256(seed),
+        seed=deal.seed, seed_sha256=seed_sha256(deal.seed), shuffle=table.shuffle,
     )
     seat_rows = [
         Seat(match=match, seat=i, user=who, bot="") if isinstance(who, User) else Seat(match=match, seat=i, bot=who)
         for i, who in enumerate(seats)
     ]
-    opening = engine.start(len(seats), seed, table.options)
-    new = [NewEvent(Event.Kind.TABLE, _match_started_fact(match, seat_rows, seed), "server")]
+    opening = engine.start(len(seats), deal.deck_seed, table.options)
+    new = [NewEvent(Event.Kind.TABLE, _match_started_fact(match, seat_rows, deal), "server")]
     new += [NewEvent(Event.Kind.ENGINE, event, "server") for event in opening]
     rows = _chain(match, new)  # sets the match's head: last_seq, head_hash
     return _SeatedStart(match, seat_rows, rows, engine.replay(opening))
@@ -319,7 +399,7 @@ def seat_auto_pass_set(*, match_id: int, user: User, enabled: bool) -> bool:
 
 
 def match_start(*, match_id: int, user: User | None) -> Match:
-    """Starts a full table: draws the seed from `secrets` and appends the opening events.
+    """Starts a full table: deals (`_deal`) and appends the opening events.
 
     `user` must be the table's creator; `None` is the server itself (tournaments, demo).
     """
@@ -331,15 +411,16 @@ def match_start(*, match_id: int, user: User | None) -> Match:
         if len(seats) != match.players:
             raise conflict("table_not_full", f"{len(seats)} of {match.players} seats are taken.")
         engine = ENGINES[match.game]
-        seed = secrets.randbits(62)
-        started = _match_started_fact(match, seats, seed)
+        given = _contributions([match.shuffle_id])[match.shuffle_id] if match.shuffle_id else {}
+        deal = _deal(match.shuffle, [seat.user_id for seat in seats], given)
+        started = _match_started_fact(match, seats, deal)
         actor = user_actor(user) if user else "server"
         new = [NewEvent(Event.Kind.TABLE, started, actor)]
-        opening = engine.start(match.players, seed, match.options)
+        opening = engine.start(match.players, deal.deck_seed, match.options)
         new += [NewEvent(Event.Kind.ENGINE, e, actor) for e in opening]
         match.status = Match.Status.RUNNING
         match.started_at = timezone.now()
-        match.seed = seed
+        match.seed = deal.seed
         match.seed_sha256 = started["seed_sha256"]
         rows = _events_create(match, new)
         state = engine.replay(opening)
@@ -349,9 +430,10 @@ def match_start(*, match_id: int, user: User | None) -> Match:
     return match
 
 
-def _match_started_fact(match: Match, seats: list[Seat], seed: int) -> dict:
-    """The table's opening fact: who sits where, and the public commitment to the seed."""
-    return {
+def _match_started_fact(match: Match, seats: list[Seat], deal: _Deal) -> dict:
+    """The table's opening fact: who sits where, the public commitment to the seed and, for a
+    contributed shuffle, what the deck's seed was derived from."""
+    fact = {
         "type": "MatchStarted",
         "game": match.game,
         "engine_version": getattr(ENGINES[match.game], "version", 1),
@@ -361,8 +443,11 @@ def _match_started_fact(match: Match, seats: list[Seat], seed: int) -> dict:
             {"seat": s.seat, "user": s.user_id, "name": s.user.shown_name if s.user else s.bot, "bot": s.bot}
             for s in seats
         ],
-        "seed_sha256": seed_sha256(seed),
+        "seed_sha256": seed_sha256(deal.seed),
     }
+    if deal.shuffle is not None:
+        fact["shuffle"] = deal.shuffle
+    return fact
 
 
 def match_record(
@@ -394,7 +479,7 @@ def match_record(
             ]
         )
         opening = engine.start(len(seats), seed, options)
-        new = [NewEvent(Event.Kind.TABLE, _match_started_fact(match, seat_rows, seed), "server")]
+        new = [NewEvent(Event.Kind.TABLE, _match_started_fact(match, seat_rows, _Deal(seed, seed)), "server")]
         new += [NewEvent(Event.Kind.ENGINE, e, "server") for e in opening]
         state = engine.replay(opening)
         for seat, move in moves:
@@ -451,7 +536,7 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
         seats = Seat.objects.bulk_create(
             [Seat(match=match, seat=s, user=user if s == seat else None, bot="" if s == seat else bot) for s in range(source.players)]
         )
-        started = _match_started_fact(match, seats, source.seed)
+        started = _match_started_fact(match, seats, _Deal(source.seed, source.seed))
         started["practice_of"] = {"match": source.pk, "seq": seq, "hash": rows[-1].hash}
         new = [NewEvent(Event.Kind.TABLE, started, user_actor(user))]
         new += [NewEvent(Event.Kind.ENGINE, data, "server") for data in prefix]

@@ -11,6 +11,7 @@ urlpatterns = [
     path("matches/<int:match_id>/bots", api.MatchBotSeatApi.as_view(), name="match-bot-seat"),
     path("matches/<int:match_id>/start", api.MatchStartApi.as_view(), name="match-start"),
     path("matches/<int:match_id>/moves", api.MoveSubmitApi.as_view(), name="move-submit"),
+    path("matches/<int:match_id>/shuffle", api.MatchShuffleContributeApi.as_view(), name="match-shuffle-contribute"),
     path("matches/<int:match_id>/auto-pass", api.SeatAutoPassApi.as_view(), name="seat-auto-pass"),
     path("matches/<int:match_id>/view", api.MatchViewApi.as_view(), name="match-view"),
     path("matches/<int:match_id>/log", api.MatchLogApi.as_view(), name="match-log"),

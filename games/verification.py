@@ -12,6 +12,7 @@ from typing import Any
 
 from games.chain import CHAIN_COVERS, GENESIS_HASH, canonical_json, canonical_time, event_hash, seed_sha256
 from games.engines import ENGINES, IllegalMove
+from games.shuffle import deck_seed, shuffle_problem
 
 ENGINE_KIND, TABLE_KIND = "engine", "table"
 FORMAT = "cardleague.match"  # the export file (games.exchange)
@@ -103,10 +104,16 @@ def _check_rules(game: str, events: list[StoredEvent], report: Report) -> None:
         return
     game_started = opening[0].data
     seed = game_started.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed not in _SEED_RANGE:
+    if not _is_seed(seed):
         report.problems.append(f"seq {opening[0].seq}: the seed is not a 64-bit integer")
         return
-    if seed_sha256(seed) != started.data.get("seed_sha256"):
+    committed = seed
+    if "shuffle" in started.data:
+        found = len(report.problems)
+        committed = _check_contributed_shuffle(events, started.data, seed, game_started.get("players"), report)
+        if len(report.problems) > found:
+            return
+    elif seed_sha256(seed) != started.data.get("seed_sha256"):
         report.problems.append(f"seq {opening[0].seq}: the seed does not match the SHA-256 published at the start")
     try:
         expected_opening = engine.start(game_started["players"], seed, game_started.get("options") or None)
@@ -116,7 +123,30 @@ def _check_rules(game: str, events: list[StoredEvent], report: Report) -> None:
     if expected_opening != [e.data for e in opening]:
         report.problems.append(f"seq {opening[0].seq}: the opening events (the shuffle or the deal) do not follow from the seed")
         return
-    _check_moves(engine, events, 1 + len(opening), engine.replay(expected_opening), seed, report)
+    _check_moves(engine, events, 1 + len(opening), engine.replay(expected_opening), committed, report)
+
+
+def _is_seed(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value in _SEED_RANGE
+
+
+def _check_contributed_shuffle(events: list[StoredEvent], started: dict, deck: int, players: Any, report: Report) -> Any:
+    """A contributed shuffle (`games.shuffle`): its record is well formed and, once MatchFinished
+    reveals the server's seed, that seed is the one committed to and the deck's seed follows from
+    it and the contributions. Returns the server's seed (None while the match runs)."""
+    problem = shuffle_problem(started["shuffle"], players if isinstance(players, int) else 0)
+    if problem:
+        report.problems.append(f"seq 1: {problem}")
+        return None
+    finished = events[-1].data if events[-1].kind == TABLE_KIND and events[-1].data.get("type") == "MatchFinished" else None
+    if finished is None:
+        return None  # the server's seed stays hidden until the end: nothing more to check yet
+    revealed = finished.get("seed")
+    if not _is_seed(revealed) or seed_sha256(revealed) != started.get("seed_sha256"):
+        report.problems.append(f"seq {events[-1].seq}: the revealed seed does not match the SHA-256 published at the start")
+    elif deck_seed(revealed, started["shuffle"]["contributions"]) != deck:
+        report.problems.append("seq 2: the deck's seed does not follow from the server's seed and the contributions")
+    return revealed
 
 
 def _check_practice(engine, events: list[StoredEvent], prefix: list[StoredEvent], report: Report) -> None:

@@ -299,6 +299,9 @@ MAX_SOCKETS_PER_CLIENT_AND_TABLE = int(os.environ.get("MAX_SOCKETS_PER_CLIENT_AN
 # A tournament round opens its tables this many at a time, each batch one transaction under the
 # tournament's lock (a round of 5,000 tables never holds it for long).
 TOURNAMENT_TABLES_PER_BATCH = int(os.environ.get("TOURNAMENT_TABLES_PER_BATCH", "200"))
+# In a tournament with contributed shuffles, how long its seated people have to send theirs
+# between a round's pairing and its start (the table pages send one at once).
+TOURNAMENT_SHUFFLE_SECONDS = int(os.environ.get("TOURNAMENT_SHUFFLE_SECONDS", "20"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card League API",

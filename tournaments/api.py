@@ -40,6 +40,9 @@ class TournamentOutputSerializer(serializers.Serializer):
     clock_seconds = serializers.IntegerField()
     rated = serializers.BooleanField()
     max_entrants = serializers.IntegerField(allow_null=True)
+    contributed_shuffle = serializers.BooleanField(
+        help_text="Each table's deal mixes the server's committed seed with its seated people's contributions."
+    )
     entrants = serializers.IntegerField(help_text="Active entrants.")
     total_rounds = serializers.IntegerField(allow_null=True, help_text="When known in advance.")
     current_round = serializers.IntegerField(allow_null=True)
@@ -100,6 +103,9 @@ class TableOutputSerializer(serializers.Serializer):
     bracket = serializers.CharField(allow_null=True, help_text="The bracket match id (elimination formats).")
     deal = serializers.IntegerField(
         allow_null=True, help_text="Duplicate deal seed, shown once the round is over."
+    )
+    seed_sha256 = serializers.CharField(
+        allow_blank=True, help_text="A contributed shuffle's commitment to the server's seed (else empty)."
     )
     match = serializers.IntegerField(allow_null=True)
     match_url = serializers.CharField(allow_null=True)
@@ -336,6 +342,11 @@ class TournamentListCreateApi(JsonApiView):
         )
         rated = StrictBooleanField(required=False, default=True)
         max_entrants = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=MAX_ENTRANTS)
+        contributed_shuffle = StrictBooleanField(
+            required=False, default=False,
+            help_text="Each table's deal mixes the server's seed, committed when the round is paired, with what "
+            "its seated people send before the round starts.",
+        )
 
     @extend_schema(
         parameters=[
@@ -678,6 +689,26 @@ class TableForfeitApi(JsonApiView):
             **data.validated_data,
         )
         return Response(TableStateOutputSerializer(table).data)
+
+
+class TableShuffleContributeApi(JsonApiView):
+    """A person seated at a paired table adds a random contribution to its shuffle, before the round
+    starts (tournaments with contributed shuffles; the last one sent counts)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        value = serializers.CharField(max_length=64, help_text="32 random bytes as 64 lowercase hex digits.")
+
+    @extend_schema(request=InputSerializer, responses={204: None})
+    def post(self, request, tournament_id: int, round_number: int, table_number: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.table_shuffle_contribute(
+            tournament_id=tournament_id, user=request.user, round_number=round_number, table_number=table_number,
+            **data.validated_data,
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class EntrantDisqualifyApi(JsonApiView):

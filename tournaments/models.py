@@ -44,6 +44,9 @@ class Tournament(models.Model):
     # Duplicate deals come from this seed: hidden until the tournament ends, its SHA-256 public.
     seed = models.BigIntegerField()
     seed_sha256 = models.CharField(max_length=64)
+    # Each table's deal mixes the server's committed seed with its seated people's contributions
+    # (`games.shuffle`); the round's pairing publishes each table's commitment.
+    contributed_shuffle = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # Head of the event stream; moved only while the row is locked (select_for_update).
     last_seq = models.PositiveIntegerField(default=0)
@@ -189,6 +192,9 @@ class RoundTable(models.Model):
     seats = models.JSONField(help_text="Entrant ids in seat order.")
     bracket = models.CharField(max_length=16, blank=True, help_text="The bracket match id (elimination).")
     deal = models.BigIntegerField(null=True, blank=True, help_text="The shared deal seed (duplicate).")
+    seed_sha256 = models.CharField(
+        max_length=64, blank=True, help_text="The commitment to its contributed shuffle's server seed (games.Shuffle)."
+    )
     match = models.OneToOneField(
         "games.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_table"
     )

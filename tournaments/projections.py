@@ -27,7 +27,8 @@ Event types and their data:
 - PlayerWithdrawn {entrant, from_round}          (from_round null: before the start)
 - TournamentStarted {field, ratings, start?}      (field: entrant ids, organiser's order; start: the
   first matchday's date of a league created without one, the day it started)
-- RoundPaired {round, tables: [{table, seats, bracket, deal}], byes, starts_at, date, quality}
+- RoundPaired {round, tables: [{table, seats, bracket, deal, seed_sha256?}], byes, starts_at, date, quality}
+  (`seed_sha256`: a contributed shuffle's commitment, in tournaments that have them)
   (quality: the round's pairing-quality report, `pairing_check.round_report`; absent in older events)
 - RoundUnpaired {round, reason}                   (a round not started is paired again)
 - TablesStarted {round, tables: [{table, match}]}    (a batch of a big round's tables opened)
@@ -616,7 +617,7 @@ def _on_paired(tournament: Any, event: dict) -> None:
         [
             RoundTable(
                 round=rnd, number=t["table"], seats=list(t["seats"]), bracket=t.get("bracket") or "",
-                deal=t.get("deal"),
+                deal=t.get("deal"), seed_sha256=t.get("seed_sha256", ""),
             )
             for t in data["tables"]
         ],

@@ -33,7 +33,7 @@ from games import turns
 from games.bots import BOTS
 from games.engines import ENGINES
 from games.engines._common import seeded_shuffle
-from games.models import Match, Seat
+from games.models import Match, Seat, Shuffle
 from games.selectors import result_ranks, seats_never_moved
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 from tournaments import pairing_check, projections, webhooks
@@ -113,8 +113,13 @@ def tournament_create(
     clock_seconds: int = DEFAULT_CLOCK_SECONDS,
     rated: bool = True,
     max_entrants: int | None = None,
+    contributed_shuffle: bool = False,
 ) -> Tournament:
-    """Creates a tournament open for registration; with `starts_at` it starts by itself then."""
+    """Creates a tournament open for registration; with `starts_at` it starts by itself then.
+
+    With `contributed_shuffle` each round's tables are dealt from the server's seed committed at
+    the pairing and what their seated people send before the round starts (`games.shuffle`); the
+    round then starts `TOURNAMENT_SHUFFLE_SECONDS` after its pairing, at the earliest."""
     if game not in ENGINES:
         raise bad_request("unknown_game", f"No game is called {game!r}.", games=sorted(ENGINES))
     if format not in FORMATS:
@@ -128,6 +133,11 @@ def tournament_create(
         FORMATS[format].options(full)
     except ValueError as exc:
         raise bad_request("bad_options", str(exc)) from None
+    if contributed_shuffle and full.get("duplicate"):
+        raise bad_request(
+            "duplicate_with_contributed_shuffle",
+            "Duplicate deals give every table of a round one deck, so no table's players can add to its shuffle.",
+        )
     match_options = dict(match_options or {})
     _check_match_options(game, match_options)
     seed = secrets.randbits(62)
@@ -147,6 +157,7 @@ def tournament_create(
             max_entrants=max_entrants,
             seed=seed,
             seed_sha256=seed_sha256,
+            contributed_shuffle=contributed_shuffle,
         )
         _append(
             tournament,
@@ -163,6 +174,7 @@ def tournament_create(
                 "rated": rated,
                 "organiser": organiser.pk,
                 "seed_sha256": seed_sha256,
+                "contributed_shuffle": contributed_shuffle,
             },
             actor=actor_of(organiser),
             key="created",
@@ -403,16 +415,22 @@ def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> str:
     # Judged on the very inputs the format paired from, and kept with the round as it was paired.
     quality = pairing_check.round_report(fmt.slug, field, options, past, pairing)
     starts_at = _round_starts_at(tournament, pairing, now)
+    tables = [
+        {"table": index, "seats": list(table.seats), "bracket": table.match, "deal": table.deal}
+        for index, table in enumerate(pairing.tables, start=1)
+    ]
+    if tournament.contributed_shuffle:
+        # Committed before anyone can contribute; the round waits for the contributions.
+        for table, shuffle in zip(tables, game_services.shuffles_commit(len(tables))):
+            table["seed_sha256"] = shuffle.seed_sha256
+        starts_at = max(starts_at, now + dt.timedelta(seconds=settings.TOURNAMENT_SHUFFLE_SECONDS))
     attempt = state["unpaired"].get(str(pairing.round), 0)
     _append(
         tournament,
         "RoundPaired",
         {
             "round": pairing.round,
-            "tables": [
-                {"table": index, "seats": list(table.seats), "bracket": table.match, "deal": table.deal}
-                for index, table in enumerate(pairing.tables, start=1)
-            ],
+            "tables": tables,
             "byes": list(pairing.byes),
             "starts_at": starts_at.isoformat(),
             "date": pairing.date.isoformat() if pairing.date else None,
@@ -454,6 +472,8 @@ def _round_start_batch(tournament: Tournament, rnd: Round, *, actor: str, now: d
     batch, last = waiting[:size], len(waiting) <= size
     people = {s for table in batch for s in table.seats}
     entrants = {e.pk: e for e in Entrant.objects.filter(pk__in=people).select_related("user")}
+    committed = [table.seed_sha256 for table in batch if table.seed_sha256]
+    shuffles = Shuffle.objects.in_bulk(committed, field_name="seed_sha256") if committed else {}
     seated = []
     for table in batch:
         seats: list[User | str] = [
@@ -463,7 +483,11 @@ def _round_start_batch(tournament: Tournament, rnd: Round, *, actor: str, now: d
         if table.deal is not None:
             options["deck"] = duplicate_deck(tournament.game, len(seats), table.deal)
         # A duplicate deal stays sealed: other tables play the same deck until the round ends.
-        seated.append(game_services.SeatedTable(seats=seats, options=options, sealed=table.deal is not None))
+        seated.append(
+            game_services.SeatedTable(
+                seats=seats, options=options, sealed=table.deal is not None, shuffle=shuffles.get(table.seed_sha256)
+            )
+        )
     matches = game_services.matches_start_seated(
         game=tournament.game,
         tables=seated,
@@ -854,6 +878,29 @@ def forfeit_award(
         _repair_unstarted(tournament, actor=actor_of(user), reason=f"forfeit in round {round_number}")
         _schedule(tournament.pk, timezone.now())
         return projections.table_of(_state(tournament), round_number, table_number)
+
+
+def table_shuffle_contribute(
+    *, tournament_id: int, user: User, round_number: int, table_number: int, value: str
+) -> None:
+    """A person seated at a paired table adds to its shuffle, until the round deals its tables.
+
+    No tournament lock: a round's people all send theirs in the same seconds. The shuffle's own
+    lock orders each contribution against the deal (`games.services.shuffle_contribution_save`).
+    """
+    table = RoundTable.objects.filter(
+        round__tournament_id=tournament_id, round__number=round_number, number=table_number
+    ).first()
+    if table is None:
+        if not Tournament.objects.filter(pk=tournament_id).exists():
+            raise not_found("tournament_not_found", f"There is no tournament {tournament_id}.")
+        raise not_found("table_not_found", f"Round {round_number} has no table {table_number}.")
+    if not table.seed_sha256:
+        raise conflict("shuffle_not_contributed", "This table's deal is the server's alone: it takes no contributions.")
+    if not Entrant.objects.filter(pk__in=table.seats, user=user).exists():
+        raise forbidden("not_seated", "You do not sit at this table.")
+    shuffle_id = Shuffle.objects.filter(seed_sha256=table.seed_sha256).values_list("pk", flat=True).get()
+    game_services.shuffle_contribution_save(shuffle_id=shuffle_id, user=user, value=value)
 
 
 def _result_changed(match_id: int | None) -> None:

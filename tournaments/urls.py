@@ -26,6 +26,7 @@ urlpatterns = [
     path(f"{_ONE}/events", api.TournamentEventsApi.as_view(), name="tournament-events"),
     path(f"{_TABLE}/correction", api.TableCorrectApi.as_view(), name="tournament-table-correct"),
     path(f"{_TABLE}/forfeit", api.TableForfeitApi.as_view(), name="tournament-table-forfeit"),
+    path(f"{_TABLE}/shuffle", api.TableShuffleContributeApi.as_view(), name="tournament-table-shuffle"),
     path(
         f"{_ONE}/entrants/<int:entrant_id>/disqualify",
         api.EntrantDisqualifyApi.as_view(),

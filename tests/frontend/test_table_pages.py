@@ -231,3 +231,24 @@ def test_the_board_says_where_the_player_stands_or_how_to_get_on_it(pages, perso
     assert "You have not played a rated game of Sequence Stacks against a bot yet" in standing.inner_text()
     assert standing.get_by_role("link", name="play one against a bot").get_attribute("href") == "/#create-title"
     pages.screenshot(page, f"board-signed-in-{width}")
+
+
+def test_a_seated_player_s_page_adds_to_a_contributed_shuffle_and_checks_it_was_used(pages, person):
+    """The page sends a contribution by itself while the table is open, keeps it, and once dealt
+    says whether MatchStarted used it; a spectator's page says nothing of theirs."""
+    api = person["api"]
+    table = api.post("/api/matches", json={"game": "ten", "players": 2, "rated": False, "contributed_shuffle": True}).json()
+    assert api.post(f"/api/matches/{table['id']}/bots", json={"seat": 1, "bot": "random"}).status_code == 200
+    page = pages.open(width=1280, height=900)
+    log_in(page, person["username"])
+    page.goto(f"/tables/{table['id']}")
+    page.wait_for_function("() => document.getElementById('shuffle-note').textContent.includes('Yours is in')")
+    assert api.get(f"/api/matches/{table['id']}").json()["shuffle"]["contributed_seats"] == [0]
+    assert api.post(f"/api/matches/{table['id']}/start").status_code == 200
+    page.wait_for_function("() => document.getElementById('shuffle-note').textContent.includes('Yours is among them')")
+    sent = page.evaluate(f"() => localStorage.getItem('card-league:shuffle:{table['id']}')")
+    contributions = api.get(f"/api/matches/{table['id']}").json()["shuffle"]["contributions"]
+    assert contributions == [{"seat": 0, "value": sent}]
+    spectator = open_table(pages, table["id"], 1280, None)
+    note = spectator.text_content("#shuffle-note")
+    assert "1 player's contribution" in note and "Yours" not in note

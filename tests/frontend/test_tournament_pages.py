@@ -9,7 +9,7 @@ import re
 import httpx
 import pytest
 
-from tests.frontend.conftest import PASSWORD, needs_chromium, sign_up, unique
+from tests.frontend.conftest import PASSWORD, log_in, needs_chromium, sign_up, unique
 from tests.frontend.players import play_until_finished
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -326,3 +326,33 @@ def test_the_games_standings_rank_by_cards_left_without_wins_points_or_tie_break
     assert all(re.fullmatch(r"1 card left|\d+ cards left", r) for r in results), results
     assert "(tables of 2)" in page.locator("#t-summary").inner_text()
     pages.screenshot(page, "finished-1280")
+
+
+def test_a_player_s_tournament_page_adds_to_their_table_s_shuffle(pages, live_server_url):
+    """In a tournament with contributed shuffles the player's page sends a contribution to their
+    paired table by itself, and the table is dealt with it once the round starts."""
+    name = unique("cora")
+    answer = httpx.post(f"{live_server_url}/api/auth/register", json={"username": name, "password": PASSWORD})
+    player = httpx.Client(base_url=live_server_url, headers={"Authorization": f"Token {answer.json()['token']}"})
+    with organiser_api(live_server_url) as api:
+        tournament = api.post("/api/tournaments", json={
+            "name": "Shuffled", "game": "ten", "format": "swiss", "options": {"rounds": 1}, "rated": False,
+            "contributed_shuffle": True,
+        }).json()
+        assert player.post(f"/api/tournaments/{tournament['id']}/register").status_code in (200, 201)
+        assert api.post(f"/api/tournaments/{tournament['id']}/bots", json={"bot": "random"}).status_code == 201
+        assert api.post(f"/api/tournaments/{tournament['id']}/start").status_code == 200
+    page = pages.open()
+    log_in(page, name)
+    page.goto(f"/tournaments/{tournament['id']}")
+    key = f"card-league:shuffle:tournament:{tournament['id']}:1:1"
+    page.wait_for_function(f"() => localStorage.getItem('{key}')")
+    sent = page.evaluate(f"() => localStorage.getItem('{key}')")
+    deadline = dt.datetime.now() + dt.timedelta(seconds=60)
+    while not (table := player.get(f"/api/tournaments/{tournament['id']}/rounds").json()[0]["tables"][0])["match"]:
+        assert dt.datetime.now() < deadline, "the round did not start"
+        page.wait_for_timeout(250)
+    match = player.get(f"/api/matches/{table['match']}").json()
+    seat = next(s["seat"] for s in table["seats"] if s["name"] != "random" and s["user"])
+    assert match["shuffle"]["contributions"] == [{"seat": seat, "value": sent}]
+    player.close()

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.test import Client
 
 from games.verify_league import folder_fetch, main, mirrored, served_path
-from games.chain import canonical_json
+from games.chain import canonical_json, event_hash
 from leaguelog import merkle, tiles
 from leaguelog import services as log_services
 from leaguelog.checkpoint import Checkpoint
@@ -26,6 +26,8 @@ from leaguelog.notes import (
     verifier_key_for,
 )
 from leaguelog.verify import Disagreement, Fetch, FetchError, verify_league
+from games import services as game_services
+from games import turns
 from ratings.services import match_rate
 from tests.games.builders import finished_match
 from tests.leaguelog.builders import log_of
@@ -53,11 +55,19 @@ def client_fetch() -> Fetch:
 
 @pytest.fixture
 def league(alice, bob, staff) -> dict[str, int]:
-    """Three rated matches of two people, a rated tournament of two bots over two rounds whose
-    first table the organiser corrected, all rated and logged."""
+    """Three rated matches of two people, a table whose players added to its shuffle, a rated
+    tournament of two bots over two rounds whose first table the organiser corrected, all rated
+    and logged."""
     people = [finished_match("sequence-stacks", [alice, bob], seed=seed).pk for seed in (1, 2, 3)]
     for match_id in people:
         match_rate(match_id=match_id)
+    shuffled = game_services.match_create(
+        user=alice, game="sequence-stacks", players=2, options={"turn_limit": 2}, contributed_shuffle=True
+    )
+    game_services.match_join(match_id=shuffled.pk, user=bob)
+    game_services.match_shuffle_contribute(match_id=shuffled.pk, user=bob, value="d" * 64)
+    game_services.match_start(match_id=shuffled.pk, user=alice)
+    assert turns.match_play_out(match_id=shuffled.pk)
     tournament = make_tournament(staff, bots=1, bot="random", options={"rounds": 2}, rated=True)
     tournament_services.entrant_bot_add(tournament_id=tournament.pk, user=staff, bot="stack_finisher")
     tournament_services.tournament_start(tournament_id=tournament.pk, user=staff)
@@ -71,7 +81,9 @@ def league(alice, bob, staff) -> dict[str, int]:
         match_rate(match_id=match_id, through_latest=True)
     while log_services.log_integrate():
         pass
-    return {"tournament": tournament.pk, "first_table_match": first, "people_match": people[0]}
+    return {
+        "tournament": tournament.pk, "first_table_match": first, "people_match": people[0], "shuffled_match": shuffled.pk
+    }
 
 
 def tournament_matches(tournament_id: int) -> list[int]:
@@ -88,7 +100,7 @@ def failure(fetch: Fetch, **options) -> str:
 
 def test_the_league_verifies_entry_by_entry(league):
     summary = verify_league(client_fetch(), log_key=LOG_KEY)
-    assert (summary.matches, summary.exports, summary.tournaments, summary.ladders) == (5, 5, 1, 2)
+    assert (summary.matches, summary.exports, summary.tournaments, summary.ladders) == (6, 6, 1, 2)
     assert summary.rating_rows == 3 * 2 + 2 * 2 + 2 * 2  # a correction: two reversals, two new rows
     assert summary.size == summary.entries  # no fact needed parts
 
@@ -97,7 +109,7 @@ def test_a_mirror_verifies_from_its_folder_and_main_prints_the_summary(league, t
     verify_league(mirrored(client_fetch(), tmp_path), log_key=LOG_KEY)
     assert main([str(tmp_path), "--log-key", LOG_KEY.encode()]) == 0
     out = capsys.readouterr().out
-    assert "verify_league: ok:" in out and "5 matches (5 exports replayed), 1 tournaments, 2 ladders" in out
+    assert "verify_league: ok:" in out and "6 matches (6 exports replayed), 1 tournaments, 2 ladders" in out
 
 
 def test_it_runs_without_django_settings_or_a_database(league, tmp_path):
@@ -206,6 +218,27 @@ def test_a_rewritten_match_export_fails(league):
     assert f"match {match_id} (entry " in message and "line 4: seq 3: hash does not match" in message
 
 
+def test_a_contributed_shuffle_rewritten_with_its_hashes_fails(league):
+    """Another contribution in the file, every hash after it recomputed: the deal no longer follows
+    from it (and the head no longer is the logged one)."""
+    real = client_fetch()
+    match_id = league["shuffled_match"]
+    header, *events = (json.loads(line) for line in real(f"matches/{match_id}.jsonl").decode().splitlines())
+    assert events[0]["data"]["shuffle"]["contributions"] == [{"seat": 1, "value": "d" * 64}]
+    events[0]["data"]["shuffle"]["contributions"][0]["value"] = "e" * 64
+    previous = ""
+    for event in events:
+        event["hash"] = event_hash(
+            previous, version=header["chain"]["version"], seq=event["seq"], kind=event["kind"], type=event["type"],
+            actor=event["actor"], data=event["data"], created=event["created"],
+        )
+        previous = event["hash"]
+    header["final_hash"] = previous
+    lines = [json.dumps(item) for item in (header, *events)]
+    message = failure(served_with(real, {f"matches/{match_id}.jsonl": "\n".join(lines).encode()}))
+    assert f"match {match_id} (entry " in message and "the deck's seed does not follow" in message
+
+
 def test_a_rating_off_by_a_trillionth_fails(league):
     def tamper(entry: dict) -> dict:
         if entry["type"] == "rating_entry" and entry["position"] == 2 and entry["pool"] == "people":
@@ -298,4 +331,4 @@ def test_a_live_server_verifies_and_mirrors(league, tmp_path, capsys):
     with uvicorn_servers(1) as (base,):
         assert main([base, "--log-key", LOG_KEY.encode(), "--mirror", str(tmp_path)]) == 0
     assert main([str(tmp_path), "--log-key", LOG_KEY.encode()]) == 0
-    assert capsys.readouterr().out.count("5 matches (5 exports replayed), 1 tournaments, 2 ladders") == 2
+    assert capsys.readouterr().out.count("6 matches (6 exports replayed), 1 tournaments, 2 ladders") == 2

@@ -2,7 +2,7 @@
 // that opens a table, seats bots in the other seats and starts it.
 import { ApiError, get, pageData, post } from "./api.js";
 import { clockText, flash, h, plural, rerender, timeAgo } from "./dom.js";
-import { DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
+import { contributionKey, DECK_CHOSEN_TEXT, ratingText, shuffleContribution } from "./matches.js";
 
 const games = pageData("games-data");
 const user = pageData("user-data");
@@ -50,10 +50,16 @@ async function create(event) {
     players: Number(form.players.value),
     rated: form.rated.value === "1",
     clock_seconds: form.clock.value ? Number(form.clock.value) : null,
+    contributed_shuffle: form.contributed.checked,
     options,
   };
   try {
     const match = await post("matches", body);
+    if (body.contributed_shuffle) {
+      const value = shuffleContribution();
+      await post(`matches/${match.id}/shuffle`, { value });
+      localStorage.setItem(contributionKey(match.id), value);
+    }
     if (form.others.value === "bots") {
       for (let seat = 1; seat < match.players; seat += 1) {
         await post(`matches/${match.id}/bots`, { seat, bot: form.bot.value });

@@ -56,3 +56,13 @@ export function changedResultText(match, changed) {
     : `The organiser corrected this table's result${why}`;
   return `${how}. ${match.rated ? "The tournament and ratings count" : "The tournament counts"} ${result}.`;
 }
+
+// A contribution to a contributed shuffle (games/shuffle.py): 32 random bytes as 64 hex digits.
+export function shuffleContribution() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// Where a page keeps what it sent for a match, to check once dealt that the server used it.
+export function contributionKey(matchId) {
+  return `card-league:shuffle:${matchId}`;
+}

@@ -3,7 +3,10 @@
 import { api, ApiError, get, pageData, post } from "./api.js";
 import { clockText, flash, h, plural, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
-import { changedResultText, countedRanks, countedWinners, DECK_CHOSEN_TEXT, placeText, ratingText } from "./matches.js";
+import {
+  changedResultText, contributionKey, countedRanks, countedWinners, DECK_CHOSEN_TEXT, placeText, ratingText,
+  shuffleContribution,
+} from "./matches.js";
 import { MatchSocket } from "./socket.js";
 
 const data = pageData("table-data");
@@ -42,6 +45,7 @@ const el = {
   result: document.getElementById("result"),
   log: document.getElementById("log-list"),
   allMoves: document.getElementById("all-moves"),
+  shuffle: document.getElementById("shuffle-note"),
 };
 
 // --- names and helpers ------------------------------------------------------------------------
@@ -208,6 +212,7 @@ function render() {
   renderBoard();
   renderTurn();
   renderPlayers();
+  renderShuffle();
   renderAutoPass();
   renderResult();
   renderAllMoves();
@@ -368,6 +373,54 @@ function appendLog(entries) {
   else if (nearBottom || entries.length > 5) el.log.scrollTop = el.log.scrollHeight;
 }
 
+// --- a contributed shuffle ---------------------------------------------------------------------
+
+// A seated player's page adds 32 random bytes to the shuffle by itself, once, and keeps them so
+// that it can check, once the cards are dealt, that the server used them.
+async function contributeToShuffle() {
+  const shuffle = state.match.shuffle;
+  const seated = state.seat !== null && state.seat !== undefined;
+  if (!shuffle || state.status !== "open" || !seated || shuffle.contributed_seats.includes(state.seat)) return;
+  if (state.contributing) return;
+  state.contributing = true;
+  const value = shuffleContribution();
+  try {
+    state.match = await post(`matches/${matchId}/shuffle`, { value });
+    localStorage.setItem(contributionKey(matchId), value);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 409)) flash(errorText(err), "error");
+  } finally {
+    state.contributing = false;
+  }
+  render();
+}
+
+function renderShuffle() {
+  const shuffle = state.match.shuffle;
+  el.shuffle.hidden = !shuffle;
+  if (!shuffle) return;
+  const commitment = `${state.match.seed_sha256.slice(0, 12)}…`;
+  const seated = state.seat !== null && state.seat !== undefined;
+  let text;
+  if (state.status === "open") {
+    const count = shuffle.contributed_seats.length;
+    text = `The players add to the shuffle: the server committed to its seed (SHA-256 ${commitment}); ` +
+      `${plural(count, "player has", "players have")} sent theirs so far.`;
+    if (seated) text += shuffle.contributed_seats.includes(state.seat) ? " Yours is in." : " Sending yours…";
+  } else {
+    const contributions = shuffle.contributions || [];
+    text = `Dealt from the server's committed seed (SHA-256 ${commitment}) and ` +
+      `${plural(contributions.length, "player's contribution", "players' contributions")}.`;
+    const sent = localStorage.getItem(contributionKey(matchId));
+    if (seated && sent) {
+      const used = contributions.some((c) => c.seat === state.seat && c.value === sent);
+      text += used ? " Yours is among them." : " Yours is NOT among them: the server did not deal with what you sent.";
+    }
+    if (state.match.seed !== null) text += ` The server's seed, ${state.match.seed}, is revealed: anyone can re-derive the deal.`;
+  }
+  el.shuffle.textContent = text;
+}
+
 // --- seats before the start -------------------------------------------------------------------
 
 function renderSetup() {
@@ -463,6 +516,7 @@ async function afterSeatChange() {
   }
   if (state.match.status !== "open" && state.status === "open") state.status = state.match.status;
   render();
+  contributeToShuffle();
 }
 
 function pollWhileOpen() {
@@ -484,3 +538,4 @@ render();
 renderConnection();
 socket.connect();
 setTimeout(pollWhileOpen, 2500);
+contributeToShuffle();

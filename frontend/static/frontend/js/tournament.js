@@ -4,6 +4,7 @@
 import { ApiError, get, getAll, pageData, post } from "./api.js";
 import { bracketLabel, drawBracket } from "./bracket.js";
 import { clockText, flash, h, plural, rerender, timeAgo } from "./dom.js";
+import { contributionKey, shuffleContribution } from "./matches.js";
 
 const data = pageData("tournament-data");
 const games = pageData("games-data");
@@ -77,6 +78,34 @@ async function load() {
     ? await get(`tournaments/${id}/bracket`) : null;
   state.calendar = summary.format === "league" ? await get(`tournaments/${id}/calendar`) : null;
   render();
+  contributeToShuffles();
+}
+
+// In a tournament with contributed shuffles, the page adds 32 random bytes to the shuffle of the
+// player's table in a round paired and not yet started, once, and hands what it sent on to the
+// table's own page (keyed by its match) so that it can check the deal used it.
+async function contributeToShuffles() {
+  if (!state.summary.contributed_shuffle || !user) return;
+  for (const round of state.rounds) {
+    for (const table of round.tables) {
+      if (!table.seats.some((seat) => seat.user === user.id)) continue;
+      const key = `card-league:shuffle:tournament:${id}:${round.round}:${table.table}`;
+      const sent = localStorage.getItem(key);
+      if (sent && table.match) localStorage.setItem(contributionKey(table.match), sent);
+      if (sent || round.started_at || state.contributing) continue;
+      state.contributing = true;
+      const value = shuffleContribution();
+      try {
+        await post(`tournaments/${id}/rounds/${round.round}/tables/${table.table}/shuffle`, { value });
+        localStorage.setItem(key, value);
+        flash(`Your contribution to the shuffle of round ${round.round}, table ${table.table}, is in.`);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 409)) flash(err.message, "error");
+      } finally {
+        state.contributing = false;
+      }
+    }
+  }
 }
 
 async function follow() {
@@ -111,6 +140,7 @@ function render() {
   const size = t.options.table_size ? ` (tables of ${t.options.table_size})` : "";
   el.summary.textContent = [gameOf(t.game).title, (formatTitle[t.format] || t.format) + size, plural(t.entrants, "entrant"), rounds,
     `${clockText(t.clock_seconds)} a move`, t.rated ? "rated" : "casual",
+    t.contributed_shuffle ? "players add to each shuffle" : null,
     t.starts_at && t.status === "registration" ? `starts ${new Date(t.starts_at).toLocaleString()}` : null]
     .filter(Boolean).join(" · ");
   el.champion.hidden = t.champion === null;

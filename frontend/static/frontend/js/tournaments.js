@@ -142,6 +142,7 @@ async function create(event) {
     match_options: form.game.value === "sequence-stacks" && form.turn_limit.value ? { turn_limit: Number(form.turn_limit.value) } : {},
     clock_seconds: Number(form.clock_seconds.value),
     rated: form.rated.checked,
+    contributed_shuffle: form.contributed_shuffle.checked,
     max_entrants: form.max_entrants.value ? Number(form.max_entrants.value) : null,
     starts_at: form.starts_at.value ? new Date(form.starts_at.value).toISOString() : null,
   };
