@@ -11,6 +11,7 @@ urlpatterns = [
     path("players/by-id/<int:user_id>", views.profile_by_id, name="profile-by-id"),
     path("players/<str:username>", views.profile, name="profile"),
     path("tables/<int:match_id>", views.table, name="table"),
+    path("invite/<str:token>", views.invite, name="invite"),
     path("tables/<int:match_id>/replay", views.replay, name="replay"),
     path("leaderboards", views.leaderboard, name="leaderboards"),
     path("leaderboards/<slug:game>", views.leaderboard, name="leaderboard"),

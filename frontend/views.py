@@ -244,6 +244,15 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @ensure_csrf_cookie
 @require_GET
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """An invitation link: its page reads the invitation and sits the holder down."""
+    return _page(request, "frontend/invite.html", {
+        "invite_data": {"token": token, "user": _page_user(request), "titles": GAME_TITLES},
+    })
+
+
+@ensure_csrf_cookie
+@require_GET
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """The replay viewer of a finished match."""
     match = _match_or_404(match_id)

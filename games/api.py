@@ -51,6 +51,7 @@ class MatchOutputSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Match.Status.choices)
     players = serializers.IntegerField()
     rated = serializers.BooleanField(help_text="Opened as a rated table.")
+    private = serializers.BooleanField(help_text="Left out of the lobby; people sit down through invitation links.")
     rating = RatingOutputSerializer(allow_null=True, help_text="Once finished: whether it counts for ratings.")
     options = serializers.DictField()
     deck_chosen = serializers.BooleanField(
@@ -149,6 +150,10 @@ class MatchListCreateApi(APIView):
         clock_seconds = serializers.IntegerField(
             required=False, allow_null=True, min_value=5, max_value=7 * 24 * 3600,
             help_text="Seconds a person has for each decision; when it runs out the fallback bot plays for them.",
+        )
+        private = serializers.BooleanField(
+            required=False, default=False,
+            help_text="Keep the table out of the lobby: people sit down through its invitation links.",
         )
         contributed_shuffle = serializers.BooleanField(
             required=False, default=False,
@@ -265,6 +270,90 @@ class MatchShuffleContributeApi(APIView):
         data.is_valid(raise_exception=True)
         services.match_shuffle_contribute(match_id=match_id, user=request.user, **data.validated_data)
         return Response(_summary(selectors.match_get(match_id)))
+
+
+class InvitationOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    match = serializers.IntegerField(source="match_id")
+    seat = serializers.IntegerField(allow_null=True, help_text="The seat it sits its holder in (null: any free one).")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    revoked_at = serializers.DateTimeField(allow_null=True)
+
+
+class InvitationCreatedSerializer(InvitationOutputSerializer):
+    token = serializers.CharField(help_text="Shown this once: the server keeps only its SHA-256.")
+    url = serializers.CharField(help_text="The page that sits whoever opens it: /invite/<token>.")
+
+
+class MatchInvitationsApi(APIView):
+    """The table's creator lists its invitations, or makes one: a link for a seat or any free seat."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=10)
+        expires_in = serializers.IntegerField(
+            required=False, default=7 * 24 * 3600, min_value=60, max_value=services.INVITATION_SECONDS_MAX,
+            help_text="Seconds until the link stops working (default a week).",
+        )
+
+    @extend_schema(responses={200: InvitationOutputSerializer(many=True)}, operation_id="matches_invitations_list")
+    def get(self, request, match_id: int):
+        invitations = selectors.match_invitations(match_id=match_id, user=request.user)
+        return Response(InvitationOutputSerializer(invitations, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses={201: InvitationCreatedSerializer})
+    def post(self, request, match_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        invitation, token = services.invitation_create(match_id=match_id, user=request.user, **data.validated_data)
+        invitation.token, invitation.url = token, f"/invite/{token}"
+        return Response(InvitationCreatedSerializer(invitation).data, status=status.HTTP_201_CREATED)
+
+
+class MatchInvitationRevokeApi(APIView):
+    """The table's creator revokes an invitation: its link sits nobody from now on."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: InvitationOutputSerializer})
+    def delete(self, request, match_id: int, invitation_id: int):
+        invitation = services.invitation_revoke(match_id=match_id, invitation_id=invitation_id, user=request.user)
+        return Response(InvitationOutputSerializer(invitation).data)
+
+
+class InvitationDetailApi(APIView):
+    """What an invitation link offers (its table and seat), to whoever holds the link."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        seat = serializers.IntegerField(allow_null=True)
+        expires_at = serializers.DateTimeField()
+        match = MatchOutputSerializer()
+
+    @extend_schema(responses={200: OutputSerializer})
+    def get(self, request, token: str):
+        invitation = services.invitation_valid(token)
+        shown = {"seat": invitation.seat, "expires_at": invitation.expires_at, "match": _summary(invitation.match)}
+        return Response(self.OutputSerializer(shown).data)
+
+
+class InvitationAcceptApi(APIView):
+    """Sits the caller at the invitation's table, in its seat or the first free one."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        confirm_chosen_deck = serializers.BooleanField(required=False, default=False)
+
+    @extend_schema(request=InputSerializer, responses={200: MatchOutputSerializer})
+    def post(self, request, token: str):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = services.invitation_accept(token=token, user=request.user, **data.validated_data)
+        return Response(_summary(selectors.match_get(seat.match_id)))
 
 
 class SeatAutoPassApi(APIView):

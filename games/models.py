@@ -54,6 +54,8 @@ class Match(models.Model):
     players = models.PositiveSmallIntegerField(help_text="Seat count, fixed at creation.")
     options = models.JSONField(default=dict, blank=True)
     rated = models.BooleanField(default=True)
+    # Left out of the lobby's lists; people sit down through an invitation link (`Invitation`).
+    private = models.BooleanField(default=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -169,6 +171,25 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} #{self.seq} {self.type}"
+
+
+class Invitation(models.Model):
+    """A link that sits its holder at an open table: in a given seat or any free one, until it
+    expires or the table's creator revokes it. Only the token's SHA-256 is kept (as API tokens)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="invitations")
+    token_sha256 = models.CharField(max_length=64, unique=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Null: any free seat.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match_id", "id"]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} to match {self.match_id}"
 
 
 class MoveReceipt(models.Model):

@@ -9,7 +9,7 @@ from django.db.models import Q, QuerySet
 from accounts.models import User
 from games.bots import BOTS, STRONG_BOT
 from games.engines import ENGINES
-from games.models import Event, Match, Seat, ShuffleContribution
+from games.models import Event, Invitation, Match, Seat, ShuffleContribution
 from games.shuffle import DERIVATION
 from games.state import state_at_head
 from server.errors import forbidden, not_found
@@ -102,6 +102,7 @@ def _summary(
         "status": match.status,
         "players": match.players,
         "rated": match.rated,
+        "private": match.private,
         "rating": _rating(match, _never_moved(match.pk, seat_rows, moved)),
         "options": options,
         "deck_chosen": _deck_chosen(match, opened_by),
@@ -243,7 +244,10 @@ def match_raw_events(match: Match, user: User | None) -> QuerySet[Event]:
 
 
 def match_list(*, game: str | None = None, status: str | None = None, player: str | None = None) -> QuerySet[Match]:
+    """Tables, newest first; a private one only in its players' lists (`player`), never the lobby's."""
     matches = Match.objects.all().order_by("-id")
+    if not player:
+        matches = matches.filter(private=False)
     if game:
         matches = matches.filter(game=game)
     if status:
@@ -254,6 +258,14 @@ def match_list(*, game: str | None = None, status: str | None = None, player: st
             who |= Q(seat_set__user_id=user_id)
         matches = matches.filter(who).distinct()
     return matches
+
+
+def match_invitations(*, match_id: int, user: User) -> list[Invitation]:
+    """A table's invitations, for its creator only (their links are not kept: only when made)."""
+    match = match_get(match_id)
+    if match.created_by_id != user.pk:
+        raise forbidden("not_table_owner", "Only the table's creator sees its invitations.")
+    return list(Invitation.objects.filter(match=match).order_by("id"))
 
 
 def game_list() -> list[dict[str, Any]]:

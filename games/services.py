@@ -9,7 +9,7 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -21,7 +21,7 @@ from games import frames, notify, store, turns
 from games.bots import BOTS, STRONG_BOT
 from games.chain import canonical_json, canonical_time, event_hash, seed_sha256
 from games.engines import ENGINES, Engine, IllegalMove
-from games.models import Event, Match, MoveReceipt, Seat, Shuffle, ShuffleContribution
+from games.models import Event, Invitation, Match, MoveReceipt, Seat, Shuffle, ShuffleContribution
 from games.selectors import deck_chosen_by_creator
 from games.shuffle import DERIVATION, contribution_valid, contributions_canonical, deck_seed
 from games.state import state_at_head, state_cache
@@ -60,9 +60,11 @@ def match_create(
     rated: bool = True,
     clock_seconds: int | None = None,
     contributed_shuffle: bool = False,
+    private: bool = False,
 ) -> Match:
     """Opens a table and seats its creator in seat 0; `clock_seconds` limits each decision.
 
+    A `private` table stays out of the lobby; people sit down through its invitation links.
     With `contributed_shuffle` the server commits to its seed now (its SHA-256 is public from
     here) and the deal follows from it and what the seated players send before the start.
     Locks the creator's user row, so that two requests at once cannot both pass the cap on
@@ -90,7 +92,7 @@ def match_create(
         shuffle = shuffles_commit(1)[0] if contributed_shuffle else None
         match = Match.objects.create(
             game=game, players=players, options=options, rated=rated, created_by=user, clock_seconds=clock_seconds,
-            shuffle=shuffle, seed_sha256=shuffle.seed_sha256 if shuffle else "",
+            shuffle=shuffle, seed_sha256=shuffle.seed_sha256 if shuffle else "", private=private,
         )
         Seat.objects.create(match=match, seat=0, user=user)
     return match
@@ -346,14 +348,19 @@ def _free_seat(match: Match, seat: int | None) -> int:
     return seat
 
 
-def match_join(*, match_id: int, user: User, seat: int | None = None, confirm_chosen_deck: bool = False) -> Seat:
+def match_join(
+    *, match_id: int, user: User, seat: int | None = None, confirm_chosen_deck: bool = False, invited: bool = False
+) -> Seat:
     """Sits a person at an open table, in the given seat or the first free one.
 
     At a table whose creator chose the deck (and so may know every hand) only with
-    `confirm_chosen_deck`: the joiner says they know.
+    `confirm_chosen_deck`: the joiner says they know. At a private table only through an
+    invitation (`invitation_accept`).
     """
     with transaction.atomic():
         match = _open_match_for_update(match_id)
+        if match.private and not invited and match.created_by_id != user.pk:
+            raise forbidden("private_table", "This table is private: sit down through an invitation link.")
         if deck_chosen_by_creator(match) and match.created_by_id != user.pk and not confirm_chosen_deck:
             raise conflict(
                 "chosen_deck_not_confirmed",
@@ -364,6 +371,70 @@ def match_join(*, match_id: int, user: User, seat: int | None = None, confirm_ch
             raise conflict("already_seated", "You already sit at this table.")
         transaction.on_commit(lambda: notify.match_seats_changed(match_id))
         return Seat.objects.create(match=match, seat=_free_seat(match, seat), user=user)
+
+
+INVITATION_SECONDS_MAX = 30 * 24 * 3600
+
+
+def invitation_create(
+    *, match_id: int, user: User, seat: int | None = None, expires_in: int = 7 * 24 * 3600
+) -> tuple[Invitation, str]:
+    """The table's creator makes an invitation link (for a seat, or any free one); returns it and
+    its token, which is shown this once: only its SHA-256 is kept."""
+    if not 60 <= expires_in <= INVITATION_SECONDS_MAX:
+        raise bad_request("bad_expiry", f"An invitation lasts from 60 to {INVITATION_SECONDS_MAX} seconds.")
+    with transaction.atomic():
+        match = _open_match_for_update(match_id)
+        if match.created_by_id != user.pk:
+            raise forbidden("not_table_owner", "Only the table's creator invites.")
+        if seat is not None:
+            _free_seat(match, seat)  # a seat that exists and is free now
+        token = secrets.token_urlsafe(24)
+        invitation = Invitation.objects.create(
+            match=match, token_sha256=_token_sha256(token), seat=seat, created_by=user,
+            expires_at=timezone.now() + timedelta(seconds=expires_in),
+        )
+    return invitation, token
+
+
+def _token_sha256(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def invitation_revoke(*, match_id: int, invitation_id: int, user: User) -> Invitation:
+    """The table's creator revokes an invitation: its link sits nobody from now on."""
+    invitation = Invitation.objects.filter(pk=invitation_id, match_id=match_id).select_related("match").first()
+    if invitation is None:
+        raise not_found("invitation_not_found", f"Table {match_id} has no invitation {invitation_id}.")
+    if invitation.match.created_by_id != user.pk:
+        raise forbidden("not_table_owner", "Only the table's creator revokes its invitations.")
+    if invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+    return invitation
+
+
+def invitation_valid(token: str) -> Invitation:
+    """The invitation a link names, if it may still sit someone: else 404, or 409 with why not."""
+    invitation = Invitation.objects.filter(token_sha256=_token_sha256(token)).select_related("match").first()
+    if invitation is None:
+        raise not_found("invitation_not_found", "No invitation has this link.")
+    if invitation.revoked_at is not None:
+        raise conflict("invitation_revoked", "The table's creator revoked this invitation.")
+    if invitation.expires_at <= timezone.now():
+        raise conflict("invitation_expired", "This invitation has expired: ask for a new link.")
+    if invitation.match.status != Match.Status.OPEN:
+        raise conflict("match_not_open", "The match has already started.")
+    return invitation
+
+
+def invitation_accept(*, token: str, user: User, confirm_chosen_deck: bool = False) -> Seat:
+    """Sits the link's holder at its table: in its seat, or the first free one."""
+    invitation = invitation_valid(token)
+    return match_join(
+        match_id=invitation.match_id, user=user, seat=invitation.seat, confirm_chosen_deck=confirm_chosen_deck,
+        invited=True,
+    )
 
 
 def match_leave(*, match_id: int, user: User) -> None:

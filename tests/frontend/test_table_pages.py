@@ -252,3 +252,29 @@ def test_a_seated_player_s_page_adds_to_a_contributed_shuffle_and_checks_it_was_
     spectator = open_table(pages, table["id"], 1280, None)
     note = spectator.text_content("#shuffle-note")
     assert "1 player's contribution" in note and "Yours" not in note
+
+
+def test_two_people_meet_through_an_invitation_link(pages, person, live_server_url):
+    """The creator of a private table makes a link on its page; a friend who opens it and sits
+    down lands at the table, in the seat; the lobby never lists the table."""
+    api = person["api"]
+    table = api.post("/api/matches", json={"game": "ten", "players": 2, "rated": False, "private": True}).json()
+    creator = pages.open(width=1280, height=900)
+    log_in(creator, person["username"])
+    creator.goto(f"/tables/{table['id']}")
+    creator.get_by_role("button", name="Make a link").click()
+    creator.wait_for_selector("#invite-link")
+    url = creator.input_value("#invite-link")
+    assert url.startswith(live_server_url + "/invite/")
+    friend_name = unique("fern")
+    answer = httpx.post(f"{live_server_url}/api/auth/register", json={"username": friend_name, "password": PASSWORD})
+    assert answer.status_code == 201
+    friend = pages.open(width=390, height=844, mobile=True)
+    log_in(friend, friend_name)
+    friend.goto(url)
+    friend.get_by_role("button", name="Sit down").click()
+    friend.wait_for_url(f"**/tables/{table['id']}")
+    seats = api.get(f"/api/matches/{table['id']}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Tara", friend_name]
+    lobby = api.get("/api/matches", params={"status": "open"}).json()["results"]
+    assert table["id"] not in [m["id"] for m in lobby]

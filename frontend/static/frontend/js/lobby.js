@@ -51,6 +51,7 @@ async function create(event) {
     rated: form.rated.value === "1",
     clock_seconds: form.clock.value ? Number(form.clock.value) : null,
     contributed_shuffle: form.contributed.checked,
+    private: form.private.checked,
     options,
   };
   try {

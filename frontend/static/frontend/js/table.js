@@ -476,7 +476,57 @@ function renderSetup() {
       onchange: (event) => { state.deckConfirmed = event.target.checked; renderSetup(); },
     }), " I understand, and want to sit down anyway") : null) : null;
   rerender(el.setup, () => [h("h2", {}, "Seats"), deckNotice, h("ol", { class: "setup-seats" }, rows),
-    h("div", { class: "action-bar" }, footer)]);
+    h("div", { class: "action-bar" }, footer), isCreator() && free > 0 ? invitationsPanel() : null]);
+}
+
+// --- invitation links (the creator's, while the table is open) --------------------------------
+
+function invitationsPanel() {
+  const live = (state.invitations || []).filter((i) => !i.revoked_at && new Date(i.expires_at) > new Date());
+  return h("div", { class: "invitations", id: "invitations" },
+    h("h3", {}, "Invite by link"),
+    h("p", { class: "muted small" }, state.match.private
+      ? "This table is private: only people with a link can sit down."
+      : "Anyone can sit down from the lobby; a link takes a friend straight here."),
+    h("button", { type: "button", class: "btn btn-small", "data-key": "invite", onclick: invite }, "Make a link"),
+    state.newLink ? h("p", {}, h("input", { type: "text", readonly: true, value: state.newLink, id: "invite-link",
+      "aria-label": "Invitation link", onfocus: (event) => event.target.select() }),
+    h("button", { type: "button", class: "btn btn-small", "data-key": "copy-link",
+      onclick: () => navigator.clipboard.writeText(state.newLink).then(() => flash("Link copied.")) }, "Copy")) : null,
+    live.length ? h("ul", { class: "invitation-list" }, live.map((i) => h("li", {},
+      `${i.seat === null ? "Any free seat" : `Seat ${i.seat + 1}`}, until ${new Date(i.expires_at).toLocaleString()} `,
+      h("button", { type: "button", class: "btn btn-small", "data-key": `revoke:${i.id}`,
+        onclick: () => revokeInvitation(i.id) }, "Revoke")))) : null);
+}
+
+async function loadInvitations() {
+  if (!isCreator() || state.status !== "open") return;
+  try {
+    state.invitations = await get(`matches/${matchId}/invitations`);
+  } catch (err) {
+    flash(errorText(err), "error");
+  }
+  renderSetup();
+}
+
+async function invite() {
+  try {
+    const made = await post(`matches/${matchId}/invitations`, {});
+    state.newLink = `${location.origin}${made.url}`;
+  } catch (err) {
+    flash(errorText(err), "error");
+  }
+  await loadInvitations();
+}
+
+async function revokeInvitation(id) {
+  try {
+    await api(`matches/${matchId}/invitations/${id}`, { method: "DELETE" });
+    flash("The link no longer works.");
+  } catch (err) {
+    flash(errorText(err), "error");
+  }
+  await loadInvitations();
 }
 
 async function act(path, body, done) {
@@ -539,3 +589,4 @@ renderConnection();
 socket.connect();
 setTimeout(pollWhileOpen, 2500);
 contributeToShuffle();
+loadInvitations();
