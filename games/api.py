@@ -21,6 +21,7 @@ class SeatOutputSerializer(serializers.Serializer):
     user = serializers.IntegerField(allow_null=True)
     name = serializers.CharField(allow_null=True)
     bot = serializers.CharField(allow_blank=True)
+    ready = serializers.BooleanField(help_text="False for a person who has not accepted the rematch yet.")
 
 
 class RatingOutputSerializer(serializers.Serializer):
@@ -78,6 +79,8 @@ class MatchOutputSerializer(serializers.Serializer):
     )
     clock_seconds = serializers.IntegerField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the decision awaited now runs out.")
+    rematch_of = serializers.IntegerField(allow_null=True, help_text="The finished match this table is a rematch of.")
+    rematch = serializers.IntegerField(allow_null=True, help_text="This finished match's rematch table, once offered.")
 
 
 class MatchPageSerializer(serializers.Serializer):
@@ -354,6 +357,28 @@ class InvitationAcceptApi(APIView):
         data.is_valid(raise_exception=True)
         seat = services.invitation_accept(token=token, user=request.user, **data.validated_data)
         return Response(_summary(selectors.match_get(seat.match_id)))
+
+
+class MatchRematchOfferApi(APIView):
+    """A player of a finished match offers a rematch: a new table of the same players, seats rotated,
+    started once every person has accepted (at once against bots only)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: MatchOutputSerializer})
+    def post(self, request, match_id: int):
+        match = services.rematch_offer(match_id=match_id, user=request.user)
+        return Response(_summary(match), status=status.HTTP_201_CREATED)
+
+
+class MatchRematchAcceptApi(APIView):
+    """A person seated at a rematch accepts it; the last acceptance starts the match."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: MatchOutputSerializer})
+    def post(self, request, match_id: int):
+        return Response(_summary(services.rematch_accept(match_id=match_id, user=request.user)))
 
 
 class SeatAutoPassApi(APIView):

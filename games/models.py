@@ -65,6 +65,11 @@ class Match(models.Model):
     seed_sha256 = models.CharField(max_length=64, blank=True)
     # A player-contributed shuffle: `seed` is then the server's committed seed, not the deck's.
     shuffle = models.OneToOneField(Shuffle, null=True, blank=True, on_delete=models.PROTECT, related_name="match")
+    # A rematch of a finished match (one at most): the same people, seats rotated, started when
+    # every person has accepted (`Seat.ready`).
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="rematch"
+    )
     # Head of the event stream: moved only by a conditional UPDATE in the same transaction
     # as the appended events, so two writers can never both extend the same head.
     last_seq = models.PositiveIntegerField(default=0)
@@ -113,6 +118,8 @@ class Seat(models.Model):
     abandoned = models.BooleanField(default=False)
     # The player's choice to pass at once in interrupt windows (e.g. a Block window).
     auto_pass = models.BooleanField(default=False)
+    # False for a person seated at a rematch they have not accepted yet (every other seat is ready).
+    ready = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["match_id", "seat"]

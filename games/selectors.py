@@ -54,8 +54,14 @@ def match_summaries(matches: list[Match]) -> list[dict[str, Any]]:
         for match_id, actor, data in Event.objects.filter(match_id__in=started, seq=1).values_list("match_id", "actor", "data")
     } if started else {}
     shuffles = _shuffles([m for m in matches if m.shuffle_id is not None], seats_of, firsts)
+    finished = [m.pk for m in matches if m.status == Match.Status.FINISHED]
+    rematches = dict(Match.objects.filter(rematch_of_id__in=finished).values_list("rematch_of_id", "pk")) if finished else {}
     return [
-        _summary(match, seats_of[match.pk], moved, firsts.get(match.pk, (None, None))[0], shuffles.get(match.pk))
+        {
+            **_summary(match, seats_of[match.pk], moved, firsts.get(match.pk, (None, None))[0], shuffles.get(match.pk)),
+            "rematch_of": match.rematch_of_id,
+            "rematch": rematches.get(match.pk),
+        }
         for match in matches
     ]
 
@@ -116,6 +122,7 @@ def _summary(
                 "user": seats[s].user_id if s in seats else None,
                 "name": seats[s].shown_name if s in seats else None,
                 "bot": seats[s].bot if s in seats else "",
+                "ready": seats[s].ready if s in seats else True,
             }
             for s in range(match.players)
         ],

@@ -437,6 +437,58 @@ def invitation_accept(*, token: str, user: User, confirm_chosen_deck: bool = Fal
     )
 
 
+def rematch_offer(*, match_id: int, user: User) -> Match:
+    """A player of a finished match offers a rematch: a new table of the same people, bots and
+    options (the server shuffles: a chosen deck is not dealt again), seats rotated so that the
+    source's seat 1 moves first. It starts once every person has accepted; the offerer has, and
+    bots need not. One rematch a match: a second offer answers 409 with the first one's id."""
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        source = Match.objects.select_for_update().filter(pk=match_id).first()
+        if source is None:
+            raise not_found("match_not_found", f"There is no match {match_id}.")
+        if source.status != Match.Status.FINISHED or source.origin != Match.Origin.PLAYED:
+            raise conflict("rematch_not_possible", "A rematch follows a match played here, once it has ended.")
+        seats = list(Seat.objects.filter(match=source).order_by("seat"))
+        if not any(seat.user_id == user.pk for seat in seats):
+            raise forbidden("not_seated", "Only the match's players offer a rematch.")
+        existing = Match.objects.filter(rematch_of=source).values_list("pk", flat=True).first()
+        if existing is not None:
+            raise conflict("rematch_exists", f"Table {existing} is this match's rematch.", rematch=existing)
+        _check_open_tables(user)
+        shuffle = shuffles_commit(1)[0] if source.shuffle_id else None
+        match = Match.objects.create(
+            game=source.game, players=source.players, options={k: v for k, v in source.options.items() if k != "deck"},
+            rated=source.rated, created_by=user, clock_seconds=source.clock_seconds, private=source.private,
+            shuffle=shuffle, seed_sha256=shuffle.seed_sha256 if shuffle else "", rematch_of=source,
+        )
+        rotated = seats[1:] + seats[:1]
+        Seat.objects.bulk_create([
+            Seat(match=match, seat=i, user_id=old.user_id, bot=old.bot, ready=old.user_id in (None, user.pk))
+            for i, old in enumerate(rotated)
+        ])
+        everyone_ready = all(old.user_id in (None, user.pk) for old in rotated)
+    if everyone_ready:  # a rematch against bots only
+        return match_start(match_id=match.pk, user=None)
+    return match
+
+
+def rematch_accept(*, match_id: int, user: User) -> Match:
+    """A person seated at a rematch accepts it; the last acceptance starts it."""
+    with transaction.atomic():
+        match = _open_match_for_update(match_id)
+        if match.rematch_of_id is None:
+            raise conflict("not_a_rematch", "This table is not a rematch: its creator starts it.")
+        if not Seat.objects.filter(match=match, user=user).update(ready=True):
+            raise forbidden("not_seated", "You do not sit at this table.")
+        seats = Seat.objects.filter(match=match)
+        everyone_ready = seats.count() == match.players and not seats.filter(ready=False).exists()
+        transaction.on_commit(lambda: notify.match_seats_changed(match_id))
+    if everyone_ready:
+        return match_start(match_id=match_id, user=None)
+    return match
+
+
 def match_leave(*, match_id: int, user: User) -> None:
     """Leaves an open table."""
     with transaction.atomic():
@@ -481,6 +533,9 @@ def match_start(*, match_id: int, user: User | None) -> Match:
         seats = list(Seat.objects.filter(match=match).select_related("user").order_by("seat"))
         if len(seats) != match.players:
             raise conflict("table_not_full", f"{len(seats)} of {match.players} seats are taken.")
+        waiting = [seat.seat for seat in seats if not seat.ready]
+        if waiting:
+            raise conflict("rematch_not_accepted", "Every player must accept the rematch first.", seats=waiting)
         engine = ENGINES[match.game]
         given = _contributions([match.shuffle_id])[match.shuffle_id] if match.shuffle_id else {}
         deal = _deal(match.shuffle, [seat.user_id for seat in seats], given)

@@ -19,6 +19,8 @@ urlpatterns = [
     ),
     path("invitations/<str:token>", api.InvitationDetailApi.as_view(), name="invitation-detail"),
     path("invitations/<str:token>/accept", api.InvitationAcceptApi.as_view(), name="invitation-accept"),
+    path("matches/<int:match_id>/rematch", api.MatchRematchOfferApi.as_view(), name="match-rematch"),
+    path("matches/<int:match_id>/accept", api.MatchRematchAcceptApi.as_view(), name="match-rematch-accept"),
     path("matches/<int:match_id>/shuffle", api.MatchShuffleContributeApi.as_view(), name="match-shuffle-contribute"),
     path("matches/<int:match_id>/auto-pass", api.SeatAutoPassApi.as_view(), name="seat-auto-pass"),
     path("matches/<int:match_id>/view", api.MatchViewApi.as_view(), name="match-view"),

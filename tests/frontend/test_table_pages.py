@@ -7,6 +7,7 @@ moves are random legal ones, the bots move through the server's worker.
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import httpx
@@ -278,3 +279,33 @@ def test_two_people_meet_through_an_invitation_link(pages, person, live_server_u
     assert [s["name"] for s in seats] == ["Tara", friend_name]
     lobby = api.get("/api/matches", params={"status": "open"}).json()["results"]
     assert table["id"] not in [m["id"] for m in lobby]
+
+
+def test_a_rematch_is_offered_from_the_result_and_accepted_on_its_table(pages, person, live_server_url):
+    """Two people finish a match; one offers a rematch from the result panel and lands at the new
+    table, seats rotated; the other's finished page links to it, and their acceptance starts it."""
+    api = person["api"]
+    friend_name = unique("finn")
+    answer = httpx.post(f"{live_server_url}/api/auth/register", json={"username": friend_name, "password": PASSWORD})
+    friend = httpx.Client(base_url=live_server_url, headers={"Authorization": f"Token {answer.json()['token']}"})
+    table = api.post("/api/matches", json={"game": "ten", "players": 2, "rated": False}).json()
+    assert friend.post(f"/api/matches/{table['id']}/join", json={}).status_code == 200
+    assert api.post(f"/api/matches/{table['id']}/start").status_code == 200
+    rng, clients = random.Random(5), [api, friend]
+    while (match := api.get(f"/api/matches/{table['id']}").json())["status"] != "finished":
+        for client in clients:
+            seen = client.get(f"/api/matches/{table['id']}/view").json()
+            if seen["legal_moves"]:
+                client.post(f"/api/matches/{table['id']}/moves", json={"move": rng.choice(seen["legal_moves"])})
+    offerer = open_table(pages, table["id"], 1280, person["username"])
+    other = open_table(pages, table["id"], 390, friend_name)
+    offerer.get_by_role("button", name="Offer a rematch").click()
+    offerer.wait_for_url(re.compile(r".*/tables/(?!%d$)\d+$" % table["id"]))
+    rematch_id = int(offerer.url.rsplit("/", 1)[1])
+    assert api.get(f"/api/matches/{rematch_id}").json()["rematch_of"] == match["id"]
+    other.get_by_role("link", name="Go to the rematch").click()
+    other.get_by_role("button", name="Accept the rematch").click()
+    offerer.wait_for_function("() => document.getElementById('table').dataset.status === 'running'")
+    seats = api.get(f"/api/matches/{rematch_id}").json()["seats"]
+    assert [s["name"] for s in seats] == [friend_name, "Tara"]  # rotated: the other seat moves first
+    friend.close()

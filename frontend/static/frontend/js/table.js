@@ -340,7 +340,26 @@ function renderResult() {
       h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))), h("tbody", {}, rows)),
     h("p", {}, h("a", { class: "btn", href: `/tables/${matchId}/replay` }, "Watch the replay"), " ",
       h("a", { class: "btn", href: "/" }, "Back to the lobby")),
+    rematchOffer(),
   ]);
+}
+
+// A player of a finished match offers a rematch (or, once someone has, goes to it).
+function rematchOffer() {
+  if (state.match.rematch) {
+    return h("p", {}, h("a", { class: "btn btn-primary", id: "rematch-link", href: `/tables/${state.match.rematch}` },
+      "Go to the rematch"));
+  }
+  if (!user || state.seat === null || state.seat === undefined) return null;
+  return h("p", {}, h("button", { type: "button", class: "btn btn-primary", "data-key": "rematch", onclick: async () => {
+    try {
+      const rematch = await post(`matches/${matchId}/rematch`);
+      location.assign(`/tables/${rematch.id}`);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "rematch_exists") location.assign(`/tables/${err.extra.rematch}`);
+      else flash(errorText(err), "error");
+    }
+  } }, "Offer a rematch"));
 }
 
 function renderAllMoves() {
@@ -439,6 +458,11 @@ function renderSetup() {
     if (info.name) {
       return h("li", { class: "setup-seat" }, h("span", { class: "seat-no" }, `Seat ${seat + 1}`),
         h("span", {}, name(seat), seat === state.seat ? " (you)" : ""),
+        state.match.rematch_of && !info.bot ? h("span", { class: "muted small" },
+          info.ready ? " accepted the rematch" : " has not accepted the rematch yet") : null,
+        seat === state.seat && !info.ready ? h("button", { type: "button", class: "btn btn-small btn-primary",
+          "data-key": "accept-rematch", onclick: () => act(`matches/${matchId}/accept`, {}, "You accepted the rematch.") },
+        "Accept the rematch") : null,
         seat === state.seat && !isCreator() ? h("button", { type: "button", class: "btn btn-small", "data-key": "leave",
           onclick: () => act(`matches/${matchId}/leave`, {}, "You left the table.") }, "Leave") : null);
     }
@@ -463,7 +487,8 @@ function renderSetup() {
       footer.push(h("button", { type: "button", class: "btn", "data-key": "fill-bots", onclick: fillWithBots },
         free === 1 ? `Fill the empty seat with a ${data.strong_bot} bot` : `Fill ${free} empty seats with ${data.strong_bot} bots`));
     }
-    footer.push(h("button", { type: "button", class: "btn btn-primary", "data-key": "start", disabled: free > 0,
+    const unaccepted = state.match.seats.some((info) => info.name && !info.ready);
+    footer.push(h("button", { type: "button", class: "btn btn-primary", "data-key": "start", disabled: free > 0 || unaccepted,
       onclick: () => act(`matches/${matchId}/start`, undefined, "The game starts.") }, "Start the game"));
   } else if (free === 0) {
     footer.push(h("p", { class: "muted" }, "Every seat is taken: the table's creator starts the game."));
@@ -570,7 +595,10 @@ async function afterSeatChange() {
 }
 
 function pollWhileOpen() {
-  if (state.status === "open" && document.visibilityState === "visible") afterSeatChange();
+  // An open table's seats change by others' hands; a finished one may be offered a rematch.
+  const waitingForRematch = state.status === "finished" && state.seat !== null && state.seat !== undefined
+    && !state.match.rematch;
+  if ((state.status === "open" || waitingForRematch) && document.visibilityState === "visible") afterSeatChange();
   setTimeout(pollWhileOpen, 2500);
 }
 
