@@ -551,6 +551,8 @@ def entrant_reenter(*, tournament_id: int, user: User, entrant_id: int | None = 
         total = _total_rounds(state) or 0
         if first_round > total:
             raise conflict("no_rounds_left", "No round is left to play.")
+        if not by_organiser:  # a late entrant may have taken the seat; the organiser may add one
+            _require_room(tournament)
         rule = "reentry.organiser" if entrant.user_id != user.pk else "reentry.player"
         _append(
             tournament,
@@ -757,6 +759,20 @@ def _round_start_batch(tournament: Tournament, rnd: Round, *, actor: str, now: d
     if not RoundTable.objects.filter(round=rnd).exists():  # a round of byes only is complete at once
         _schedule(tournament.pk, now)
     return True
+
+
+def _no_shows_pending(now: dt.datetime) -> set[int]:
+    """Running tournaments with a no-show rule whose current round's no-show time is up unchecked
+    (for the sweep: a lost task must not leave an absent player's table waiting to the deadline)."""
+    due = set()
+    ruled = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING, field_rules__no_show_seconds__gte=1
+    ).only("pk", "field_rules")
+    for tournament in ruled:
+        rnd = _latest_round(tournament)
+        if rnd is not None and rnd.completed_at is None and _no_shows_due(tournament, rnd, now):
+            due.add(tournament.pk)
+    return due
 
 
 def _no_show_schedule(tournament: Tournament, started: dt.datetime) -> None:
@@ -1047,6 +1063,7 @@ def tournaments_due(*, now: dt.datetime | None = None) -> list[int]:
         match__status=Match.Status.FINISHED,
     )
     due |= set(unrecorded.values_list("round__tournament_id", flat=True))
+    due |= _no_shows_pending(now)
     for tournament_id in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list(
         "pk", flat=True
     ):

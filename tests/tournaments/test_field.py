@@ -208,6 +208,21 @@ def test_re_entry_is_the_organisers_choice(alice, bob, carol):
     assert events_of(tournament, "PlayerReentered")[0]["rule"] == "reentry.organiser"
 
 
+def test_a_seat_taken_by_a_late_entrant_is_not_given_back_by_re_entry_but_the_organiser_may(alice, bob, carol):
+    tournament = make_tournament(
+        alice, people=(bob,), bots=3, options={"rounds": 4}, max_entrants=4,
+        field_rules={"late_entry": True, "reentry": True},
+    )
+    services.tournament_start(tournament_id=tournament.pk, user=alice)
+    dropped = services.entrant_withdraw(tournament_id=tournament.pk, user=bob)
+    services.entrant_register(tournament_id=tournament.pk, user=carol)  # late, into Bob's seat
+    refused("tournament_full", 409, services.entrant_reenter, tournament_id=tournament.pk, user=bob)
+    assert Entrant.objects.get(pk=dropped.pk).status == "withdrawn"
+    services.entrant_reenter(tournament_id=tournament.pk, user=alice, entrant_id=dropped.pk)
+    assert Entrant.objects.filter(tournament=tournament, status="active").count() == 5
+    assert_rebuild_equals_incremental(tournament)
+
+
 def test_leaving_and_rejoining_never_earns_a_second_bye(alice, bob):
     """Regression for the lichess leave-and-rejoin exploit (lila#12497): a player who drops and
     comes back scores nothing for the round missed, and the pairing gives them no bye for it."""
@@ -258,6 +273,8 @@ def test_a_no_show_forfeits_the_table_and_is_dropped_after_the_set_number_of_for
     _let_the_clock_play_for(match_id, bob)
     started = Round.objects.get(tournament=tournament, number=1).started_at
     assert services.tournament_advance(tournament_id=tournament.pk, now=started + dt.timedelta(seconds=59)) == []
+    assert tournament.pk not in services.tournaments_due(now=started + dt.timedelta(seconds=59))
+    assert tournament.pk in services.tournaments_due(now=started + dt.timedelta(seconds=60))  # a lost task
     steps = services.tournament_advance(tournament_id=tournament.pk, now=started + dt.timedelta(seconds=60))
     assert steps[0] == "no-shows"
     bob_entry = Entrant.objects.get(tournament=tournament, user=bob)
