@@ -454,7 +454,9 @@ class TournamentEntrantsApi(JsonApiView):
 
 
 class TournamentRegisterApi(JsonApiView):
-    """The caller enters the tournament (409 `already_registered`, `registration_closed`)."""
+    """The caller enters the tournament; past `max_entrants` they join its waitlist (if it has one);
+    a running Swiss open to late entry takes them late (409 `already_registered`,
+    `already_waitlisted`, `tournament_full`, `registration_closed`, `late_entry_closed`, `use_reentry`)."""
 
     permission_classes = [IsAuthenticated]
 

@@ -326,3 +326,32 @@ def test_the_games_standings_rank_by_cards_left_without_wins_points_or_tie_break
     assert all(re.fullmatch(r"1 card left|\d+ cards left", r) for r in results), results
     assert "(tables of 2)" in page.locator("#t-summary").inner_text()
     pages.screenshot(page, "finished-1280")
+
+
+def test_a_player_checks_in_another_waits_in_line_and_the_log_says_why(pages, live_server_url):
+    """The field's decisions on the page: check-in, the waitlist, and each log line's rule."""
+    pages.name = "field"
+    with organiser_api(live_server_url) as api:
+        tournament = api.post("/api/tournaments", json={
+            "name": "Open night", "game": "sequence-stacks", "format": "swiss", "max_entrants": 2,
+            "match_options": {"turn_limit": 6}, "field_rules": {"check_in_minutes": 30, "waitlist": 2},
+        }).json()
+        assert api.post(f"/api/tournaments/{tournament['id']}/bots", json={"bot": "random"}).status_code == 201
+        player, waiter = pages.open(), pages.open()
+        sign_up(player, unique("pia"), display_name="Pia")
+        player.goto(f"/tournaments/{tournament['id']}")
+        player.wait_for_selector("#field-rules")
+        player.get_by_role("button", name="Register").click()
+        player.get_by_role("button", name="Check in").click()
+        player.wait_for_selector("#entry [data-key=checked-in]")
+
+        sign_up(waiter, unique("wes"), display_name="Wes")
+        waiter.goto(f"/tournaments/{tournament['id']}")
+        waiter.get_by_role("button", name="Join the waitlist").click()
+        waiter.wait_for_selector("text=You are number 1 on the waitlist")
+        waiter.wait_for_selector("#activity li[data-type=PlayerWaitlisted] [data-rule='waitlist.joined']")
+        pages.screenshot(waiter, "waitlist")
+
+        assert api.post(f"/api/tournaments/{tournament['id']}/start").status_code == 200
+    waiter.wait_for_selector("#activity li[data-type=WaitlistClosed] [data-rule='waitlist.closed']", timeout=30_000)
+    assert "Why:" in waiter.locator("#activity li[data-type=WaitlistClosed]").inner_text()

@@ -88,8 +88,10 @@ async function follow() {
       state.feed = feed.next;
       if (feed.next >= feed.head || !feed.events.length) break;
     }
-    if (fresh.length || !state.summary) await load();
+    const opening = !state.summary;
+    if (fresh.length || opening) await load();
     appendActivity(fresh);
+    if (!opening) tellMe(fresh);
   } catch (err) {
     flash(`The tournament could not be loaded: ${err.message}`, "error");
   }
@@ -425,6 +427,18 @@ function whyOf(event) {
   const d = event.data;
   if (!d.rule) return null;
   return h("span", { class: "small muted log-why", "data-rule": d.rule }, ` Why: ${d.why || d.rule} (rule ${d.rule})`);
+}
+
+// A decision about the reader's own entry is told at once, not only written in the log.
+function tellMe(events) {
+  if (!user) return;
+  const mine = state.entrants.find((e) => e.user === user.id);
+  if (!mine) return;
+  for (const event of events) {
+    if (event.data.entrant !== mine.id) continue;
+    if (event.type === "PlayerPromoted") flash("A seat was freed: you are in the tournament now.");
+    if (event.type === "CheckInMissed" || event.type === "PlayerDropped") flash(`You were dropped. ${event.data.why}`, "error");
+  }
 }
 
 function appendActivity(events) {
