@@ -124,16 +124,20 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
         "seed": tournament.seed if over else None,
         "created_at": tournament.created_at,
         "field_rules": tournament.field_rules,
-        "check_in_opens_at": _check_in_opens_at(tournament),
+        "check_in_opens_at": check_in_opens_at(tournament),
         "waitlisted": Entrant.objects.filter(tournament=tournament, status=Entrant.Status.WAITLISTED).count(),
     }
 
 
-def _check_in_opens_at(tournament: Tournament) -> Any:
+def check_in_opens_at(tournament: Tournament) -> dt.datetime | None:
+    """When check-in opens (None: no check-in, or no start time: open all through registration)."""
     minutes = (tournament.field_rules or {}).get("check_in_minutes")
     if minutes is None or tournament.starts_at is None:
         return None
-    return tournament.starts_at - dt.timedelta(minutes=minutes)
+    try:
+        return tournament.starts_at - dt.timedelta(minutes=minutes)
+    except OverflowError:  # a start in the first years of the calendar: open from the beginning
+        return dt.datetime.min.replace(tzinfo=dt.UTC)
 
 
 def _field_size(tournament: Tournament) -> int:

@@ -397,10 +397,9 @@ def _promote(tournament: Tournament, entrant: Entrant, *, detail: str, actor: st
 
 def check_in_opens_at(tournament: Tournament) -> dt.datetime | None:
     """When check-in opens (None: no start time, open all through registration)."""
-    minutes = _rules(tournament).check_in_minutes
-    if minutes is None or tournament.starts_at is None:
-        return None
-    return tournament.starts_at - dt.timedelta(minutes=minutes)
+    from tournaments.selectors import check_in_opens_at as opens_at
+
+    return opens_at(tournament)
 
 
 def entrant_check_in(*, tournament_id: int, user: User, now: dt.datetime | None = None) -> Entrant:
@@ -930,8 +929,8 @@ def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[str | None, lis
                 return "round-completed", []
             return _pair_next(tournament, actor="server", now=now), []
         if _no_shows_due(tournament, rnd, now):
-            _no_shows_forfeit(tournament, rnd)
-            return "no-shows", []
+            # A forfeited table's match decides nothing more: it is played out, without the lock.
+            return "no-shows", _no_shows_forfeit(tournament, rnd)
         if rnd.deadline is not None and rnd.deadline <= now:
             running = _running_matches(rnd)
             if rnd.deadline_passed_at is None:
@@ -1153,10 +1152,10 @@ def _no_shows_due(tournament: Tournament, rnd: Round, now: dt.datetime) -> bool:
     return not TournamentEvent.objects.filter(tournament=tournament, key=f"no-shows:{rnd.number}").exists()
 
 
-def _no_shows_forfeit(tournament: Tournament, rnd: Round) -> None:
+def _no_shows_forfeit(tournament: Tournament, rnd: Round) -> list[int]:
     """The round's no-show time is up: each person absent from a table still playing forfeits it
     (one event for the round, naming the rule even when nobody was absent), and a player with too
-    many forfeits is dropped from the next round. Lock held."""
+    many forfeits is dropped from the next round. Returns the forfeited tables' matches. Lock held."""
     rules = _rules(tournament)
     tables, matches = [], []
     running = _waiting_tables(rnd).filter(match__status=Match.Status.RUNNING).order_by("number")
@@ -1180,7 +1179,7 @@ def _no_shows_forfeit(tournament: Tournament, rnd: Round) -> None:
         _result_changed(match_id)
     limit = rules.no_show_drop_after
     if limit is None:
-        return
+        return matches
     gone = sorted({entrant for table in tables for entrant in table["forfeited"]})
     counts = dict(
         StandingRow.objects.filter(tournament=tournament, entrant_id__in=gone).values_list("entrant_id", "forfeits")
@@ -1197,6 +1196,7 @@ def _no_shows_forfeit(tournament: Tournament, rnd: Round) -> None:
             },
             actor="clock",
         )
+    return matches
 
 
 def _result_changed(match_id: int | None) -> None:

@@ -281,6 +281,7 @@ def test_a_no_show_forfeits_the_table_and_is_dropped_after_the_set_number_of_for
     (forfeits,) = events_of(tournament, "NoShowsForfeited")
     assert forfeits["tables"][0]["forfeited"] == [bob_entry.pk] and forfeits["rule"] == "no_show.forfeit"
     assert RoundTable.objects.get(match_id=match_id).result["source"] == "NoShowsForfeited"
+    assert Match.objects.get(pk=match_id).status == "finished"  # played out: the present player is free
     (drop,) = events_of(tournament, "PlayerDropped")
     assert (drop["entrant"], drop["from_round"], drop["rule"]) == (bob_entry.pk, 2, "no_show.dropped")
     row = {r["entrant"]["id"]: r for r in selectors.standings(tournament)}[bob_entry.pk]
