@@ -57,6 +57,8 @@ def test_registering_through_the_api_answers_the_entrant(alice, bob):
         "status": "active",
         "seed": None,
         "rating": None,
+        "checked_in": False,
+        "waitlist_position": None,
     }
 
 
