@@ -503,7 +503,7 @@ def _late_enter(tournament: Tournament, user: User) -> Entrant:
     missed = first_round - 1
     bye_round = missed if rules.late_entry_award == "bye" and missed >= 1 else None
     award = (
-        f"Missed rounds: {missed}; a bye's points for round {bye_round}, zero for the others."
+        f"Missed rounds: {missed}; a bye's points for round {bye_round}{', zero for the others' if missed > 1 else ''}."
         if bye_round is not None
         else f"Missed rounds: {missed}; they score zero."
     )

@@ -139,7 +139,7 @@ function rulesText(t) {
   const parts = [];
   if (r.check_in_minutes) parts.push(`check in ${plural(r.check_in_minutes, "minute")} before the start, or be dropped`);
   if (r.waitlist) parts.push(`a waitlist of ${r.waitlist} once full`);
-  if (r.late_entry) parts.push(`late entry until round ${r.late_entry_until_round || "half the rounds"} (${r.late_entry_award === "zero" ? "missed rounds score zero" : "one bye for missed rounds"})`);
+  if (r.late_entry) parts.push(`late entry until ${r.late_entry_until_round ? `round ${r.late_entry_until_round}` : "half the rounds have started"} (${r.late_entry_award === "zero" ? "missed rounds score zero" : "one bye for missed rounds"})`);
   if (r.reentry) parts.push("players who drop may come back");
   if (r.no_show_seconds) parts.push(`absent ${plural(r.no_show_seconds, "second")} from a table: forfeit${r.no_show_drop_after ? `; dropped after ${plural(r.no_show_drop_after, "forfeit")}` : ""}`);
   return parts.length ? `Rules: ${parts.join("; ")}.` : null;
