@@ -10,9 +10,10 @@ Two folds of one stream, which must agree:
   whatever the field's size. `state_of(tournament)` reads the same dict back from those rows
   (once per round, for pairing and the organiser's corrections).
 
-The standings rows follow one rule in both folds (`standings_after`): a registration, a
-withdrawal and a table's first result change only the rows of the players concerned (their
-points, games and flags); every other event that changes the standings (the start, a pairing
+The standings rows follow one rule in both folds (`standings_after`): a registration (or a
+promotion from the waitlist), a withdrawal (or a missed check-in, or a drop by the no-show rule)
+and a table's first result change only the rows of the players concerned (their points, games
+and flags); every other event that changes the standings (the start, a pairing
 with its byes, a round completed, a correction, a disqualification, the end) ranks the whole
 table again, tie-breaks that depend on opponents (Buchholz, Sonneborn–Berger) included. So
 between two of those, positions and tie-breaks are those of the last ranking and points are

@@ -430,12 +430,17 @@ def entrant_check_in(*, tournament_id: int, user: User, now: dt.datetime | None 
     return entrant
 
 
-def _settle_field(tournament: Tournament, *, actor: str) -> None:
+def _settle_field(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
     """At the start: people who did not check in are dropped, checked-in people on the waitlist
-    take the seats freed in line, and whoever still waits is not admitted. Lock held."""
+    take the seats freed in line, and whoever still waits is not admitted. Lock held.
+
+    An organiser who starts before the check-in window has opened drops nobody for it: nobody
+    could have checked in."""
     rules = _rules(tournament)
     state = _state(tournament)
-    if rules.check_in_minutes is not None:
+    opens = check_in_opens_at(tournament)
+    checking = rules.check_in_minutes is not None and (opens is None or now >= opens)
+    if checking:
         checked_in = set(state["checked_in"])
         for entrant in list(state["order"]):
             person = state["entrants"][str(entrant)]
@@ -456,7 +461,7 @@ def _settle_field(tournament: Tournament, *, actor: str) -> None:
     for entrant in waiting:
         if not _has_room(tournament):
             break
-        if rules.check_in_minutes is not None and not entrant.checked_in:
+        if checking and not entrant.checked_in:
             continue  # not there: the seat goes to the next in line who is
         _promote(tournament, entrant, detail="Seats were free when the tournament started.", actor=actor)
     left = list(
@@ -588,7 +593,7 @@ def tournament_start(*, tournament_id: int, user: User | None, now: dt.datetime 
 
 
 def _start(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
-    _settle_field(tournament, actor=actor)
+    _settle_field(tournament, actor=actor, now=now)
     state = _state(tournament)
     field = list(state["order"])
     if len(field) < 2:

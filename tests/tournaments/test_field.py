@@ -124,6 +124,14 @@ def test_people_who_do_not_check_in_are_dropped_at_the_start_and_checked_in_wait
     assert_rebuild_equals_incremental(tournament)
 
 
+def test_starting_before_the_check_in_window_opened_drops_nobody(alice, bob):
+    starts = timezone.now() + dt.timedelta(hours=2)
+    tournament = make_tournament(alice, people=(bob,), bots=1, starts_at=starts, field_rules={"check_in_minutes": 30})
+    services.tournament_start(tournament_id=tournament.pk, user=alice)
+    assert Entrant.objects.get(tournament=tournament, user=bob).status == "active"
+    assert "CheckInMissed" not in event_types(tournament)
+
+
 def test_check_in_has_a_window_and_only_where_the_organiser_set_one(alice, bob):
     starts = timezone.now() + dt.timedelta(hours=2)
     tournament = make_tournament(alice, people=(bob,), starts_at=starts, field_rules={"check_in_minutes": 30})
