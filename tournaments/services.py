@@ -37,7 +37,7 @@ from games.models import Match, Seat
 from games.selectors import result_ranks, seats_never_moved
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 from tournaments import pairing_check, projections, webhooks
-from games.selectors import seats_no_show  # noqa: I001 - its own line, away from the games imports others change
+from games.selectors import seats_no_show  # its own line: away from the games imports others change
 from tournaments.field_rules import CHANGING_FIELD_FORMATS as _CHANGING_FIELD
 from tournaments.field_rules import FieldRules, why
 from tournaments.formats import FORMATS, Pairing, forfeit_result
