@@ -187,6 +187,23 @@ def seats_never_moved(match_id: int) -> list[int]:
     return _never_moved(match_id, Seat.objects.filter(match_id=match_id).order_by("seat"), moved)
 
 
+def seats_no_show(match_id: int) -> list[int]:
+    """The seats of people who let the clock play for them and never played a move of their own:
+    they had a decision to make and were not there (a tournament's no-show rule).
+
+    A person whose seat has not had a turn yet is not among them: nothing shows they are away.
+    """
+    never = seats_never_moved(match_id)
+    if not never:
+        return []
+    clocked = set(
+        Event.objects.filter(
+            match_id=match_id, kind=Event.Kind.TABLE, type="MovePlayed", actor="clock", data__seat__in=never
+        ).values_list("data__seat", flat=True)
+    )
+    return [seat for seat in never if seat in clocked]
+
+
 def _never_moved(match_id: int, seats, moved: set[tuple[int, int]]) -> list[int]:
     return [s.seat for s in seats if s.user_id is not None and (match_id, s.user_id) not in moved]
 

@@ -51,6 +51,13 @@ class TournamentOutputSerializer(serializers.Serializer):
     seed_sha256 = serializers.CharField()
     seed = serializers.IntegerField(allow_null=True, help_text="Revealed when the tournament ends.")
     created_at = serializers.DateTimeField()
+    field_rules = serializers.DictField(
+        help_text="Check-in, waitlist, late entry, re-entry and no-show rules (README: Who is really there)."
+    )
+    check_in_opens_at = serializers.DateTimeField(
+        allow_null=True, help_text="When check-in opens (null: no check-in, or open all through registration)."
+    )
+    waitlisted = serializers.IntegerField(help_text="People on the waitlist.")
 
 
 class EntrantOutputSerializer(serializers.Serializer):
@@ -63,6 +70,8 @@ class EntrantOutputSerializer(serializers.Serializer):
         allow_null=True, help_text="Place in the organiser's order, from the start."
     )
     rating = serializers.FloatField(allow_null=True, help_text="Conservative rating frozen at the start.")
+    checked_in = serializers.BooleanField(help_text="Checked in (bots are always in).")
+    waitlist_position = serializers.IntegerField(allow_null=True, help_text="Place in line on the waitlist, 1 first.")
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -347,6 +356,12 @@ class TournamentListCreateApi(JsonApiView):
             help_text="Each table's deal mixes the server's seed, committed when the round is paired, with what "
             "its seated people send before the round starts.",
         )
+        field_rules = serializers.DictField(
+            required=False,
+            default=dict,
+            help_text="check_in_minutes, waitlist, late_entry, late_entry_until_round, late_entry_award "
+            "(bye or zero), reentry, no_show_seconds, no_show_drop_after (README: Who is really there).",
+        )
 
     @extend_schema(
         parameters=[
@@ -450,7 +465,9 @@ class TournamentEntrantsApi(JsonApiView):
 
 
 class TournamentRegisterApi(JsonApiView):
-    """The caller enters the tournament (409 `already_registered`, `registration_closed`)."""
+    """The caller enters the tournament; past `max_entrants` they join its waitlist (if it has one);
+    a running Swiss open to late entry takes them late (409 `already_registered`,
+    `already_waitlisted`, `tournament_full`, `registration_closed`, `late_entry_closed`, `use_reentry`)."""
 
     permission_classes = [IsAuthenticated]
 
@@ -502,6 +519,59 @@ class TournamentBotAddApi(JsonApiView):
 
 def _entrant(entrant) -> dict:
     return EntrantOutputSerializer(selectors.entrant_one(entrant)).data
+
+
+class TournamentCheckInApi(JsonApiView):
+    """The caller checks in during the check-in window (409 `no_check_in`, `check_in_not_open`,
+    `already_checked_in`, `registration_closed`; 404 `not_registered`)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: EntrantOutputSerializer})
+    def post(self, request, tournament_id: int):
+        entrant = services.entrant_check_in(tournament_id=tournament_id, user=request.user)
+        return Response(_entrant(entrant))
+
+
+class TournamentReenterApi(JsonApiView):
+    """A player who dropped comes back (where the tournament allows re-entry); the organiser may
+    re-admit any dropped entrant (`entrant`)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        entrant = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**62)
+
+    @extend_schema(request=InputSerializer, responses={200: EntrantOutputSerializer})
+    def post(self, request, tournament_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entrant = services.entrant_reenter(
+            tournament_id=tournament_id, user=request.user, entrant_id=data.validated_data.get("entrant")
+        )
+        return Response(_entrant(entrant))
+
+
+class DecisionOutputSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    rule = serializers.CharField(help_text="The rule that made the decision (tournaments.field_rules.RULES).")
+    why = serializers.CharField()
+    entrants = PlayerSerializer(many=True, help_text="The players the decision is about.")
+    round = serializers.IntegerField(allow_null=True)
+    actor = serializers.CharField()
+    created = serializers.DateTimeField()
+
+
+class TournamentDecisionsApi(JsonApiView):
+    """Every change to the field and why: each decision with the rule that made it, oldest first."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: DecisionOutputSerializer(many=True)})
+    def get(self, request, tournament_id: int):
+        decisions = selectors.field_decisions(selectors.tournament_get(tournament_id))
+        return Response(DecisionOutputSerializer(decisions, many=True).data)
 
 
 class TournamentStartApi(JsonApiView):

@@ -41,6 +41,8 @@ class Tournament(models.Model):
     clock_seconds = models.PositiveIntegerField(help_text="Turn clock of every table.")
     rated = models.BooleanField(default=True)
     max_entrants = models.PositiveIntegerField(null=True, blank=True)
+    # Check-in, waitlist, late entry, re-entry and no-shows (`tournaments.field_rules.FieldRules`).
+    field_rules = models.JSONField(default=dict, blank=True)
     # Duplicate deals come from this seed: hidden until the tournament ends, its SHA-256 public.
     seed = models.BigIntegerField()
     seed_sha256 = models.CharField(max_length=64)
@@ -67,6 +69,8 @@ class Entrant(models.Model):
 
     class Status(models.TextChoices):
         ACTIVE = "active", "active"
+        WAITLISTED = "waitlisted", "on the waitlist"
+        NOT_ADMITTED = "not_admitted", "not admitted (the waitlist closed at the start)"
         WITHDRAWN = "withdrawn", "withdrawn"
         DISQUALIFIED = "disqualified", "disqualified"
 
@@ -83,6 +87,10 @@ class Entrant(models.Model):
     )
     seed_rating = models.FloatField(null=True, blank=True, help_text="The rating frozen at the start.")
     withdrawn_from_round = models.PositiveIntegerField(null=True, blank=True)
+    waitlist_order = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The seq of the event that put them on the waitlist (null: not on it)."
+    )
+    checked_in = models.BooleanField(default=False)
     disqualified_from_round = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:

@@ -10,9 +10,10 @@ Two folds of one stream, which must agree:
   whatever the field's size. `state_of(tournament)` reads the same dict back from those rows
   (once per round, for pairing and the organiser's corrections).
 
-The standings rows follow one rule in both folds (`standings_after`): a registration, a
-withdrawal and a table's first result change only the rows of the players concerned (their
-points, games and flags); every other event that changes the standings (the start, a pairing
+The standings rows follow one rule in both folds (`standings_after`): a registration (or a
+promotion from the waitlist), a withdrawal (or a missed check-in, or a drop by the no-show rule)
+and a table's first result change only the rows of the players concerned (their points, games
+and flags); every other event that changes the standings (the start, a pairing
 with its byes, a round completed, a correction, a disqualification, the end) ranks the whole
 table again, tie-breaks that depend on opponents (Buchholz, Sonneborn–Berger) included. So
 between two of those, positions and tie-breaks are those of the last ranking and points are
@@ -22,11 +23,26 @@ every row again: it must give the same rows.
 Event types and their data:
 
 - TournamentCreated {name, game, format, options, match_options, starts_at, round_seconds,
-  clock_seconds, rated, organiser, seed_sha256}
+  clock_seconds, rated, organiser, seed_sha256, contributed_shuffle?, field_rules?}
+  (field_rules: `field_rules.FieldRules`)
 - PlayerRegistered {entrant, name, user, bot}
-- PlayerWithdrawn {entrant, from_round}          (from_round null: before the start)
-- TournamentStarted {field, ratings, start?}      (field: entrant ids, organiser's order; start: the
-  first matchday's date of a league created without one, the day it started)
+- PlayerWithdrawn {entrant, from_round, rule?, why?}   (from_round null: before the start)
+- TournamentStarted {field, ratings, start?, rounds?}   (field: entrant ids, organiser's order; start: the
+  first matchday's date of a league created without one, the day it started; rounds: a Swiss open to
+  late entry fixes its number of rounds from the field at the start)
+
+The field's decisions (`field_rules`), each naming its `rule` (a key of `field_rules.RULES`) and `why`:
+
+- PlayerWaitlisted {entrant, name, user, bot, rule, why}   (registered past max_entrants)
+- PlayerCheckedIn {entrant, rule, why}
+- PlayerPromoted {entrant, rule, why}             (from the waitlist into the field, before the start)
+- CheckInMissed {entrant, rule, why}              (dropped at the start: out of the field)
+- WaitlistClosed {entrants, rule, why}            (at the start: those still waiting are not admitted)
+- PlayerLateEntered {entrant, name, user, bot, first_round, rating, bye_round, rule, why}
+  (joins the field of a running Swiss; bye_round: the missed round they score a bye in, or null)
+- PlayerReentered {entrant, from_round, rule, why}   (a dropped player is paired again from from_round)
+- PlayerDropped {entrant, from_round, rule, why}  (dropped by a rule: the no-show limit)
+- NoShowsForfeited {round, tables: [{table, ranks | team_score, forfeited}], rule, why}
 - RoundPaired {round, tables: [{table, seats, bracket, deal, seed_sha256?}], byes, starts_at, date, quality}
   (`seed_sha256`: a contributed shuffle's commitment, in tournaments that have them)
   (quality: the round's pairing-quality report, `pairing_check.round_report`; absent in older events)
@@ -78,6 +94,9 @@ def empty_state() -> State:
         "ratings": {},
         "withdrawn": {},
         "disqualified": {},
+        "waitlist": [],
+        "checked_in": [],
+        "field_rules": {},
         "rounds": {},
         "unpaired": {},
         "started_at": None,
@@ -114,6 +133,7 @@ def _created(state: State, data: dict, event: dict) -> None:
         format=data["format"],
         options=data["options"],
         organiser=data["organiser"],
+        field_rules=dict(data.get("field_rules") or {}),
     )
 
 
@@ -132,10 +152,76 @@ def _registered(state: State, data: dict, event: dict) -> None:
 def _withdrawn(state: State, data: dict, event: dict) -> None:
     key = str(data["entrant"])
     state["entrants"][key]["status"] = "withdrawn"
-    if data["from_round"] is None:  # before the start: simply not in the field
-        state["order"].remove(data["entrant"])
+    if data["from_round"] is None:  # before the start: simply not in the field (nor waiting)
+        _out_of(state, data["entrant"])
     else:
         state["withdrawn"][key] = data["from_round"]
+
+
+def _out_of(state: State, entrant: int) -> None:
+    for name in ("order", "waitlist", "checked_in"):
+        if entrant in state[name]:
+            state[name].remove(entrant)
+
+
+def _waitlisted(state: State, data: dict, event: dict) -> None:
+    state["entrants"][str(data["entrant"])] = {
+        "name": data["name"], "user": data["user"], "bot": data["bot"], "status": "waitlisted",
+    }
+    _out_of(state, data["entrant"])
+    state["waitlist"].append(data["entrant"])
+
+
+def _checked_in(state: State, data: dict, event: dict) -> None:
+    if data["entrant"] not in state["checked_in"]:
+        state["checked_in"] = sorted([*state["checked_in"], data["entrant"]])
+
+
+def _promoted(state: State, data: dict, event: dict) -> None:
+    state["entrants"][str(data["entrant"])]["status"] = "active"
+    state["waitlist"].remove(data["entrant"])
+    state["order"].append(data["entrant"])
+
+
+def _waitlist_closed(state: State, data: dict, event: dict) -> None:
+    for entrant in data["entrants"]:
+        state["entrants"][str(entrant)]["status"] = "not_admitted"
+        _out_of(state, entrant)
+
+
+def _late_entered(state: State, data: dict, event: dict) -> None:
+    key = str(data["entrant"])
+    state["entrants"][key] = {"name": data["name"], "user": data["user"], "bot": data["bot"], "status": "active"}
+    _out_of(state, data["entrant"])
+    state["order"].append(data["entrant"])
+    state["field"].append(data["entrant"])
+    state["ratings"][key] = data.get("rating")
+    if data.get("bye_round") is not None:
+        state["rounds"][str(data["bye_round"])]["byes"].append(data["entrant"])
+
+
+def _reentered(state: State, data: dict, event: dict) -> None:
+    key = str(data["entrant"])
+    state["entrants"][key]["status"] = "active"
+    state["withdrawn"].pop(key, None)
+
+
+def _no_shows_forfeited(state: State, data: dict, event: dict) -> None:
+    for forfeit in data["tables"]:
+        table = table_of(state, data["round"], forfeit["table"])
+        table["result"] = no_show_result(forfeit, data)
+        table["result_seq"] = event["seq"]
+
+
+def no_show_result(forfeit: dict, data: dict) -> dict[str, Any]:
+    """One table's result as NoShowsForfeited sets it (`result_of`'s shape)."""
+    return {
+        "ranks": forfeit.get("ranks"),
+        "team_score": forfeit.get("team_score"),
+        "forfeited": sorted(forfeit["forfeited"]),
+        "source": "NoShowsForfeited",
+        "reason": data.get("why", ""),
+    }
 
 
 def _disqualified(state: State, data: dict, event: dict) -> None:
@@ -147,6 +233,8 @@ def _disqualified(state: State, data: dict, event: dict) -> None:
 def _started(state: State, data: dict, event: dict) -> None:
     if data.get("start"):  # a league's first matchday, fixed at the start (services._start)
         state["options"] = {**state["options"], "start": data["start"]}
+    if data.get("rounds"):  # a Swiss open to late entry: its length does not grow with the field
+        state["options"] = {**state["options"], "rounds": data["rounds"]}
     state.update(
         status="running",
         field=list(data["field"]),
@@ -244,6 +332,15 @@ _HANDLERS: dict[str, Callable[[State, dict, dict], None]] = {
     "TournamentCreated": _created,
     "PlayerRegistered": _registered,
     "PlayerWithdrawn": _withdrawn,
+    "PlayerWaitlisted": _waitlisted,
+    "PlayerCheckedIn": _checked_in,
+    "PlayerPromoted": _promoted,
+    "CheckInMissed": _withdrawn,
+    "WaitlistClosed": _waitlist_closed,
+    "PlayerLateEntered": _late_entered,
+    "PlayerReentered": _reentered,
+    "PlayerDropped": _withdrawn,
+    "NoShowsForfeited": _no_shows_forfeited,
     "PlayerDisqualified": _disqualified,
     "TournamentStarted": _started,
     "RoundPaired": _paired,
@@ -396,8 +493,16 @@ RANKED_AFTER = frozenset(
         "RoundCompleted",
         "TournamentFinished",
         "TournamentCancelled",
+        "PlayerLateEntered",
+        "PlayerReentered",
+        "NoShowsForfeited",
     }
 )
+# Events by which a player leaves (`PlayerWithdrawn`'s data): before the start their row goes,
+# after it their row is marked withdrawn.
+LEAVING = frozenset({"PlayerWithdrawn", "CheckInMissed", "PlayerDropped"})
+# Events by which a player comes into the field before the start: a blank row at the end.
+JOINING = frozenset({"PlayerRegistered", "PlayerPromoted"})
 Row = dict[str, Any]
 
 
@@ -455,9 +560,9 @@ def standings_after(state: State, rows: list[Row], event: dict[str, Any], *, fir
     kind, data = event["type"], event["data"]
     if kind in RANKED_AFTER or (kind == "TableResult" and not first_result):
         return standings(state)
-    if kind == "PlayerRegistered":
+    if kind in JOINING:
         return [*rows, blank_row(data["entrant"])]
-    if kind == "PlayerWithdrawn":
+    if kind in LEAVING:
         if data["from_round"] is None:
             return [row for row in rows if row["entrant"] != data["entrant"]]
         return [{**row, "withdrawn": True} if row["entrant"] == data["entrant"] else row for row in rows]
@@ -491,7 +596,7 @@ def _has_no_result(state: State, data: dict[str, Any]) -> bool:
 
 # The tournament's own facts, kept whole in `TournamentProjection.state` (a few small values).
 _TOURNAMENT_KEYS = ("status", "game", "format", "options", "organiser", "unpaired", "started_at",
-                    "finished_at", "champion")
+                    "finished_at", "champion", "field_rules")
 
 
 def event_dict(row: Any) -> dict[str, Any]:
@@ -577,11 +682,73 @@ def _on_withdrawn(tournament: Any, event: dict) -> None:
 
     data = event["data"]
     if data["from_round"] is None:
-        Entrant.objects.filter(pk=data["entrant"]).update(status="withdrawn", seed_order=None)
+        Entrant.objects.filter(pk=data["entrant"]).update(
+            status="withdrawn", seed_order=None, waitlist_order=None, checked_in=False
+        )
     else:
         Entrant.objects.filter(pk=data["entrant"]).update(
             status="withdrawn", withdrawn_from_round=data["from_round"]
         )
+
+
+def _on_waitlisted(tournament: Any, event: dict) -> None:
+    from tournaments.models import Entrant
+
+    Entrant.objects.filter(pk=event["data"]["entrant"]).update(
+        status="waitlisted", seed_order=None, waitlist_order=event["seq"], checked_in=False
+    )
+
+
+def _on_checked_in(tournament: Any, event: dict) -> None:
+    from tournaments.models import Entrant
+
+    Entrant.objects.filter(pk=event["data"]["entrant"]).update(checked_in=True)
+
+
+def _on_promoted(tournament: Any, event: dict) -> None:
+    from tournaments.models import Entrant
+
+    Entrant.objects.filter(pk=event["data"]["entrant"]).update(
+        status="active", seed_order=event["seq"], waitlist_order=None
+    )
+
+
+def _on_waitlist_closed(tournament: Any, event: dict) -> None:
+    from tournaments.models import Entrant
+
+    Entrant.objects.filter(pk__in=event["data"]["entrants"]).update(
+        status="not_admitted", waitlist_order=None, checked_in=False
+    )
+
+
+def _on_late_entered(tournament: Any, event: dict) -> None:
+    from tournaments.models import Entrant, Round
+
+    data = event["data"]
+    Entrant.objects.filter(pk=data["entrant"]).update(
+        status="active", seed_order=event["seq"], seed_rating=data.get("rating"), waitlist_order=None,
+        withdrawn_from_round=None,
+    )
+    if data.get("bye_round") is not None:
+        rnd = Round.objects.select_for_update().get(tournament=tournament, number=data["bye_round"])
+        rnd.byes = [*rnd.byes, data["entrant"]]
+        rnd.save(update_fields=["byes"])
+
+
+def _on_reentered(tournament: Any, event: dict) -> None:
+    from tournaments.models import Entrant
+
+    Entrant.objects.filter(pk=event["data"]["entrant"]).update(status="active", withdrawn_from_round=None)
+
+
+def _on_no_shows(tournament: Any, event: dict) -> None:
+    from tournaments.models import RoundTable
+
+    data = event["data"]
+    for forfeit in data["tables"]:
+        RoundTable.objects.filter(
+            round__tournament=tournament, round__number=data["round"], number=forfeit["table"]
+        ).update(result=no_show_result(forfeit, data), result_seq=event["seq"])
 
 
 def _on_disqualified(tournament: Any, event: dict) -> None:
@@ -678,6 +845,15 @@ def _on_completed(tournament: Any, event: dict) -> None:
 _WRITERS: dict[str, Callable[[Any, dict], None]] = {
     "PlayerRegistered": _on_registered,
     "PlayerWithdrawn": _on_withdrawn,
+    "PlayerWaitlisted": _on_waitlisted,
+    "PlayerCheckedIn": _on_checked_in,
+    "PlayerPromoted": _on_promoted,
+    "CheckInMissed": _on_withdrawn,
+    "WaitlistClosed": _on_waitlist_closed,
+    "PlayerLateEntered": _on_late_entered,
+    "PlayerReentered": _on_reentered,
+    "PlayerDropped": _on_withdrawn,
+    "NoShowsForfeited": _on_no_shows,
     "PlayerDisqualified": _on_disqualified,
     "TournamentStarted": _on_started,
     "RoundPaired": _on_paired,
@@ -706,9 +882,9 @@ def _write_standing_rows(tournament: Any, event: dict, table: dict[str, Any] | N
         else:
             _fold_in_place(state, event)
         _standings_replace(tournament, standings(state))
-    elif kind == "PlayerRegistered":
+    elif kind in JOINING:
         _standing_append(tournament, data["entrant"])
-    elif kind == "PlayerWithdrawn":
+    elif kind in LEAVING:
         rows = StandingRow.objects.filter(tournament=tournament)
         if data["from_round"] is None:
             position = rows.filter(entrant_id=data["entrant"]).values_list("position", flat=True).first()
@@ -828,16 +1004,20 @@ def state_of(tournament: Any) -> State:
     entrants = list(
         Entrant.objects.filter(tournament=tournament).values_list(
             "pk", "name", "user_id", "bot", "status", "seed_order", "seed_rating",
-            "withdrawn_from_round", "disqualified_from_round",
+            "withdrawn_from_round", "disqualified_from_round", "waitlist_order", "checked_in",
         )
     )
-    for pk, name, user, bot, status, _, _, withdrawn, disqualified in entrants:
+    for pk, name, user, bot, status, _, _, withdrawn, disqualified, _, checked_in in entrants:
         state["entrants"][str(pk)] = {"name": name, "user": user, "bot": bot, "status": status}
+        if checked_in:
+            state["checked_in"].append(pk)
         if withdrawn is not None:
             state["withdrawn"][str(pk)] = withdrawn
         if disqualified is not None:
             state["disqualified"][str(pk)] = disqualified
     state["order"] = [row[0] for row in sorted((r for r in entrants if r[5] is not None), key=lambda r: r[5])]
+    state["waitlist"] = [row[0] for row in sorted((r for r in entrants if r[9] is not None), key=lambda r: r[9])]
+    state["checked_in"].sort()
     if state["started_at"] is not None:
         state["field"] = list(state["order"])
         state["ratings"] = {str(row[0]): row[6] for row in entrants if row[5] is not None}
@@ -885,8 +1065,9 @@ def rebuild(tournament: Any) -> State:
         ).delete()
         for rnd in rounds_in_order(state):
             _write_round(tournament, rnd)
-        registered = {e["data"]["entrant"]: e["seq"] for e in events if e["type"] == "PlayerRegistered"}
-        _write_entrants(tournament, state, registered)
+        registered = {e["data"]["entrant"]: e["seq"] for e in events if e["type"] in _ENTERING}
+        waiting = {e["data"]["entrant"]: e["seq"] for e in events if e["type"] == "PlayerWaitlisted"}
+        _write_entrants(tournament, state, registered, waiting)
         _standings_replace(tournament, rows)
         _write_status(tournament, state["status"])
     return state
@@ -933,21 +1114,29 @@ def _write_round(tournament: Any, rnd: dict[str, Any]) -> None:
         RoundTable.objects.filter(pk__in=[t.pk for t in existing.values()]).delete()
 
 
-def _write_entrants(tournament: Any, state: State, registered: dict[int, int]) -> None:
-    """Every entrant's row; `registered`: the seq of each entrant's last registration (the order)."""
+# Events that put a player in the order (their seq is the entrant's `seed_order`).
+_ENTERING = frozenset({"PlayerRegistered", "PlayerPromoted", "PlayerLateEntered"})
+
+
+def _write_entrants(tournament: Any, state: State, registered: dict[int, int], waiting: dict[int, int]) -> None:
+    """Every entrant's row; `registered`: the seq of the last event that put each entrant in the
+    order; `waiting`: the seq that put each on the waitlist."""
     from tournaments.models import Entrant as EntrantRow
 
-    order = set(state["order"])
+    order, waitlist, checked_in = set(state["order"]), set(state["waitlist"]), set(state["checked_in"])
     rows = list(EntrantRow.objects.filter(tournament=tournament))
     for row in rows:
         key = str(row.pk)
         row.status = state["entrants"].get(key, {}).get("status", row.status)
         row.seed_order = registered[row.pk] if row.pk in order else None
+        row.waitlist_order = waiting[row.pk] if row.pk in waitlist else None
+        row.checked_in = row.pk in checked_in
         row.seed_rating = state["ratings"].get(key)
         row.withdrawn_from_round = state["withdrawn"].get(key)
         row.disqualified_from_round = state["disqualified"].get(key)
     EntrantRow.objects.bulk_update(
-        rows, ["status", "seed_order", "seed_rating", "withdrawn_from_round", "disqualified_from_round"],
+        rows, ["status", "seed_order", "seed_rating", "withdrawn_from_round", "disqualified_from_round",
+               "waitlist_order", "checked_in"],
         batch_size=1000,
     )
 

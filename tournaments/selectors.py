@@ -124,7 +124,21 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
         "seed_sha256": tournament.seed_sha256,
         "seed": tournament.seed if over else None,
         "created_at": tournament.created_at,
+        "field_rules": tournament.field_rules,
+        "check_in_opens_at": check_in_opens_at(tournament),
+        "waitlisted": Entrant.objects.filter(tournament=tournament, status=Entrant.Status.WAITLISTED).count(),
     }
+
+
+def check_in_opens_at(tournament: Tournament) -> dt.datetime | None:
+    """When check-in opens (None: no check-in, or no start time: open all through registration)."""
+    minutes = (tournament.field_rules or {}).get("check_in_minutes")
+    if minutes is None or tournament.starts_at is None:
+        return None
+    try:
+        return tournament.starts_at - dt.timedelta(minutes=minutes)
+    except OverflowError:  # a start in the first years of the calendar: open from the beginning
+        return dt.datetime.min.replace(tzinfo=dt.UTC)
 
 
 def _field_size(tournament: Tournament) -> int:
@@ -136,14 +150,18 @@ def total_rounds(tournament: Tournament) -> int | None:
     count = _field_size(tournament)
     if count < 2:
         return None
+    # A Swiss open to late entry fixed its rounds at the start (in the projection's options).
+    facts = TournamentProjection.objects.filter(tournament=tournament).values_list("state", flat=True).first() or {}
     try:
-        return FORMATS[tournament.format].total_rounds(count, tournament.options)
+        return FORMATS[tournament.format].total_rounds(count, facts.get("options") or tournament.options)
     except ValueError:
         return None
 
 
-def _entrant_public(entrant: Entrant, seed: int | None) -> dict[str, Any]:
+def _entrant_public(entrant: Entrant, seed: int | None, line: int | None = None) -> dict[str, Any]:
     return {
+        "checked_in": entrant.checked_in or bool(entrant.bot),
+        "waitlist_position": line,
         "id": entrant.pk,
         "name": entrant.name,
         "user": entrant.user_id,
@@ -159,13 +177,20 @@ def entrant_list(tournament: Tournament) -> list[dict[str, Any]]:
     organiser's, or by rating, unrated last) and the rating frozen then."""
     rows = list(Entrant.objects.filter(tournament=tournament).order_by("pk"))
     seeds = _seeds(tournament, rows)
-    return [_entrant_public(e, seeds.get(e.pk)) for e in rows]
+    waiting = sorted((e for e in rows if e.waitlist_order is not None), key=lambda e: e.waitlist_order)
+    lines = {e.pk: line for line, e in enumerate(waiting, start=1)}
+    return [_entrant_public(e, seeds.get(e.pk), lines.get(e.pk)) for e in rows]
 
 
 def entrant_one(entrant: Entrant) -> dict[str, Any]:
     """One entrant as `entrant_list` shows them (read alone while registration is open)."""
     if entrant.tournament.status == Tournament.Status.REGISTRATION:
-        return _entrant_public(entrant, None)
+        line = None
+        if entrant.waitlist_order is not None:
+            line = 1 + Entrant.objects.filter(
+                tournament_id=entrant.tournament_id, waitlist_order__lt=entrant.waitlist_order
+            ).count()
+        return _entrant_public(entrant, None, line)
     rows = list(Entrant.objects.filter(tournament_id=entrant.tournament_id))
     return _entrant_public(entrant, _seeds(entrant.tournament, rows).get(entrant.pk))
 
@@ -505,6 +530,35 @@ def event_feed(tournament: Tournament, *, after: int = 0, limit: int = 100) -> d
     rows = list(TournamentEvent.objects.filter(tournament=tournament, seq__gt=after).order_by("seq")[:limit])
     events = [event_public(row, reveal_deals=complete) for row in rows]
     return {"events": events, "next": rows[-1].seq if rows else after, "head": tournament.last_seq}
+
+
+def field_decisions(tournament: Tournament) -> list[dict[str, Any]]:
+    """Every decision about the field (an event naming its `rule`), oldest first, with the players
+    it is about by name: the tournament's log of who is there and why."""
+    names = _names(tournament)
+    rows = TournamentEvent.objects.filter(tournament=tournament, data__has_key="rule").order_by("seq")
+    decisions = []
+    for row in rows:
+        data = row.data
+        if row.type == "NoShowsForfeited":
+            about = sorted({e for table in data["tables"] for e in table["forfeited"]})
+        elif row.type == "WaitlistClosed":
+            about = list(data["entrants"])
+        else:
+            about = [data["entrant"]]
+        decisions.append(
+            {
+                "seq": row.seq,
+                "type": row.type,
+                "rule": data["rule"],
+                "why": data.get("why", ""),
+                "entrants": [names[e] for e in about if e in names],
+                "round": data.get("round", data.get("from_round", data.get("first_round"))),
+                "actor": row.actor,
+                "created": row.created,
+            }
+        )
+    return decisions
 
 
 def webhook_list(tournament: Tournament) -> QuerySet[Webhook]:

@@ -37,6 +37,9 @@ from games.models import Match, Seat, Shuffle
 from games.selectors import result_ranks, seats_never_moved
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 from tournaments import pairing_check, projections, webhooks
+from games.selectors import seats_no_show  # its own line: away from the games imports others change
+from tournaments.field_rules import CHANGING_FIELD_FORMATS as _CHANGING_FIELD
+from tournaments.field_rules import FieldRules, why
 from tournaments.formats import FORMATS, Pairing, forfeit_result
 from tournaments.models import Entrant, Round, RoundTable, StandingRow, Tournament, TournamentEvent
 from tournaments.selectors import COOPERATIVE_GAMES, format_options_raw
@@ -114,6 +117,7 @@ def tournament_create(
     rated: bool = True,
     max_entrants: int | None = None,
     contributed_shuffle: bool = False,
+    field_rules: dict[str, Any] | None = None,
 ) -> Tournament:
     """Creates a tournament open for registration; with `starts_at` it starts by itself then.
 
@@ -140,6 +144,7 @@ def tournament_create(
         )
     match_options = dict(match_options or {})
     _check_match_options(game, match_options)
+    rules = _field_rules_checked(format, field_rules)
     seed = secrets.randbits(62)
     seed_sha256 = hashlib.sha256(str(seed).encode()).hexdigest()
     with transaction.atomic():
@@ -155,6 +160,7 @@ def tournament_create(
             clock_seconds=clock_seconds,
             rated=rated,
             max_entrants=max_entrants,
+            field_rules=rules,
             seed=seed,
             seed_sha256=seed_sha256,
             contributed_shuffle=contributed_shuffle,
@@ -175,6 +181,7 @@ def tournament_create(
                 "organiser": organiser.pk,
                 "seed_sha256": seed_sha256,
                 "contributed_shuffle": contributed_shuffle,
+                **({"field_rules": rules} if rules else {}),
             },
             actor=actor_of(organiser),
             key="created",
@@ -182,6 +189,20 @@ def tournament_create(
         if starts_at is not None:
             _schedule(tournament.pk, starts_at)
     return tournament
+
+
+def _field_rules_checked(format: str, raw: dict[str, Any] | None) -> dict[str, Any]:
+    """The organiser's field rules, validated; {} when none were given (nothing changes)."""
+    if not raw:
+        return {}
+    try:
+        return FieldRules.parse(raw, format=format).as_dict()
+    except (TypeError, ValueError) as exc:
+        raise bad_request("bad_field_rules", str(exc)) from None
+
+
+def _rules(tournament: Tournament) -> FieldRules:
+    return FieldRules(**tournament.field_rules)
 
 
 def _check_match_options(game: str, match_options: dict[str, Any]) -> None:
@@ -195,14 +216,20 @@ def _check_match_options(game: str, match_options: dict[str, Any]) -> None:
 
 
 def entrant_register(*, tournament_id: int, user: User) -> Entrant:
-    """A person enters a tournament open for registration."""
+    """A person enters a tournament open for registration; past `max_entrants` they join its
+    waitlist (if it has one); a running Swiss open to late entry takes them late."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
+        if tournament.status == Tournament.Status.RUNNING and _rules(tournament).late_entry:
+            return _late_enter(tournament, user)
         _require_registration(tournament)
         entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
         if entrant is not None and entrant.status == Entrant.Status.ACTIVE:
             raise conflict("already_registered", "You are already registered for this tournament.")
-        _require_room(tournament)
+        if entrant is not None and entrant.status == Entrant.Status.WAITLISTED:
+            raise conflict("already_waitlisted", "You are already on this tournament's waitlist.")
+        if not _has_room(tournament):
+            return _waitlist_join(tournament, user, entrant)
         if entrant is None:
             entrant = Entrant.objects.create(tournament=tournament, user=user, name=user.shown_name)
         _append(
@@ -266,15 +293,20 @@ def entrant_withdraw(*, tournament_id: int, user: User, entrant_id: int | None =
             if entrant.user_id != user.pk:
                 _require_organiser(tournament, user)
         _require_not_over(tournament)
-        if entrant.status != Entrant.Status.ACTIVE:
+        waiting = entrant.status == Entrant.Status.WAITLISTED and tournament.status == Tournament.Status.REGISTRATION
+        if entrant.status != Entrant.Status.ACTIVE and not waiting:
             raise conflict("already_withdrawn", f"{entrant.name} has already left the tournament.")
         from_round = None if tournament.status == Tournament.Status.REGISTRATION else _first_unstarted(tournament)
+        rule = "drop.requested" if entrant.user_id == user.pk else "drop.by_organiser"
+        detail = "" if from_round is None else f"Not paired from round {from_round}; results so far stand."
         _append(
             tournament,
             "PlayerWithdrawn",
-            {"entrant": entrant.pk, "from_round": from_round},
+            {"entrant": entrant.pk, "from_round": from_round, "rule": rule, "why": why(rule, detail)},
             actor=actor_of(user),
         )
+        if from_round is None and not waiting:
+            _promote_next(tournament, freed_by=entrant.name)
         if from_round is not None:
             _repair_unstarted(tournament, actor=actor_of(user), reason=f"{entrant.name} withdrew")
             _schedule(tournament.pk, timezone.now())
@@ -310,16 +342,249 @@ def _require_not_over(tournament: Tournament) -> None:
 
 
 def _require_room(tournament: Tournament) -> None:
+    if not _has_room(tournament):
+        raise conflict("tournament_full", f"The tournament takes {tournament.max_entrants} players.")
+
+
+def _has_room(tournament: Tournament) -> bool:
     if tournament.max_entrants is None:
-        return
+        return True
+    if tournament.status != Tournament.Status.REGISTRATION:  # withdrawn players keep their rows
+        active = Entrant.objects.filter(tournament=tournament, status=Entrant.Status.ACTIVE).count()
+        return active < tournament.max_entrants
     # Registration is open, so the standings list exactly the active entrants, in order: the last
     # position is their number (an index read, where counting them would read the whole field).
     active = (
         StandingRow.objects.filter(tournament=tournament).order_by("-position").values_list("position", flat=True).first()
         or 0
     )
-    if active >= tournament.max_entrants:
-        raise conflict("tournament_full", f"The tournament takes {tournament.max_entrants} players.")
+    return active < tournament.max_entrants
+
+
+# --- the field: waitlist, check-in, late entry, re-entry (tournaments.field_rules) ----------------
+
+
+def _waitlist_join(tournament: Tournament, user: User, entrant: Entrant | None) -> Entrant:
+    """The tournament is full: the person waits in line, if the waitlist has room. Lock held."""
+    rules = _rules(tournament)
+    waiting = Entrant.objects.filter(tournament=tournament, status=Entrant.Status.WAITLISTED).count()
+    if waiting >= rules.waitlist:
+        more = f" and its waitlist of {rules.waitlist} is full" if rules.waitlist else ""
+        raise conflict("tournament_full", f"The tournament takes {tournament.max_entrants} players{more}.")
+    if entrant is None:
+        entrant = Entrant.objects.create(tournament=tournament, user=user, name=user.shown_name)
+    _append(
+        tournament,
+        "PlayerWaitlisted",
+        {
+            "entrant": entrant.pk, "name": entrant.name, "user": user.pk, "bot": "",
+            "rule": "waitlist.joined",
+            "why": why("waitlist.joined", f"max_entrants is {tournament.max_entrants}; number {waiting + 1} in line."),
+        },
+        actor=actor_of(user),
+    )
+    entrant.refresh_from_db()
+    return entrant
+
+
+def _promote_next(tournament: Tournament, *, freed_by: str) -> Entrant | None:
+    """A seat was freed before the start: the first in line takes it (told on the page). Lock held."""
+    first = (
+        Entrant.objects.filter(tournament=tournament, status=Entrant.Status.WAITLISTED)
+        .order_by("waitlist_order")
+        .first()
+    )
+    if first is None or not _has_room(tournament):
+        return None
+    _promote(tournament, first, detail=f"{freed_by} left the field.", actor="server")
+    return first
+
+
+def _promote(tournament: Tournament, entrant: Entrant, *, detail: str, actor: str) -> None:
+    _append(
+        tournament,
+        "PlayerPromoted",
+        {"entrant": entrant.pk, "rule": "waitlist.promoted", "why": why("waitlist.promoted", detail)},
+        actor=actor,
+    )
+
+
+def check_in_opens_at(tournament: Tournament) -> dt.datetime | None:
+    """When check-in opens (None: no start time, open all through registration)."""
+    from tournaments.selectors import check_in_opens_at as opens_at
+
+    return opens_at(tournament)
+
+
+def entrant_check_in(*, tournament_id: int, user: User, now: dt.datetime | None = None) -> Entrant:
+    """A registered (or waitlisted) person checks in during the check-in window."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if _rules(tournament).check_in_minutes is None:
+            raise conflict("no_check_in", "This tournament has no check-in: being registered is enough.")
+        _require_registration(tournament)
+        opens = check_in_opens_at(tournament)
+        if opens is not None and now < opens:
+            raise conflict("check_in_not_open", f"Check-in opens at {opens.isoformat()}.", opens_at=opens.isoformat())
+        entrant = Entrant.objects.filter(
+            tournament=tournament, user=user, status__in=[Entrant.Status.ACTIVE, Entrant.Status.WAITLISTED]
+        ).first()
+        if entrant is None:
+            raise not_found("not_registered", "You are not registered for this tournament.")
+        if entrant.checked_in:
+            raise conflict("already_checked_in", "You have already checked in.")
+        _append(
+            tournament,
+            "PlayerCheckedIn",
+            {"entrant": entrant.pk, "rule": "check_in.checked_in", "why": why("check_in.checked_in")},
+            actor=actor_of(user),
+        )
+        entrant.refresh_from_db()
+    return entrant
+
+
+def _settle_field(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
+    """At the start: people who did not check in are dropped, checked-in people on the waitlist
+    take the seats freed in line, and whoever still waits is not admitted. Lock held.
+
+    An organiser who starts before the check-in window has opened drops nobody for it: nobody
+    could have checked in."""
+    rules = _rules(tournament)
+    state = _state(tournament)
+    opens = check_in_opens_at(tournament)
+    checking = rules.check_in_minutes is not None and (opens is None or now >= opens)
+    if checking:
+        checked_in = set(state["checked_in"])
+        for entrant in list(state["order"]):
+            person = state["entrants"][str(entrant)]
+            if person["bot"] or entrant in checked_in:  # bots are always in
+                continue
+            _append(
+                tournament,
+                "CheckInMissed",
+                {
+                    "entrant": entrant, "from_round": None, "rule": "check_in.missed",
+                    "why": why("check_in.missed", f"The window was {rules.check_in_minutes} minutes."),
+                },
+                actor=actor,
+            )
+    waiting = list(
+        Entrant.objects.filter(tournament=tournament, status=Entrant.Status.WAITLISTED).order_by("waitlist_order")
+    )
+    for entrant in waiting:
+        if not _has_room(tournament):
+            break
+        if checking and not entrant.checked_in:
+            continue  # not there: the seat goes to the next in line who is
+        _promote(tournament, entrant, detail="Seats were free when the tournament started.", actor=actor)
+    left = list(
+        Entrant.objects.filter(tournament=tournament, status=Entrant.Status.WAITLISTED)
+        .order_by("waitlist_order")
+        .values_list("pk", flat=True)
+    )
+    if left:
+        _append(
+            tournament,
+            "WaitlistClosed",
+            {"entrants": left, "rule": "waitlist.closed", "why": why("waitlist.closed")},
+            actor=actor,
+        )
+
+
+def _total_rounds(state: projections.State) -> int | None:
+    fmt = projections.format_of(state)
+    return fmt.total_rounds(len(projections.entrants(state)), projections.format_options(state))
+
+
+def _late_enter(tournament: Tournament, user: User) -> Entrant:
+    """A person joins a running Swiss before its late-entry round has begun. Lock held."""
+    rules = _rules(tournament)
+    entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
+    if entrant is not None:
+        if entrant.status == Entrant.Status.ACTIVE:
+            raise conflict("already_registered", "You are already playing in this tournament.")
+        if entrant.status == Entrant.Status.DISQUALIFIED:
+            raise conflict("disqualified", "You were disqualified from this tournament.")
+        if entrant.seed_order is not None:  # dropped after playing: that is a re-entry
+            raise conflict("use_reentry", "You dropped from this tournament: re-enter instead (POST …/reenter).")
+    state = _state(tournament)
+    first_round = _first_unstarted(tournament)
+    last = rules.late_entry_last_round(_total_rounds(state) or 0)
+    if first_round > last:
+        raise conflict(
+            "late_entry_closed", f"Late entry closed when round {last} began.", last_round=last
+        )
+    _require_room(tournament)
+    if entrant is None:
+        entrant = Entrant.objects.create(tournament=tournament, user=user, name=user.shown_name)
+    rating = entrant_ratings(tournament, [entrant.pk])[str(entrant.pk)]
+    missed = first_round - 1
+    bye_round = missed if rules.late_entry_award == "bye" and missed >= 1 else None
+    award = (
+        f"Missed rounds: {missed}; a bye's points for round {bye_round}{', zero for the others' if missed > 1 else ''}."
+        if bye_round is not None
+        else f"Missed rounds: {missed}; they score zero."
+    )
+    _append(
+        tournament,
+        "PlayerLateEntered",
+        {
+            "entrant": entrant.pk, "name": entrant.name, "user": user.pk, "bot": "",
+            "first_round": first_round, "rating": rating, "bye_round": bye_round,
+            "rule": "late_entry.joined",
+            "why": why("late_entry.joined", f"Late entry is open until round {last}. {award}"),
+        },
+        actor=actor_of(user),
+    )
+    _repair_unstarted(tournament, actor=actor_of(user), reason=f"{entrant.name} joined late")
+    _schedule(tournament.pk, timezone.now())
+    entrant.refresh_from_db()
+    return entrant
+
+
+def entrant_reenter(*, tournament_id: int, user: User, entrant_id: int | None = None) -> Entrant:
+    """A player who dropped comes back from the next round not begun: by themselves where the
+    tournament allows re-entry, or re-admitted by the organiser. Missed rounds score nothing."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if entrant_id is None:
+            entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
+            if entrant is None:
+                raise not_found("not_registered", "You are not registered for this tournament.")
+        else:
+            entrant = _entrant(tournament, entrant_id)
+        by_organiser = user.pk == tournament.organiser_id
+        if entrant.user_id != user.pk:
+            _require_organiser(tournament, user)
+        _require_running(tournament)
+        if tournament.format not in _CHANGING_FIELD:
+            raise conflict("no_reentry", f"A {tournament.format} cannot take players back: its schedule is fixed.")
+        if not by_organiser and not _rules(tournament).reentry:
+            raise forbidden("reentry_not_allowed", "This tournament does not allow re-entry; ask the organiser.")
+        if entrant.status != Entrant.Status.WITHDRAWN or entrant.withdrawn_from_round is None:
+            raise conflict("not_dropped", f"{entrant.name} has not dropped from this tournament.")
+        state = _state(tournament)
+        first_round = _first_unstarted(tournament)
+        total = _total_rounds(state) or 0
+        if first_round > total:
+            raise conflict("no_rounds_left", "No round is left to play.")
+        if not by_organiser:  # a late entrant may have taken the seat; the organiser may add one
+            _require_room(tournament)
+        rule = "reentry.organiser" if entrant.user_id != user.pk else "reentry.player"
+        _append(
+            tournament,
+            "PlayerReentered",
+            {
+                "entrant": entrant.pk, "from_round": first_round, "rule": rule,
+                "why": why(rule, f"Paired again from round {first_round}; missed rounds score zero and no bye."),
+            },
+            actor=actor_of(user),
+        )
+        _repair_unstarted(tournament, actor=actor_of(user), reason=f"{entrant.name} came back")
+        _schedule(tournament.pk, timezone.now())
+        entrant.refresh_from_db()
+    return entrant
 
 
 # --- starting, pairing, rounds ------------------------------------------------------------------
@@ -342,6 +607,7 @@ def tournament_start(*, tournament_id: int, user: User | None, now: dt.datetime 
 
 
 def _start(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
+    _settle_field(tournament, actor=actor, now=now)
     state = _state(tournament)
     field = list(state["order"])
     if len(field) < 2:
@@ -354,6 +620,9 @@ def _start(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
         # A league without a first matchday's date plays it the day it starts, and its calendar
         # (every_days, weekdays, skip_dates) runs from there: the event fixes the date.
         started["start"] = now.astimezone(dt.UTC).date().isoformat()
+    if _rules(tournament).late_entry and "rounds" in projections.format_of(state).option_keys:
+        # Late entrants must not lengthen the tournament: its rounds are those of the field now.
+        started["rounds"] = projections.format_of(state).total_rounds(len(field), projections.format_options(state))
     try:
         with transaction.atomic():  # a field the format cannot pair leaves nothing behind
             _append(
@@ -516,9 +785,31 @@ def _round_start_batch(tournament: Tournament, rnd: Round, *, actor: str, now: d
     )
     if deadline is not None:
         _schedule(tournament.pk, deadline)
+    _no_show_schedule(tournament, now)
     if not RoundTable.objects.filter(round=rnd).exists():  # a round of byes only is complete at once
         _schedule(tournament.pk, now)
     return True
+
+
+def _no_shows_pending(now: dt.datetime) -> set[int]:
+    """Running tournaments with a no-show rule whose current round's no-show time is up unchecked
+    (for the sweep: a lost task must not leave an absent player's table waiting to the deadline)."""
+    due = set()
+    ruled = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING, field_rules__no_show_seconds__gte=1
+    ).only("pk", "field_rules")
+    for tournament in ruled:
+        rnd = _latest_round(tournament)
+        if rnd is not None and rnd.completed_at is None and _no_shows_due(tournament, rnd, now):
+            due.add(tournament.pk)
+    return due
+
+
+def _no_show_schedule(tournament: Tournament, started: dt.datetime) -> None:
+    """A round just started: advance again when its no-show time is up (if the rules set one)."""
+    seconds = _rules(tournament).no_show_seconds
+    if seconds is not None:
+        _schedule(tournament.pk, started + dt.timedelta(seconds=seconds))
 
 
 def duplicate_deck(game: str, players: int, deal: int) -> list[str]:
@@ -668,6 +959,9 @@ def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[str | None, lis
                 )
                 return "round-completed", []
             return _pair_next(tournament, actor="server", now=now), []
+        if _no_shows_due(tournament, rnd, now):
+            # A forfeited table's match decides nothing more: it is played out, without the lock.
+            return "no-shows", _no_shows_forfeit(tournament, rnd)
         if rnd.deadline is not None and rnd.deadline <= now:
             running = _running_matches(rnd)
             if rnd.deadline_passed_at is None:
@@ -799,6 +1093,7 @@ def tournaments_due(*, now: dt.datetime | None = None) -> list[int]:
         match__status=Match.Status.FINISHED,
     )
     due |= set(unrecorded.values_list("round__tournament_id", flat=True))
+    due |= _no_shows_pending(now)
     for tournament_id in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list(
         "pk", flat=True
     ):
@@ -862,15 +1157,7 @@ def forfeit_award(
         gone = sorted(set(forfeited))
         if not gone or not set(gone) <= set(table["seats"]):
             raise bad_request("bad_forfeit", "Name one or more players seated at the table.")
-        if tournament.game in COOPERATIVE_GAMES:
-            result = {
-                "ranks": None,
-                "team_score": len(canonical_deck(tournament.game, len(table["seats"]))),
-                "forfeited": gone,
-            }
-        else:
-            ranks = forfeit_result(round_number, table["seats"], gone).ranks
-            result = {"ranks": list(ranks or ()), "team_score": None, "forfeited": gone}
+        result = _forfeit_of(tournament, round_number, table["seats"], gone)
         data = {"round": round_number, "table": table_number, **result, "reason": reason.strip()}
         _check_consistent(state, "ForfeitAwarded", data)
         _append(tournament, "ForfeitAwarded", data, actor=actor_of(user))
@@ -901,6 +1188,69 @@ def table_shuffle_contribute(
         raise forbidden("not_seated", "You do not sit at this table.")
     shuffle_id = Shuffle.objects.filter(seed_sha256=table.seed_sha256).values_list("pk", flat=True).get()
     game_services.shuffle_contribution_save(shuffle_id=shuffle_id, user=user, value=value)
+
+
+def _forfeit_of(tournament: Tournament, round_number: int, seats: list[int], gone: list[int]) -> dict[str, Any]:
+    """A forfeited table's result: the players named lose it (ranked last), the rest share first
+    place; a cooperative table scores the whole deck left."""
+    if tournament.game in COOPERATIVE_GAMES:
+        return {"ranks": None, "team_score": len(canonical_deck(tournament.game, len(seats))), "forfeited": gone}
+    ranks = forfeit_result(round_number, seats, gone).ranks
+    return {"ranks": list(ranks or ()), "team_score": None, "forfeited": gone}
+
+
+def _no_shows_due(tournament: Tournament, rnd: Round, now: dt.datetime) -> bool:
+    seconds = _rules(tournament).no_show_seconds
+    if seconds is None or rnd.started_at is None or rnd.started_at + dt.timedelta(seconds=seconds) > now:
+        return False
+    return not TournamentEvent.objects.filter(tournament=tournament, key=f"no-shows:{rnd.number}").exists()
+
+
+def _no_shows_forfeit(tournament: Tournament, rnd: Round) -> list[int]:
+    """The round's no-show time is up: each person absent from a table still playing forfeits it
+    (one event for the round, naming the rule even when nobody was absent), and a player with too
+    many forfeits is dropped from the next round. Returns the forfeited tables' matches. Lock held."""
+    rules = _rules(tournament)
+    tables, matches = [], []
+    running = _waiting_tables(rnd).filter(match__status=Match.Status.RUNNING).order_by("number")
+    for table in running:
+        gone = sorted(table.seats[seat] for seat in seats_no_show(table.match_id))
+        if gone:
+            tables.append({"table": table.number, **_forfeit_of(tournament, rnd.number, table.seats, gone)})
+            matches.append(table.match_id)
+    detail = (
+        f"No move of their own in the {rules.no_show_seconds} seconds after their table opened, "
+        "while the clock played for them."
+    )
+    _append(
+        tournament,
+        "NoShowsForfeited",
+        {"round": rnd.number, "tables": tables, "rule": "no_show.forfeit", "why": why("no_show.forfeit", detail)},
+        actor="clock",
+        key=f"no-shows:{rnd.number}",
+    )
+    for match_id in matches:
+        _result_changed(match_id)
+    limit = rules.no_show_drop_after
+    if limit is None:
+        return matches
+    gone = sorted({entrant for table in tables for entrant in table["forfeited"]})
+    counts = dict(
+        StandingRow.objects.filter(tournament=tournament, entrant_id__in=gone).values_list("entrant_id", "forfeits")
+    )
+    for entrant in Entrant.objects.filter(pk__in=gone, status=Entrant.Status.ACTIVE).order_by("pk"):
+        if counts.get(entrant.pk, 0) < limit:
+            continue
+        _append(
+            tournament,
+            "PlayerDropped",
+            {
+                "entrant": entrant.pk, "from_round": rnd.number + 1, "rule": "no_show.dropped",
+                "why": why("no_show.dropped", f"{counts[entrant.pk]} forfeits; the limit is {limit}."),
+            },
+            actor="clock",
+        )
+    return matches
 
 
 def _result_changed(match_id: int | None) -> None:

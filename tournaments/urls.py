@@ -14,6 +14,9 @@ urlpatterns = [
     path(f"{_ONE}/register", api.TournamentRegisterApi.as_view(), name="tournament-register"),
     path(f"{_ONE}/withdraw", api.TournamentWithdrawApi.as_view(), name="tournament-withdraw"),
     path(f"{_ONE}/bots", api.TournamentBotAddApi.as_view(), name="tournament-bot-add"),
+    path(f"{_ONE}/check-in", api.TournamentCheckInApi.as_view(), name="tournament-check-in"),
+    path(f"{_ONE}/reenter", api.TournamentReenterApi.as_view(), name="tournament-reenter"),
+    path(f"{_ONE}/decisions", api.TournamentDecisionsApi.as_view(), name="tournament-decisions"),
     path(f"{_ONE}/start", api.TournamentStartApi.as_view(), name="tournament-start"),
     path(f"{_ONE}/standings", api.TournamentStandingsApi.as_view(), name="tournament-standings"),
     path(

@@ -47,6 +47,17 @@ KINDS: dict[str, str] = {
     "ForfeitAwarded": "result.recorded",
     "ResultCorrected": "result.recorded",
     "TournamentFinished": "tournament.finished",
+    # Who is really there (tournaments.field_rules): each names the rule that made it.
+    "NoShowsForfeited": "result.recorded",
+    "PlayerWithdrawn": "field.changed",
+    "PlayerWaitlisted": "field.changed",
+    "PlayerCheckedIn": "field.changed",
+    "PlayerPromoted": "field.changed",
+    "CheckInMissed": "field.changed",
+    "WaitlistClosed": "field.changed",
+    "PlayerLateEntered": "field.changed",
+    "PlayerReentered": "field.changed",
+    "PlayerDropped": "field.changed",
 }
 ALL_KINDS = sorted(set(KINDS.values()))
 SIGNATURE_HEADER = "X-Cardleague-Signature"

@@ -356,3 +356,73 @@ def test_a_player_s_tournament_page_adds_to_their_table_s_shuffle(pages, live_se
     seat = next(s["seat"] for s in table["seats"] if s["name"] != "random" and s["user"])
     assert match["shuffle"]["contributions"] == [{"seat": seat, "value": sent}]
     player.close()
+
+
+def test_a_player_checks_in_another_waits_in_line_and_the_log_says_why(pages, live_server_url):
+    """The field's decisions on the page: check-in, the waitlist, and each log line's rule."""
+    pages.name = "field"
+    with organiser_api(live_server_url) as api:
+        tournament = api.post("/api/tournaments", json={
+            "name": "Open night", "game": "sequence-stacks", "format": "swiss", "max_entrants": 2,
+            "match_options": {"turn_limit": 6}, "field_rules": {"check_in_minutes": 30, "waitlist": 2},
+        }).json()
+        assert api.post(f"/api/tournaments/{tournament['id']}/bots", json={"bot": "random"}).status_code == 201
+        player, waiter = pages.open(), pages.open()
+        sign_up(player, unique("pia"), display_name="Pia")
+        player.goto(f"/tournaments/{tournament['id']}")
+        player.wait_for_selector("#field-rules")
+        player.get_by_role("button", name="Register").click()
+        player.get_by_role("button", name="Check in").click()
+        player.wait_for_selector("#entry [data-key=checked-in]")
+
+        sign_up(waiter, unique("wes"), display_name="Wes")
+        waiter.goto(f"/tournaments/{tournament['id']}")
+        waiter.get_by_role("button", name="Join the waitlist").click()
+        waiter.wait_for_selector("text=You are number 1 on the waitlist")
+        waiter.wait_for_selector("#activity li[data-type=PlayerWaitlisted] [data-rule='waitlist.joined']")
+        pages.screenshot(waiter, "waitlist")
+
+        assert api.post(f"/api/tournaments/{tournament['id']}/start").status_code == 200
+    waiter.wait_for_selector("#activity li[data-type=WaitlistClosed] [data-rule='waitlist.closed']", timeout=30_000)
+    assert "Why:" in waiter.locator("#activity li[data-type=WaitlistClosed]").inner_text()
+
+
+def test_an_organiser_runs_an_open_swiss_with_late_arrivals_from_the_pages_alone(pages):
+    """The create form sets the field rules; a latecomer joins a running Swiss from its page and the
+    log says why they got a bye."""
+    pages.name = "late-entry"
+    organiser, latecomer = pages.open(), pages.open()
+    sign_up(organiser, unique("ola"), display_name="Ola")
+    organiser.get_by_role("link", name="Tournaments").click()
+    organiser.get_by_label("Name").fill("Open Swiss")
+    organiser.get_by_label("Game").select_option("sequence-stacks")
+    organiser.get_by_label("Format").select_option("swiss")
+    organiser.get_by_label("Rounds").fill("3")
+    organiser.get_by_label("Clock").select_option("86400")
+    organiser.locator("#field-rules-form summary").click()
+    organiser.get_by_label("Waitlist size").fill("2")
+    organiser.get_by_label("Late entry", exact=True).check()
+    organiser.get_by_label("Players who drop may come back").check()
+    pages.screenshot(organiser, "field-rules-form")
+    organiser.get_by_role("button", name="Create the tournament").click()
+    organiser.wait_for_url("**/tournaments/*")
+    organiser.wait_for_selector("#field-rules:has-text('late entry until half the rounds have started')")
+    tournament_url = organiser.url
+    organiser.get_by_role("button", name="Register").click()
+    organiser.wait_for_selector("#entrants li:has-text('Ola')")
+    for _ in range(3):
+        before = organiser.locator("#entrants li[data-entrant]").count()
+        organiser.get_by_role("button", name="Add a bot").click()
+        organiser.wait_for_function(
+            "(n) => document.querySelectorAll('#entrants li[data-entrant]').length > n", arg=before)
+    organiser.get_by_role("button", name="Start now").click()
+    organiser.wait_for_selector("#tournament[data-status=running]")
+
+    sign_up(latecomer, unique("lou"), display_name="Lou")
+    latecomer.goto(tournament_url)
+    latecomer.get_by_role("button", name="Join late").click()  # Ola's table is still on: round 2 is next
+    latecomer.wait_for_selector("#activity li[data-type=PlayerLateEntered] [data-rule='late_entry.joined']")
+    line = latecomer.locator("#activity li[data-type=PlayerLateEntered]").inner_text()
+    assert "a bye's points for round 1" in line
+    latecomer.wait_for_selector("#entry :text('You are playing in this tournament')")
+    pages.screenshot(latecomer, "late-entry")

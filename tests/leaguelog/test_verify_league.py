@@ -33,6 +33,7 @@ from tests.games.builders import finished_match
 from tests.leaguelog.builders import log_of
 from tests.tournaments.builders import finish_round, make_tournament, play_to_end, reloaded
 from tournaments import services as tournament_services
+from tournaments.models import Round, TournamentEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -332,3 +333,39 @@ def test_a_live_server_verifies_and_mirrors(league, tmp_path, capsys):
         assert main([base, "--log-key", LOG_KEY.encode(), "--mirror", str(tmp_path)]) == 0
     assert main([str(tmp_path), "--log-key", LOG_KEY.encode()]) == 0
     assert capsys.readouterr().out.count("6 matches (6 exports replayed), 1 tournaments, 2 ladders") == 2
+
+
+def test_a_tournament_whose_field_changed_verifies(alice, bob, carol, staff):
+    """Waitlist, check-in, late entry, a drop and a re-entry and a no-show check are logged
+    tournament events; the verifier's fold recomputes the final standings from them."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    starts = timezone.now() + dt.timedelta(minutes=5)
+    tournament = make_tournament(
+        staff, people=(alice,), bots=3, bot="random", options={"rounds": 4}, max_entrants=5, starts_at=starts,
+        field_rules={"check_in_minutes": 30, "waitlist": 1, "late_entry": True, "reentry": True,
+                     "no_show_seconds": 600},
+    )
+    tournament_services.entrant_register(tournament_id=tournament.pk, user=carol)  # the fifth
+    tournament_services.entrant_register(tournament_id=tournament.pk, user=bob)  # waitlisted
+    tournament_services.entrant_check_in(tournament_id=tournament.pk, user=bob)
+    tournament_services.tournament_advance(tournament_id=tournament.pk, now=starts)  # Alice, Carol missed check-in
+    opened = Round.objects.get(tournament=tournament, number=1).started_at
+    assert tournament_services.tournament_advance(
+        tournament_id=tournament.pk, now=opened + dt.timedelta(seconds=600)
+    ) == ["no-shows"]
+    tournament_services.entrant_register(tournament_id=tournament.pk, user=alice)  # late, from round 2
+    finish_round(reloaded(tournament))
+    tournament_services.entrant_withdraw(tournament_id=tournament.pk, user=bob)
+    finish_round(reloaded(tournament))
+    tournament_services.entrant_reenter(tournament_id=tournament.pk, user=bob)
+    play_to_end(reloaded(tournament))
+    kinds = set(TournamentEvent.objects.filter(tournament=tournament).values_list("type", flat=True))
+    assert {"PlayerWaitlisted", "CheckInMissed", "PlayerPromoted", "PlayerLateEntered", "PlayerReentered",
+            "NoShowsForfeited"} <= kinds
+    while log_services.log_integrate():
+        pass
+    summary = verify_league(client_fetch(), log_key=LOG_KEY)
+    assert summary.tournaments == 1

@@ -57,6 +57,8 @@ def test_registering_through_the_api_answers_the_entrant(alice, bob):
         "status": "active",
         "seed": None,
         "rating": None,
+        "checked_in": False,
+        "waitlist_position": None,
     }
 
 
@@ -100,7 +102,9 @@ def test_withdrawing_before_the_start_leaves_the_field_and_one_may_enter_again(a
     tournament = make_tournament(alice, people=(bob,), bots=1)
     entrant = services.entrant_withdraw(tournament_id=tournament.pk, user=bob)
     assert entrant.status == "withdrawn"
-    assert events_of(tournament, "PlayerWithdrawn") == [{"entrant": entrant.pk, "from_round": None}]
+    assert events_of(tournament, "PlayerWithdrawn") == [
+        {"entrant": entrant.pk, "from_round": None, "rule": "drop.requested", "why": "The player dropped."}
+    ]
     assert entrant.pk not in projections.state_of(tournament)["order"]
     again = services.entrant_register(tournament_id=tournament.pk, user=bob)
     assert again.pk == entrant.pk and again.status == "active"
@@ -132,7 +136,9 @@ def test_withdrawing_after_the_start_keeps_results_and_skips_later_rounds(alice)
     tournament = make_tournament(alice, people=tuple(people), options={"rounds": 3})
     services.tournament_start(tournament_id=tournament.pk, user=alice)
     entrant = services.entrant_withdraw(tournament_id=tournament.pk, user=people[0])
-    assert events_of(tournament, "PlayerWithdrawn") == [{"entrant": entrant.pk, "from_round": 2}]
+    assert [
+        {key: data[key] for key in ("entrant", "from_round", "rule")} for data in events_of(tournament, "PlayerWithdrawn")
+    ] == [{"entrant": entrant.pk, "from_round": 2, "rule": "drop.requested"}]
     state = projections.state_of(tournament)
     assert (
         entrant.pk in state["rounds"]["1"]["tables"][0]["seats"] + state["rounds"]["1"]["tables"][1]["seats"]

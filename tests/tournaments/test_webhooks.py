@@ -40,7 +40,7 @@ def test_the_organiser_registers_a_webhook_and_gets_its_secret(alice, bob):
     assert answer.status_code == 201
     created = answer.json()
     assert len(created["secret"]) == 64
-    assert created["kinds"] == ["result.recorded", "round.paired", "tournament.finished"]
+    assert created["kinds"] == ["field.changed", "result.recorded", "round.paired", "tournament.finished"]
     listed = client_for(alice).get(f"/api/tournaments/{tournament.pk}/webhooks").json()
     assert [h["id"] for h in listed] == [created["id"]]
     assert client_for(bob).get(f"/api/tournaments/{tournament.pk}/webhooks").status_code == 403

@@ -117,8 +117,10 @@ async function follow() {
       state.feed = feed.next;
       if (feed.next >= feed.head || !feed.events.length) break;
     }
-    if (fresh.length || !state.summary) await load();
+    const opening = !state.summary;
+    if (fresh.length || opening) await load();
     appendActivity(fresh);
+    if (!opening) tellMe(fresh);
   } catch (err) {
     flash(`The tournament could not be loaded: ${err.message}`, "error");
   }
@@ -161,27 +163,69 @@ function championText(champion) {
   return team.length > 1 ? `Champions: ${team.join(", ")} won` : `Champion: ${nameOf(champion)} won`;
 }
 
+// The field's rules as a line a player reads before entering (tournaments.field_rules).
+function rulesText(t) {
+  const r = t.field_rules || {};
+  const parts = [];
+  if (r.check_in_minutes) parts.push(`check in ${plural(r.check_in_minutes, "minute")} before the start, or be dropped`);
+  if (r.waitlist) parts.push(`a waitlist of ${r.waitlist} once full`);
+  if (r.late_entry) parts.push(`late entry until ${r.late_entry_until_round ? `round ${r.late_entry_until_round}` : "half the rounds have started"} (${r.late_entry_award === "zero" ? "missed rounds score zero" : "one bye for missed rounds"})`);
+  if (r.reentry) parts.push("players who drop may come back");
+  if (r.no_show_seconds) parts.push(`absent ${plural(r.no_show_seconds, "second")} from a table: forfeit${r.no_show_drop_after ? `; dropped after ${plural(r.no_show_drop_after, "forfeit")}` : ""}`);
+  return parts.length ? `Rules: ${parts.join("; ")}.` : null;
+}
+
 function renderEntry() {
   const t = state.summary;
-  const mine = user ? state.entrants.find((e) => e.user === user.id && e.status === "active") : null;
+  const rules = t.field_rules || {};
+  const mineAny = user ? state.entrants.find((e) => e.user === user.id) : null;
+  const mine = mineAny && mineAny.status === "active" ? mineAny : null;
+  const waiting = mineAny && mineAny.status === "waitlisted" ? mineAny : null;
   const organiser = user && t.organiser === user.id;
   const open = t.status === "registration";
+  const running = t.status === "running";
   const full = t.max_entrants && t.entrants >= t.max_entrants;
+  const checkInOpen = open && rules.check_in_minutes && (!t.check_in_opens_at || new Date(t.check_in_opens_at) <= new Date());
+  const checkIn = (entrant) => {
+    if (!open || !rules.check_in_minutes) return null;
+    if (entrant.checked_in) return h("p", { class: "small", "data-key": "checked-in" }, "You have checked in.");
+    if (!checkInOpen) return h("p", { class: "small muted" }, `Check-in opens ${new Date(t.check_in_opens_at).toLocaleString()}.`);
+    return h("button", { type: "button", class: "btn btn-primary", "data-key": "check-in", disabled: state.busy,
+      onclick: () => act(`tournaments/${id}/check-in`, undefined, "You checked in.") }, "Check in");
+  };
   rerender(el.entry, () => {
     const items = [];
+    const line = rulesText(t);
+    if (line) items.push(h("p", { class: "small muted", id: "field-rules" }, line));
     if (!user) {
       items.push(h("p", {}, h("a", { href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Log in"),
         open ? " to register." : " to take part in tournaments."));
+    } else if (waiting) {
+      items.push(h("p", {}, `You are number ${waiting.waitlist_position} on the waitlist: a freed seat goes to the first in line.`),
+        checkIn(waiting),
+        h("button", { type: "button", class: "btn", "data-key": "withdraw", disabled: state.busy,
+          onclick: () => act(`tournaments/${id}/withdraw`, {}, "You left the waitlist.") }, "Leave the waitlist"));
+    } else if (mineAny && running && mineAny.status === "withdrawn" && mineAny.seed) {
+      items.push(h("p", {}, "You dropped from this tournament."));
+      if (rules.reentry) {
+        items.push(h("button", { type: "button", class: "btn btn-primary", "data-key": "reenter", disabled: state.busy,
+          onclick: () => act(`tournaments/${id}/reenter`, {}, "You are back in: paired from the next round.") }, "Come back"));
+      }
     } else if (mine) {
-      items.push(h("p", {}, open ? "You are registered." : "You are playing in this tournament."));
+      items.push(h("p", {}, open ? "You are registered." : "You are playing in this tournament."), checkIn(mine));
       if (open || t.status === "running") {
         items.push(h("button", { type: "button", class: "btn", "data-key": "withdraw", disabled: state.busy,
           onclick: () => act(`tournaments/${id}/withdraw`, {}, "You withdrew.") },
         open ? "Withdraw" : "Withdraw from the next rounds"));
       }
     } else if (open) {
-      items.push(h("button", { type: "button", class: "btn btn-primary", "data-key": "register", disabled: state.busy || full,
-        onclick: () => act(`tournaments/${id}/register`, undefined, "You are registered.") }, full ? "Full" : "Register"));
+      const line = full && rules.waitlist && t.waitlisted < rules.waitlist;
+      items.push(h("button", { type: "button", class: "btn btn-primary", "data-key": "register", disabled: state.busy || (full && !line),
+        onclick: () => act(`tournaments/${id}/register`, undefined, line ? "You joined the waitlist." : "You are registered.") },
+      line ? "Join the waitlist" : full ? "Full" : "Register"));
+    } else if (running && rules.late_entry && !(mineAny && mineAny.status === "disqualified")) {
+      items.push(h("button", { type: "button", class: "btn btn-primary", "data-key": "late-entry", disabled: state.busy || full,
+        onclick: () => act(`tournaments/${id}/register`, undefined, "You joined: paired from the next round.") }, "Join late"));
     } else {
       items.push(h("p", { class: "muted" }, "Registration is closed."));
     }
@@ -221,8 +265,21 @@ function renderEntrants() {
       e.bot ? h("span", { class: "badge" }, "bot") : null,
       e.seed ? h("span", { class: "muted small" }, `seed ${e.seed}`) : null,
       e.rating !== null && e.rating !== undefined ? h("span", { class: "muted small" }, `rating ${e.rating.toFixed(1)}`) : null,
-      e.status !== "active" ? h("span", { class: "badge" }, e.status) : null)))
+      e.status === "waitlisted" ? h("span", { class: "badge" }, `waitlist #${e.waitlist_position}`)
+        : e.status !== "active" ? h("span", { class: "badge" }, e.status.replace("_", " ")) : null,
+      state.summary.status === "registration" && (state.summary.field_rules || {}).check_in_minutes && e.checked_in
+        ? h("span", { class: "badge", "data-key": "checked-in" }, "checked in") : null,
+      readmitButton(e))))
     : h("p", { class: "muted" }, "Nobody yet.")));
+}
+
+// The organiser may take back any player who dropped, whatever the re-entry rule.
+function readmitButton(entrant) {
+  const t = state.summary;
+  if (!user || t.organiser !== user.id || t.status !== "running" || entrant.status !== "withdrawn" || !entrant.seed) return null;
+  if (!["swiss", "swiss-tables"].includes(t.format)) return null;
+  return h("button", { type: "button", class: "btn btn-small", "data-key": "readmit", disabled: state.busy,
+    onclick: () => act(`tournaments/${id}/reenter`, { entrant: entrant.id }, `${entrant.name} is back in.`) }, "Re-admit");
 }
 
 function renderStandings() {
@@ -380,7 +437,37 @@ function describe(event) {
     case "TournamentFinished": return d.champion !== null && d.champion !== undefined
       ? `The tournament is over. ${championText(d.champion)}.` : "The tournament is over.";
     case "TournamentCancelled": return `The tournament was cancelled${d.reason ? ` (${d.reason})` : ""}.`;
+    case "PlayerWaitlisted": return `${d.name} joined the waitlist.`;
+    case "PlayerCheckedIn": return `${nameOf(d.entrant)} checked in.`;
+    case "PlayerPromoted": return `${nameOf(d.entrant)} took a seat from the waitlist.`;
+    case "CheckInMissed": return `${nameOf(d.entrant)} was dropped: not checked in.`;
+    case "WaitlistClosed": return `Not admitted from the waitlist: ${d.entrants.map(nameOf).join(", ")}.`;
+    case "PlayerLateEntered": return `${d.name} joined late, from round ${d.first_round}.`;
+    case "PlayerReentered": return `${nameOf(d.entrant)} came back, from round ${d.from_round}.`;
+    case "PlayerDropped": return `${nameOf(d.entrant)} was dropped from round ${d.from_round}.`;
+    case "NoShowsForfeited": return d.tables.length
+      ? `Round ${d.round}: ${d.tables.map((t) => `${t.forfeited.map(nameOf).join(", ")} forfeited table ${t.table}`).join("; ")} (absent).`
+      : `Round ${d.round}: everyone was at their table.`;
     default: return event.type;
+  }
+}
+
+// A decision names the rule that made it (tournaments.field_rules): the log says why, beneath.
+function whyOf(event) {
+  const d = event.data;
+  if (!d.rule) return null;
+  return h("span", { class: "small muted log-why", "data-rule": d.rule }, ` Why: ${d.why || d.rule} (rule ${d.rule})`);
+}
+
+// A decision about the reader's own entry is told at once, not only written in the log.
+function tellMe(events) {
+  if (!user) return;
+  const mine = state.entrants.find((e) => e.user === user.id);
+  if (!mine) return;
+  for (const event of events) {
+    if (event.data.entrant !== mine.id) continue;
+    if (event.type === "PlayerPromoted") flash("A seat was freed: you are in the tournament now.");
+    if (event.type === "CheckInMissed" || event.type === "PlayerDropped") flash(`You were dropped. ${event.data.why}`, "error");
   }
 }
 
@@ -392,7 +479,7 @@ function appendActivity(events) {
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
   for (const event of events) {
     list.append(h("li", { "data-seq": String(event.seq), "data-type": event.type, title: timeAgo(event.created) },
-      describe(event)));
+      describe(event), whyOf(event)));
   }
   // A tournament that is over opens at its first line, to be read as a story; a live one at its newest.
   const over = state.summary && ["finished", "cancelled"].includes(state.summary.status);

@@ -114,6 +114,25 @@ function syncForm() {
   syncFormats();
   syncFields();
   document.getElementById("turn-limit-field").hidden = form.game.value !== "sequence-stacks";
+  // Late entry and re-entry need a format that pairs every round anew (tournaments/field_rules.py).
+  document.getElementById("fr-swiss").hidden = !["swiss", "swiss-tables"].includes(form.format.value);
+}
+
+// The organiser's field rules: only what was filled in (the server's defaults change nothing).
+function readFieldRules() {
+  const rules = {};
+  for (const key of ["check_in_minutes", "waitlist", "late_entry_until_round", "no_show_seconds", "no_show_drop_after"]) {
+    const input = form.elements[`fr_${key}`];
+    if (input.value !== "" && !input.closest("[hidden]")) rules[key] = Number(input.value);
+  }
+  if (!document.getElementById("fr-swiss").hidden) {
+    if (form.fr_late_entry.checked) {
+      rules.late_entry = true;
+      rules.late_entry_award = form.fr_late_entry_award.value;
+    } else delete rules.late_entry_until_round;
+    if (form.fr_reentry.checked) rules.reentry = true;
+  }
+  return rules;
 }
 
 function readOptions() {
@@ -145,6 +164,7 @@ async function create(event) {
     contributed_shuffle: form.contributed_shuffle.checked,
     max_entrants: form.max_entrants.value ? Number(form.max_entrants.value) : null,
     starts_at: form.starts_at.value ? new Date(form.starts_at.value).toISOString() : null,
+    field_rules: readFieldRules(),
   };
   try {
     const created = await post("tournaments", body);
