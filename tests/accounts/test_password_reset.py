@@ -134,3 +134,13 @@ def test_the_page_is_throttled_with_the_api(alice_mail, low_rates):
         ask(email=email)
     page = Client(REMOTE_ADDR=fresh_address()).post("/account/reset", {"email": email})
     assert page.status_code == 429 and b"Too many requests" in page.content
+
+
+def test_the_access_log_does_not_keep_an_unused_link():
+    """Regression: uvicorn's access line printed the link's token, usable by anyone reading the logs."""
+    from server.logs import secrets_redacted
+
+    line = '127.0.0.1:5 - "GET /account/reset/MQ/dj0mty-8f90ac0e62686346a3dc HTTP/1.1" 302'
+    assert secrets_redacted(line) == '127.0.0.1:5 - "GET /account/reset/MQ/[redacted] HTTP/1.1" 302'
+    kept = '"GET /account/reset/MQ/set-password HTTP/1.1" 200'
+    assert secrets_redacted(kept) == kept
