@@ -67,3 +67,15 @@ def test_another_player_or_staff_changes_only_their_own(alice, bob, staff, perso
     answer = change(client)  # the personas share a password: the same body alice would send
     assert answer.status_code == 200 and answer.json()["user"]["id"] == caller.pk
     assert snapshot(alice) == before
+
+
+def test_an_open_socket_of_another_session_stops_being_served(alice):
+    """Regression: an open socket checked only that its session named the user, so a session that
+    Django had ended by the password change kept its live table."""
+    from accounts.services import socket_credential_valid
+
+    other = session_client(alice)
+    session_key = other.cookies["sessionid"].value
+    assert socket_credential_valid(user_id=alice.pk, token_sha256=None, session_key=session_key)
+    assert change(session_client(alice)).status_code == 200
+    assert not socket_credential_valid(user_id=alice.pk, token_sha256=None, session_key=session_key)
