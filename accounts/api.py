@@ -179,7 +179,9 @@ class PasswordResetApi(APIView):
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.password_reset_request(email=data.validated_data["email"], request=request._request)
+        services.password_reset_request(
+            email=data.validated_data["email"], domain=request.get_host(), use_https=request.is_secure()
+        )
         body = {"detail": "If an account has this e-mail, a link to set a new password is on its way."}
         return Response(self.OutputSerializer(body).data, status=status.HTTP_202_ACCEPTED)
 

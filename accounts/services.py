@@ -180,20 +180,35 @@ def user_profile_update(
     return user
 
 
-def password_reset_request(*, email: str, request) -> None:
+def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
+    """Queues the reset e-mail (`password_reset_send`) and returns at once: a request for an
+    e-mail no account has takes as long as one that sends a mail, so timing tells nothing either.
+    `domain`: the host the link names (the request's, checked against ALLOWED_HOSTS)."""
+    from accounts.tasks import password_reset_email_task
+
+    try:
+        password_reset_email_task.delay(email, domain, use_https)
+    except Exception:  # noqa: BLE001 - the broker's own connection errors
+        raise ApplicationError("mail_unavailable", "E-mail cannot be sent right now; try again later.",
+                               status=503) from None
+
+
+def password_reset_send(*, email: str, domain: str, use_https: bool) -> int:
     """Sends each active account with this e-mail (and a usable password) a link to set a new
-    password, made of Django's own token (PASSWORD_RESET_TIMEOUT; spent once the password or the
-    last login changes). Says nothing of whether any account has this e-mail."""
+    password, made of Django's own token (valid PASSWORD_RESET_TIMEOUT seconds, spent once the
+    password or the last login changes). Returns how many accounts were sent one."""
     form = PasswordResetForm(data={"email": email})
     if not form.is_valid():
-        return
+        return 0
+    users = list(form.get_users(form.cleaned_data["email"]))
     form.save(
-        request=request,
-        use_https=request.is_secure(),
+        domain_override=domain,
+        use_https=use_https,
         subject_template_name="frontend/email/password_reset_subject.txt",
         email_template_name="frontend/email/password_reset_email.txt",
         extra_email_context={"timeout_hours": max(1, round(settings.PASSWORD_RESET_TIMEOUT / 3600))},
     )
+    return len(users)
 
 
 def user_delete(*, user: User, password: str) -> None:

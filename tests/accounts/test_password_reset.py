@@ -1,6 +1,7 @@
 """Password resets: `POST /api/auth/password-reset` and the pages behind the e-mail's link
 (Django's PasswordResetView and tokens). The answer never tells whether an account has the
-e-mail; a link works once and expires; the request is throttled per address and per e-mail."""
+e-mail; a link works once and expires; the request is throttled per address and per e-mail.
+The mail is sent by a task (eager here, as a worker would run it)."""
 from __future__ import annotations
 
 import re
@@ -17,7 +18,7 @@ from tests.accounts.helpers import NEW_PASSWORD, PASSWORD, assert_error, snapsho
 from tests.conftest import client_for
 from tests.hardening.test_limits import fresh_address
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 URL = "/api/auth/password-reset"
 LINK = re.compile(r"https?://[^/\s]+(/account/reset/[^\s]+)")
@@ -86,6 +87,20 @@ def test_the_link_expires(alice_mail, settings, monkeypatch):
     before = snapshot(alice_mail)
     assert not Client().get(link, follow=True).context["validlink"]
     assert snapshot(alice_mail) == before
+
+
+def test_the_link_names_the_host_asked(alice_mail):
+    ask(APIClient(REMOTE_ADDR=fresh_address(), HTTP_HOST="cards.example.org"))
+    assert "http://cards.example.org/account/reset/" in mail.outbox[0].body
+
+
+def test_the_task_sends_one_mail_per_account_with_the_email(alice_mail, bob):
+    from accounts.tasks import password_reset_email_task
+
+    bob.email = "ALICE@example.org"  # e-mails are not unique: both accounts get their own link
+    bob.save(update_fields=["email"])
+    assert password_reset_email_task("alice@example.org", "testserver", True) == 2
+    assert sorted(LINK.search(m.body).group(0).startswith("https://") for m in mail.outbox) == [True, True]
 
 
 def test_a_deleted_or_inactive_account_gets_no_mail(alice_mail):
