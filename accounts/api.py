@@ -11,10 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import selectors, services
-from server.pagination import PAGE_PARAMETERS, Page
-
-
 from accounts.avatars import AVATAR_VARIANTS
+from server.pagination import PAGE_PARAMETERS, Page
 
 
 class UserOutputSerializer(serializers.Serializer):
@@ -151,7 +149,7 @@ class PasswordChangeApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         token = services.user_password_change(user=request.user, **data.validated_data)
-        if request.session.get(SESSION_KEY):  # logged in by session: keep this one
+        if request.session.get(SESSION_KEY) == str(request.user.pk):  # this user's session: it stays
             update_session_auth_hash(request, request.user)
         return Response(SessionOutputSerializer({"user": request.user, "token": token}).data)
 

@@ -172,11 +172,7 @@ def user_profile_update(
         user.avatar = avatar
         fields.append("avatar")
     if fields:
-        try:
-            with transaction.atomic():
-                user.save(update_fields=fields)
-        except IntegrityError:  # a sign-up of the same name committed meanwhile
-            raise _taken("display_name") from None
+        user.save(update_fields=fields)
     return user
 
 

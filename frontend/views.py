@@ -15,8 +15,8 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.cache import patch_cache_control
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
@@ -24,7 +24,14 @@ from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.avatars import AVATAR_VARIANTS, avatar_svg
 from accounts.models import User
-from frontend.forms import AccountDeleteForm, AvatarForm, LoginForm, PasswordChangeForm, ProfileForm, SignupForm
+from frontend.forms import (
+    AccountDeleteForm,
+    AvatarForm,
+    LoginForm,
+    PasswordChangeForm,
+    ProfileForm,
+    SignupForm,
+)
 from games import selectors
 from games.bots import BOTS, STRONG_BOT
 from games.models import Seat

@@ -14,7 +14,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from server.limits import ScopedThrottle
-from tests.accounts.helpers import NEW_PASSWORD, PASSWORD, assert_error, snapshot
+from tests.accounts.helpers import NEW_PASSWORD, assert_error, snapshot
 from tests.conftest import client_for
 from tests.hardening.test_limits import fresh_address
 
