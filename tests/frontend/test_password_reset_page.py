@@ -1,5 +1,6 @@
 """A forgotten password, end to end in the browser with the console e-mail backend: ask for the
-link on the page, read the e-mail in the server's log, set a new password, log in with it."""
+link on the page, read the e-mail in the server's log, set a new password, log in with it; then
+the account page on a phone, where an avatar is picked."""
 from __future__ import annotations
 
 import re
@@ -65,3 +66,18 @@ def test_a_forgotten_password_is_reset_by_the_emailed_link(pages):
 
     page.goto(link)  # spent
     page.wait_for_selector("#reset-invalid")
+
+    phone = pages.open(width=390, height=800, mobile=True)
+    phone.goto("/login")
+    phone.get_by_label("Username").fill(username)
+    phone.get_by_label("Password").fill(NEW_PASSWORD)
+    phone.get_by_role("button", name="Log in").click()
+    phone.wait_for_selector(".nav-user .user-link")
+    phone.goto("/account")
+    phone.wait_for_selector("#account-avatar img")
+    assert phone.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    pages.screenshot(phone, "account-phone")
+    phone.get_by_role("radio").nth(3).check()
+    phone.get_by_role("button", name="Use this avatar").click()
+    phone.wait_for_selector(".flash >> text=Your avatar is saved")
+    assert phone.get_attribute(".nav-user .user-link img", "src").endswith(".svg?v=3")
