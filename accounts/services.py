@@ -213,12 +213,15 @@ def user_delete(*, user: User, password: str) -> None:
     credited to "deleted player <id>". The names it used are retired (`RetiredName`); the e-mail
     is cleared, the password made unusable, every token and session ends.
 
+    Refused (409 `account_in_play`) while the account holds a seat that other people wait on or
+    takes part in a tournament still to be played: they would wait for someone who cannot come.
     Locks the user's row so a concurrent rename or second deletion waits."""
     from tournaments.models import Entrant
 
     user_password_check(user=user, password=password)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
+        _refuse_if_in_play(locked)
         for key in {locked.username_key, locked.display_key} - {""}:
             RetiredName.objects.get_or_create(key_sha256=_retired_digest(key))
         locked.username = f"deleted-player-{locked.pk}"
@@ -234,6 +237,29 @@ def user_delete(*, user: User, password: str) -> None:
         # A tournament shows each entrant by the name copied at registration: that copy goes too.
         Entrant.objects.filter(user=locked).update(name=locked.display_name)
     user.refresh_from_db()
+
+
+def _refuse_if_in_play(user: User) -> None:
+    """409 `account_in_play` naming the tables (open or running, with another person seated) and the
+    tournaments (an active entry, not yet finished or cancelled) the user must leave first. Both can
+    be left by the user. A tournament the user organises does not block: it runs on its schedule."""
+    from games.models import Match, Seat
+    from tournaments.models import Entrant, Tournament
+
+    unfinished = [Match.Status.OPEN, Match.Status.RUNNING]
+    mine = list(Seat.objects.filter(user=user, match__status__in=unfinished).values_list("match_id", flat=True))
+    others = Seat.objects.filter(match_id__in=mine, user__isnull=False).exclude(user=user)
+    tables = sorted(set(others.values_list("match_id", flat=True)))
+    ongoing = [Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
+    entered = Entrant.objects.filter(user=user, status=Entrant.Status.ACTIVE, tournament__status__in=ongoing)
+    tournaments = sorted(set(entered.values_list("tournament_id", flat=True)))
+    if tables or tournaments:
+        raise conflict(
+            "account_in_play",
+            "Other people are waiting on you: leave or finish your tables and withdraw from your "
+            "tournaments before you delete the account.",
+            matches=tables, tournaments=tournaments,
+        )
 
 
 def socket_ticket_issue(*, user: User, token_key: str | None) -> str:

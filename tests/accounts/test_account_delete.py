@@ -10,8 +10,10 @@ from games import selectors
 from tests.accounts.helpers import PASSWORD, assert_error, session_client, snapshot
 from tests.conftest import client_for
 from tests.games.builders import finished_match
+from tests.games.helpers import started_match
 from tests.tournaments.builders import make_tournament
 from tournaments.models import Entrant
+from tournaments.services import entrant_withdraw
 
 pytestmark = pytest.mark.django_db
 
@@ -47,6 +49,7 @@ def test_the_session_that_deletes_is_logged_out(alice):
 def test_its_matches_and_tournaments_stay_credited_to_deleted_player_n(alice, bob):
     match = finished_match("the-game", [alice, bob], seed=3)
     tournament = make_tournament(bob, people=(alice, bob))
+    entrant_withdraw(tournament_id=tournament.pk, user=alice)  # an active entry would block (below)
     assert delete(client_for(alice)).status_code == 204
     shown = f"deleted player {alice.pk}"
     seats = APIClient().get(f"/api/matches/{match.pk}").json()["seats"]
@@ -87,6 +90,25 @@ def test_bad_input_is_refused_and_changes_nothing(alice, body, status, code):
     before = snapshot(alice)
     assert_error(client.post(URL, body, format="json"), status, code)
     assert snapshot(alice) == before and not RetiredName.objects.exists()
+
+
+def test_it_is_refused_while_people_wait_on_the_account(alice, bob):
+    """A deleted player cannot come back to a table or a round: the others would wait for nobody."""
+    running = started_match("the-game", [alice, bob])
+    tournament = make_tournament(bob, people=(alice,))
+    client = client_for(alice)
+    before = snapshot(alice)
+    answer = delete(client)
+    assert_error(answer, 409, "account_in_play")
+    assert answer.json()["error"]["extra"] == {"matches": [running], "tournaments": [tournament.pk]}
+    assert snapshot(alice) == before and not RetiredName.objects.exists()
+
+
+def test_a_table_with_only_bots_besides_does_not_block(alice):
+    client = client_for(alice)
+    table = client.post("/api/matches", {"game": "the-game", "players": 2, "rated": False}, format="json").json()
+    assert client.post(f"/api/matches/{table['id']}/bots", {"bot": "random"}, format="json").status_code == 200
+    assert delete(client).status_code == 204
 
 
 def test_anonymous_is_401():
