@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import login, logout
+from django.contrib.auth import SESSION_KEY, login, logout, update_session_auth_hash
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -10,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import selectors, services
+from accounts.avatars import AVATAR_VARIANTS
 from server.pagination import PAGE_PARAMETERS, Page
 
 
@@ -17,6 +19,12 @@ class UserOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     display_name = serializers.CharField()
+    email = serializers.EmailField(help_text="Where password reset links go; empty: none can be sent.")
+    avatar = serializers.IntegerField(help_text=f"The generated avatar picked, 0 to {AVATAR_VARIANTS - 1}.")
+    avatar_url = serializers.SerializerMethodField()
+
+    def get_avatar_url(self, user) -> str:
+        return reverse("avatar", kwargs={"user_id": user.pk})
 
 
 class SessionOutputSerializer(serializers.Serializer):
@@ -37,6 +45,9 @@ class UserRegisterApi(APIView):
         username = serializers.RegexField(r"^[\w.+-]+$", max_length=150)
         password = serializers.CharField(max_length=128, trim_whitespace=False)
         display_name = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+        email = serializers.EmailField(
+            required=False, allow_blank=True, default="", help_text="Optional: where password reset links go."
+        )
 
     @extend_schema(request=InputSerializer, responses={201: SessionOutputSerializer})
     def post(self, request):
@@ -85,13 +96,113 @@ class UserLogoutApi(APIView):
 
 
 class UserMeApi(APIView):
-    """The logged-in user."""
+    """The logged-in user; PATCH changes the display name, e-mail or avatar."""
 
     permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        display_name = serializers.CharField(
+            max_length=40, required=False, allow_blank=True,
+            help_text="Under the sign-up's rules: no bot's name, nobody else's or a look-alike (409 `name_taken`, "
+            "422 `name_reserved`). Empty: shown by the username.",
+        )
+        email = serializers.EmailField(required=False, allow_blank=True, help_text="Needs `password` to change.")
+        avatar = serializers.IntegerField(required=False, help_text=f"0 to {AVATAR_VARIANTS - 1}: see /avatars/<id>/<n>.svg.")
+        password = serializers.CharField(
+            max_length=128, required=False, trim_whitespace=False,
+            help_text="The current password: required to change the e-mail (403 `wrong_password`).",
+        )
+
+    def get_throttles(self):
+        # A PATCH that checks the password (an e-mail change) counts with the other password checks.
+        checks_password = self.request.method == "PATCH" and "password" in self.request.data
+        self.throttle_scope = "password_check" if checks_password else None
+        return super().get_throttles()
 
     @extend_schema(responses={200: UserOutputSerializer})
     def get(self, request):
         return Response(UserOutputSerializer(request.user).data)
+
+    @extend_schema(request=InputSerializer, responses={200: UserOutputSerializer})
+    def patch(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = services.user_profile_update(user=request.user, **data.validated_data)
+        return Response(UserOutputSerializer(user).data)
+
+
+class PasswordChangeApi(APIView):
+    """Changes the logged-in user's password (the old one is required; Django's validators).
+
+    This session stays logged in; every other session ends and every API token is revoked,
+    this request's too: the answer carries a new token. Throttled per user (429 `throttled`)."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "password_check"
+
+    class InputSerializer(serializers.Serializer):
+        old_password = serializers.CharField(max_length=128, trim_whitespace=False)
+        new_password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+    @extend_schema(request=InputSerializer, responses={200: SessionOutputSerializer})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        token = services.user_password_change(user=request.user, **data.validated_data)
+        if request.session.get(SESSION_KEY) == str(request.user.pk):  # this user's session: it stays
+            update_session_auth_hash(request, request.user)
+        return Response(SessionOutputSerializer({"user": request.user, "token": token}).data)
+
+
+class PasswordResetApi(APIView):
+    """Sends a link to set a new password to the accounts with this e-mail, if there are any.
+
+    The answer is the same whether or not an account has the e-mail. Throttled per address and
+    per e-mail (429 `throttled`). The link opens `/account/reset/<uid>/<token>`, once, within
+    `PASSWORD_RESET_TIMEOUT` seconds."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_scope = "password_reset"
+    account_throttle_scope = "password_reset_account"
+    account_throttle_field = "email"
+
+    class InputSerializer(serializers.Serializer):
+        email = serializers.EmailField()
+
+    class OutputSerializer(serializers.Serializer):
+        detail = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses={202: OutputSerializer})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.password_reset_request(
+            email=data.validated_data["email"], domain=request.get_host(), use_https=request.is_secure()
+        )
+        body = {"detail": "If an account has this e-mail, a link to set a new password is on its way."}
+        return Response(self.OutputSerializer(body).data, status=status.HTTP_202_ACCEPTED)
+
+
+class UserDeleteApi(APIView):
+    """Deletes the logged-in user's account (the password is required, 403 `wrong_password`).
+
+    Its matches, tournaments and ratings stay, credited to "deleted player <id>"; its names can
+    no longer be taken by anyone; the e-mail is cleared; every session and token ends."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "password_check"
+
+    class InputSerializer(serializers.Serializer):
+        password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+    @extend_schema(request=InputSerializer, responses={204: None})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.user_delete(user=request.user, **data.validated_data)
+        logout(request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TokenOutputSerializer(serializers.Serializer):

@@ -14,6 +14,8 @@ class User(AbstractUser):
     # nobody is seen by another player's name or a confusable copy of it (accounts.services).
     username_key = models.TextField(editable=False, default="")
     display_key = models.TextField(editable=False, default="", blank=True, db_index=True)
+    # Which of the generated avatars (accounts/avatars.py) the user picked; nothing is uploaded.
+    avatar = models.PositiveSmallIntegerField(default=0)
 
     class Meta(AbstractUser.Meta):
         # Usernames are one per reader-visible name, whatever the path that creates the user.
@@ -45,3 +47,14 @@ class ApiToken(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
+
+
+class RetiredName(models.Model):
+    """A name a deleted account used, kept so nobody can sign up as the person who left.
+
+    Only the SHA-256 of its `name_key` is stored: enough to refuse the name and its look-alikes,
+    without a readable list of who deleted their account.
+    """
+
+    key_sha256 = models.CharField(max_length=64, unique=True)
+    retired = models.DateTimeField(auto_now_add=True)

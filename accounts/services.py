@@ -1,34 +1,41 @@
 """Accounts: registration, login (session for the browser, token for the API), API tokens and
-socket tickets, logout."""
+socket tickets, logout; changing a password, names, e-mail and avatar; password resets by
+e-mail; deleting an account (anonymised: its matches stay, credited to "deleted player N")."""
 from __future__ import annotations
 
+import hashlib
 import secrets
 from datetime import timedelta
 from importlib import import_module
 
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY, authenticate, password_validation
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, authenticate, password_validation
+from django.contrib.auth.forms import PasswordResetForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from accounts.authentication import user_for_token_hash
-from accounts.models import ApiToken, User
+from accounts.avatars import AVATAR_VARIANTS
+from accounts.models import ApiToken, RetiredName, User
 from accounts.names import name_key, username_problem
 from accounts.tokens import key_hash, key_new
 from games.bots import BOTS
-from server.errors import ApplicationError, bad_request, conflict, not_found
+from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 
 # Bots sit at tables by name: nobody may be seen by one of those names.
 _BOT_KEYS = frozenset(name_key(bot) for bots in BOTS.values() for bot in bots)
+# A deleted account is shown as "deleted player <id>": nobody may take a name that reads so.
+_DELETED_PREFIX = name_key("deleted player")
 
 
-def user_register(*, username: str, password: str, display_name: str = "") -> User:
+def user_register(*, username: str, password: str, display_name: str = "", email: str = "") -> User:
     """Creates a user after the name checks (`user_names_check`) and Django's password validators."""
     user_names_check(username=username, display_name=display_name)
-    candidate = User(username=username, display_name=display_name)
+    candidate = User(username=username, display_name=display_name, email=User.objects.normalize_email(email))
     try:
         password_validation.validate_password(password, user=candidate)
     except ValidationError as exc:
@@ -58,10 +65,21 @@ def user_names_check(*, username: str, display_name: str, user: User | None = No
     for field, key in keys.items():
         if key in _BOT_KEYS:
             raise ApplicationError("name_reserved", "That name is a bot's.", status=422, extra={"field": field})
+        if key.startswith(_DELETED_PREFIX):
+            raise ApplicationError("name_reserved", "Names of deleted accounts are the server's.", status=422,
+                                   extra={"field": field})
     others = User.objects.exclude(pk=user.pk) if user is not None else User.objects.all()
     for field, key in keys.items():
         if key and others.filter(Q(username_key=key) | Q(display_key=key)).exists():
             raise _taken(field)
+        # A deleted account's names stay out of reach: its old matches and tournament events were
+        # written under them, and a newcomer taking one would pass for the person who left.
+        if key and RetiredName.objects.filter(key_sha256=_retired_digest(key)).exists():
+            raise _taken(field)
+
+
+def _retired_digest(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _taken(field: str) -> ApplicationError:
@@ -100,6 +118,150 @@ def user_tokens_revoke(*, user: User) -> None:
     ApiToken.objects.filter(user=user).delete()
 
 
+def user_password_check(*, user: User, password: str) -> None:
+    """Refuses (403 `wrong_password`) unless `password` is `user`'s: the operations that could
+    lock the owner out (new password, new e-mail, deletion) need it, not just a session."""
+    if not user.check_password(password):
+        raise forbidden("wrong_password", "That is not your current password.")
+
+
+def user_password_change(*, user: User, old_password: str, new_password: str) -> str:
+    """Sets a new password after the old one and Django's validators; revokes every API token of
+    the user and returns a new one. Other sessions end by themselves: Django ties each session to
+    the password's hash (the caller keeps its own with `update_session_auth_hash`)."""
+    user_password_check(user=user, password=old_password)
+    _password_validate(new_password, user=user)
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        user_tokens_revoke(user=user)
+        return user_token(user=user)
+
+
+def _password_validate(password: str, *, user: User) -> None:
+    try:
+        password_validation.validate_password(password, user=user)
+    except ValidationError as exc:
+        raise bad_request("weak_password", " ".join(exc.messages), field="new_password") from None
+
+
+def user_profile_update(
+    *, user: User, display_name: str | None = None, email: str | None = None, avatar: int | None = None,
+    password: str | None = None,
+) -> User:
+    """Changes what the user gave (None: unchanged). A new display name passes `user_names_check`;
+    a new e-mail needs the current password, since whoever holds the e-mail can reset the password
+    (a stolen session must not be able to make itself a permanent key)."""
+    fields = []
+    if display_name is not None and display_name != user.display_name:
+        user_names_check(username=user.username, display_name=display_name, user=user)
+        user.display_name = display_name
+        fields.append("display_name")
+    if email is not None:
+        email = User.objects.normalize_email(email)
+        if email != user.email:
+            if password is None:
+                raise bad_request("password_required", "Give your current password to change your e-mail.",
+                                  field="password")
+            user_password_check(user=user, password=password)
+            user.email = email
+            fields.append("email")
+    if avatar is not None:
+        if not 0 <= avatar < AVATAR_VARIANTS:
+            raise bad_request("invalid_avatar", f"Avatars are numbered 0 to {AVATAR_VARIANTS - 1}.", field="avatar")
+        user.avatar = avatar
+        fields.append("avatar")
+    if fields:
+        user.save(update_fields=fields)
+    return user
+
+
+def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
+    """Queues the reset e-mail (`password_reset_send`) and returns at once: a request for an
+    e-mail no account has takes as long as one that sends a mail, so timing tells nothing either.
+    `domain`: the host the link names (the request's, checked against ALLOWED_HOSTS)."""
+    from accounts.tasks import password_reset_email_task
+
+    try:
+        password_reset_email_task.delay(email, domain, use_https)
+    except Exception:  # noqa: BLE001 - the broker's own connection errors
+        raise ApplicationError("mail_unavailable", "E-mail cannot be sent right now; try again later.",
+                               status=503) from None
+
+
+def password_reset_send(*, email: str, domain: str, use_https: bool) -> int:
+    """Sends each active account with this e-mail (and a usable password) a link to set a new
+    password, made of Django's own token (valid PASSWORD_RESET_TIMEOUT seconds, spent once the
+    password or the last login changes). Returns how many accounts were sent one."""
+    form = PasswordResetForm(data={"email": email})
+    if not form.is_valid():
+        return 0
+    users = list(form.get_users(form.cleaned_data["email"]))
+    form.save(
+        domain_override=domain,
+        use_https=use_https,
+        subject_template_name="frontend/email/password_reset_subject.txt",
+        email_template_name="frontend/email/password_reset_email.txt",
+        extra_email_context={"timeout_hours": max(1, round(settings.PASSWORD_RESET_TIMEOUT / 3600))},
+    )
+    return len(users)
+
+
+def user_delete(*, user: User, password: str) -> None:
+    """Deletes the account by anonymising it, after its password: its seats, tournaments and
+    ratings stay (they are other players' history too, and the event store never changes), now
+    credited to "deleted player <id>". The names it used are retired (`RetiredName`); the e-mail
+    is cleared, the password made unusable, every token and session ends.
+
+    Refused (409 `account_in_play`) while the account holds a seat that other people wait on or
+    takes part in a tournament still to be played: they would wait for someone who cannot come.
+    Locks the user's row so a concurrent rename or second deletion waits."""
+    from tournaments.models import Entrant
+
+    user_password_check(user=user, password=password)
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        _refuse_if_in_play(locked)
+        for key in {locked.username_key, locked.display_key} - {""}:
+            RetiredName.objects.get_or_create(key_sha256=_retired_digest(key))
+        locked.username = f"deleted-player-{locked.pk}"
+        locked.display_name = f"deleted player {locked.pk}"
+        locked.email = locked.first_name = locked.last_name = ""
+        locked.avatar = 0
+        locked.is_active = locked.is_staff = locked.is_superuser = False
+        locked.set_unusable_password()  # also ends every session: they carry the old password's hash
+        locked.save()
+        locked.groups.clear()
+        locked.user_permissions.clear()
+        user_tokens_revoke(user=locked)
+        # A tournament shows each entrant by the name copied at registration: that copy goes too.
+        Entrant.objects.filter(user=locked).update(name=locked.display_name)
+    user.refresh_from_db()
+
+
+def _refuse_if_in_play(user: User) -> None:
+    """409 `account_in_play` naming the tables (open or running, with another person seated) and the
+    tournaments (an active entry, not yet finished or cancelled) the user must leave first. Both can
+    be left by the user. A tournament the user organises does not block: it runs on its schedule."""
+    from games.models import Match, Seat
+    from tournaments.models import Entrant, Tournament
+
+    unfinished = [Match.Status.OPEN, Match.Status.RUNNING]
+    mine = list(Seat.objects.filter(user=user, match__status__in=unfinished).values_list("match_id", flat=True))
+    others = Seat.objects.filter(match_id__in=mine, user__isnull=False).exclude(user=user)
+    tables = sorted(set(others.values_list("match_id", flat=True)))
+    ongoing = [Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
+    entered = Entrant.objects.filter(user=user, status=Entrant.Status.ACTIVE, tournament__status__in=ongoing)
+    tournaments = sorted(set(entered.values_list("tournament_id", flat=True)))
+    if tables or tournaments:
+        raise conflict(
+            "account_in_play",
+            "Other people are waiting on you: leave or finish your tables and withdraw from your "
+            "tournaments before you delete the account.",
+            matches=tables, tournaments=tournaments,
+        )
+
+
 def socket_ticket_issue(*, user: User, token_key: str | None) -> str:
     """A ticket that opens one socket as `user` within `SOCKET_TICKET_SECONDS`: a URL that may be
     logged on the way holds nothing lasting. Made with a token, it dies with that token."""
@@ -135,7 +297,11 @@ def socket_credential_valid(*, user_id: int, token_sha256: str | None, session_k
         user = user_for_token_hash(token_sha256)
         return user is not None and user.pk == user_id
     session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
-    return session.get(SESSION_KEY) == str(user_id) and User.objects.filter(pk=user_id, is_active=True).exists()
+    if session.get(SESSION_KEY) != str(user_id):
+        return False
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    # As Django's own session check: a password changed since (or an account deleted) ends it.
+    return user is not None and constant_time_compare(session.get(HASH_SESSION_KEY, ""), user.get_session_auth_hash())
 
 
 def _ticket_cache_key(ticket: str) -> str:

@@ -8,17 +8,30 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login, logout
+from django.contrib.auth import login, logout, update_session_auth_hash
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import selectors as account_selectors
 from accounts import services as account_services
+from accounts.avatars import AVATAR_VARIANTS, avatar_svg
 from accounts.models import User
-from frontend.forms import LoginForm, SignupForm
+from frontend.forms import (
+    AccountDeleteForm,
+    AvatarForm,
+    LoginForm,
+    PasswordChangeForm,
+    ProfileForm,
+    SignupForm,
+)
 from games import selectors
 from games.bots import BOTS, STRONG_BOT
 from games.models import Seat
@@ -45,7 +58,7 @@ def _page_user(request: HttpRequest) -> dict[str, Any] | None:
     user = request.user
     if not user.is_authenticated:
         return None
-    return {"id": user.pk, "username": user.username, "name": user.shown_name}
+    return {"id": user.pk, "username": user.username, "name": user.shown_name, "avatar": user.avatar}
 
 
 def _next_url(request: HttpRequest, default: str = "/") -> str:
@@ -124,6 +137,166 @@ def logout_page(request: HttpRequest) -> HttpResponse:
     logout(request)
     messages.info(request, "You are logged out.")
     return redirect("/")
+
+
+# --- the account page ---------------------------------------------------------------------------
+
+# The account page's forms, each posted with its `action`; field errors go back onto the form.
+_ACCOUNT_FORMS = {"profile": ProfileForm, "avatar": AvatarForm, "password": PasswordChangeForm, "delete": AccountDeleteForm}
+
+
+@ensure_csrf_cookie
+@login_required(login_url="/login")
+def account(request: HttpRequest) -> HttpResponse:
+    """The logged-in user's account: display name and e-mail, avatar, password, deletion."""
+    user = request.user
+    forms = {
+        "profile": ProfileForm(initial={"display_name": user.display_name, "email": user.email}),
+        "avatar": AvatarForm(initial={"avatar": user.avatar}),
+        "password": PasswordChangeForm(),
+        "delete": AccountDeleteForm(),
+    }
+    action = request.POST.get("action") if request.method == "POST" else None
+    if action in _ACCOUNT_FORMS:
+        form = forms[action] = _ACCOUNT_FORMS[action](request.POST)
+        wait = throttle_wait(request, "password_check") if action != "avatar" else None
+        if wait is not None:
+            form.is_valid()
+            form.add_error(None, f"Too many attempts: try again in {wait} seconds.")
+        elif form.is_valid():
+            try:
+                done = _account_action(request, action, form.cleaned_data)
+            except ApplicationError as exc:
+                field = exc.extra.get("field")
+                form.add_error(_account_field(action, field, exc.code), exc.message)
+            else:
+                messages.success(request, done)
+                return redirect("/" if action == "delete" else "account")
+    return _page(request, "frontend/account.html", {
+        "forms": forms,
+        "avatars": [{"variant": n, "url": reverse("avatar-variant", args=[user.pk, n])} for n in range(AVATAR_VARIANTS)],
+        "tokens": account_selectors.token_list(user=user).count(),
+    }, status=400 if action in _ACCOUNT_FORMS else 200)
+
+
+def _account_action(request: HttpRequest, action: str, data: dict[str, Any]) -> str:
+    """Runs one of the account page's forms through its service; the message to show after."""
+    user = request.user
+    if action == "profile":
+        account_services.user_profile_update(
+            user=user, display_name=data["display_name"], email=data["email"], password=data["password"] or None
+        )
+        return "Your account is saved."
+    if action == "avatar":
+        account_services.user_profile_update(user=user, avatar=data["avatar"])
+        return "Your avatar is saved."
+    if action == "password":
+        account_services.user_password_change(user=user, **data)
+        update_session_auth_hash(request, user)
+        return "Your password is changed. Your other devices are logged out and your API tokens revoked."
+    account_services.user_delete(user=user, password=data["delete_password"])
+    logout(request)
+    return "Your account is deleted. Its matches stay, credited to a deleted player."
+
+
+def _account_field(action: str, field: str | None, code: str) -> str | None:
+    """The form field a service's refusal belongs to (None: the whole form)."""
+    if code == "wrong_password":
+        return {"profile": "password", "password": "old_password", "delete": "delete_password"}.get(action)
+    if action == "password" and code == "weak_password":
+        return "new_password"
+    if action == "profile" and field in ("display_name", "email", "password"):
+        return field
+    return None
+
+
+# --- password resets: Django's own views and tokens, in this site's pages -------------------------
+
+
+class _SitePage:
+    """What every page of this site gets (base.html's header)."""
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        return {**context, "page_user": _page_user(self.request), "games": _games()}
+
+
+class _QueuedResetForm(PasswordResetForm):
+    """Django's reset form, sending through the same service as the API (`password_reset_request`)."""
+
+    def save(self, *, request, **kwargs):
+        account_services.password_reset_request(
+            email=self.cleaned_data["email"], domain=request.get_host(), use_https=request.is_secure()
+        )
+
+
+class PasswordResetPage(_SitePage, auth_views.PasswordResetView):
+    """Asks for an e-mail; throttled with the API's `POST /api/auth/password-reset`."""
+
+    form_class = _QueuedResetForm
+    template_name = "frontend/password_reset_form.html"
+    success_url = "/account/reset/sent"
+
+    def post(self, request, *args, **kwargs):
+        wait = throttle_wait(request, "password_reset", account_scope="password_reset_account", account_field="email")
+        if wait is not None:
+            form = self.get_form()
+            form.is_valid()
+            form.add_error(None, f"Too many requests: try again in {wait} seconds.")
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordResetSentPage(_SitePage, auth_views.PasswordResetDoneView):
+    template_name = "frontend/password_reset_sent.html"
+
+
+class PasswordResetConfirmPage(_SitePage, auth_views.PasswordResetConfirmView):
+    """Sets the new password from the e-mail's link. The user's API tokens are revoked too: a
+    reset is what someone does who thinks another may hold their password."""
+
+    template_name = "frontend/password_reset_confirm.html"
+    success_url = "/account/reset/done"
+
+    def form_valid(self, form):
+        answer = super().form_valid(form)
+        account_services.user_tokens_revoke(user=form.user)
+        return answer
+
+
+class PasswordResetDonePage(_SitePage, auth_views.PasswordResetCompleteView):
+    template_name = "frontend/password_reset_done.html"
+
+
+# --- avatars ----------------------------------------------------------------------------------
+
+AVATAR_MAX_AGE = 3600  # seconds: a changed pick shows within the hour (the account page adds ?v=)
+
+
+@require_GET
+def avatar(request: HttpRequest, user_id: int) -> HttpResponse:
+    """The avatar a user picked, as SVG."""
+    user = User.objects.filter(pk=user_id).only("username", "avatar").first()
+    if user is None:
+        raise Http404("No such player.")
+    return _svg(avatar_svg(user.username, user.avatar))
+
+
+@require_GET
+def avatar_variant(request: HttpRequest, user_id: int, variant: int) -> HttpResponse:
+    """One of the avatars a user may pick, as SVG."""
+    user = User.objects.filter(pk=user_id).only("username").first()
+    if user is None or variant >= AVATAR_VARIANTS:
+        raise Http404("No such avatar.")
+    return _svg(avatar_svg(user.username, variant))
+
+
+def _svg(text: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="image/svg+xml")
+    patch_cache_control(response, public=True, max_age=AVATAR_MAX_AGE)
+    # Opened on its own, an SVG is a document: it may run nothing and load nothing.
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+    return response
 
 
 @ensure_csrf_cookie

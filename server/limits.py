@@ -219,9 +219,11 @@ class AccountThrottle(ScopedThrottle):
     scope_attr = "account_throttle_scope"
 
     def get_cache_key(self, request, view) -> str | None:
-        # A DRF request's parsed body, or a form page's POST.
+        # A DRF request's parsed body, or a form page's POST; the field naming the account is
+        # `username`, or the view's `account_throttle_field` (the password reset's `email`).
         body = request.data if hasattr(request, "data") else request.POST
-        username = body.get("username") if hasattr(body, "get") else None
+        field = getattr(view, "account_throttle_field", "username")
+        username = body.get(field) if hasattr(body, "get") else None
         if not isinstance(username, str):
             return None
         ident = hashlib.sha256(account_folded(username).encode("utf-8", "surrogatepass")).hexdigest()
@@ -237,15 +239,18 @@ def account_folded(username: str) -> str:
 class _Scopes:
     """What the throttles read from a view: its scopes."""
 
-    def __init__(self, scope: str, account_scope: str | None):
+    def __init__(self, scope: str, account_scope: str | None, account_field: str):
         self.throttle_scope = scope
         self.account_throttle_scope = account_scope
+        self.account_throttle_field = account_field
 
 
-def throttle_wait(request, scope: str, *, account_scope: str | None = None) -> int | None:
+def throttle_wait(
+    request, scope: str, *, account_scope: str | None = None, account_field: str = "username"
+) -> int | None:
     """Seconds a plain Django view's `request` must wait under the API's throttles for `scope`
     (and `account_scope`), else None. Pages and the API count together, under the same keys."""
-    view = _Scopes(scope, account_scope)
+    view = _Scopes(scope, account_scope, account_field)
     waits = [throttle.wait() for throttle in (ScopedThrottle(), AccountThrottle()) if not throttle.allow_request(request, view)]
     return max(1, int(max(waits))) if waits else None
 

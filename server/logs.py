@@ -75,8 +75,16 @@ def _pair_redacted(pair: re.Match) -> str:
     return f"{pair[1]}=[redacted]" if unquote_plus(pair[1]).lower() in _SECRET_PARAMETERS else pair[0]
 
 
+# A password reset link's token is in its path (Django's PasswordResetConfirmView); the page
+# swaps it for a session's at once, but the first request's access line would still show it.
+_RESET_TOKEN = re.compile(r"(/account/reset/[^/\s\"?]+/)(?!set-password\b)[^/\s\"?]+")
+
+
 def secrets_redacted(text: str) -> str:
-    """`text` with the values of `token` and `ticket` in any URL query it holds blanked."""
+    """`text` with the values of `token` and `ticket` in any URL query it holds blanked, and the
+    token of a password reset link."""
+    if "/account/reset/" in text:
+        text = _RESET_TOKEN.sub(r"\1[redacted]", text)
     return _QUERY_PAIR.sub(_pair_redacted, text) if "=" in text else text
 
 

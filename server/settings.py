@@ -265,8 +265,29 @@ REST_FRAMEWORK = {
         "login": os.environ.get("THROTTLE_LOGIN", "30/minute"),
         "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "20/hour"),
         "moves": os.environ.get("THROTTLE_MOVES", "1200/minute"),
+        # Password reset requests per address and per e-mail named (each may send a mail).
+        "password_reset": os.environ.get("THROTTLE_PASSWORD_RESET", "10/hour"),
+        "password_reset_account": os.environ.get("THROTTLE_PASSWORD_RESET_ACCOUNT", "5/hour"),
+        # Operations that check a logged-in user's password (new password, e-mail, deletion), per user.
+        "password_check": os.environ.get("THROTTLE_PASSWORD_CHECK", "20/hour"),
     },
 }
+
+# E-mail (password resets): printed on the console by the embedded default; SMTP in production,
+# configured by EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD and EMAIL_USE_TLS.
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend" if EMBEDDED else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 20  # seconds: a hung mail server must not hold a request thread for ever
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Card League <noreply@localhost>")
+# How long a password reset link works (seconds); it is spent at its first use in any case.
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
 
 # API tokens expire this many days after they are made (at login or sign-up).
 API_TOKEN_DAYS = float(os.environ.get("API_TOKEN_DAYS", "30"))

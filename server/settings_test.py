@@ -16,6 +16,9 @@ os.environ.setdefault("LOG_SIGNING_KEY", "PRIVATE+KEY+tests.card-league.invalid+
 os.environ.setdefault("THROTTLE_SIGNUP", "100000/hour")
 os.environ.setdefault("THROTTLE_LOGIN", "100000/hour")
 os.environ.setdefault("THROTTLE_LOGIN_ACCOUNT", "100000/hour")
+os.environ.setdefault("THROTTLE_PASSWORD_RESET", "100000/hour")
+os.environ.setdefault("THROTTLE_PASSWORD_RESET_ACCOUNT", "100000/hour")
+os.environ.setdefault("THROTTLE_PASSWORD_CHECK", "100000/hour")
 
 from server.settings import *  # noqa: E402,F403
 

@@ -61,6 +61,8 @@ def server_env(tmp_path_factory) -> dict[str, str]:
         THROTTLE_SIGNUP="1000/hour",  # every test signs people up, and Redis's cache outlives a run
         THROTTLE_LOGIN="1000/minute",
         LOG_LEVEL="WARNING",
+        # E-mails (password resets) printed into the server's log, on PostgreSQL too.
+        EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend",
     )
     if not os.environ.get("DATABASE_URL"):
         yield env
