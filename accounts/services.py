@@ -24,6 +24,7 @@ from accounts.models import ApiToken, RetiredName, User
 from accounts.names import name_key, username_problem
 from accounts.tokens import key_hash, key_new
 from games.bots import BOTS
+from server.celery import app as celery_app
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 
 # Bots sit at tables by name: nobody may be seen by one of those names.
@@ -180,10 +181,9 @@ def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
     """Queues the reset e-mail (`password_reset_send`) and returns at once: a request for an
     e-mail no account has takes as long as one that sends a mail, so timing tells nothing either.
     `domain`: the host the link names (the request's, checked against ALLOWED_HOSTS)."""
-    from accounts.tasks import password_reset_email_task
-
     try:
-        password_reset_email_task.delay(email, domain, use_https)
+        # Bound by name: the task module imports this one, and this one must not import it back.
+        celery_app.tasks["accounts.tasks.password_reset_email_task"].delay(email, domain, use_https)
     except Exception:  # noqa: BLE001 - the broker's own connection errors
         raise ApplicationError("mail_unavailable", "E-mail cannot be sent right now; try again later.",
                                status=503) from None
