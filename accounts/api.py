@@ -1,6 +1,8 @@
 """Accounts over HTTP: thin views that call accounts.services."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, login, logout, update_session_auth_hash
 from django.urls import reverse
@@ -19,7 +21,7 @@ class UserOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     display_name = serializers.CharField()
-    email = serializers.EmailField(help_text="Where password reset links go; empty: none can be sent.")
+    email = serializers.CharField(allow_blank=True, help_text="Where password reset links go; empty: none can be sent.")
     avatar = serializers.IntegerField(help_text=f"The generated avatar picked, 0 to {AVATAR_VARIANTS - 1}.")
     avatar_url = serializers.SerializerMethodField()
 
@@ -115,7 +117,8 @@ class UserMeApi(APIView):
 
     def get_throttles(self):
         # A PATCH that checks the password (an e-mail change) counts with the other password checks.
-        checks_password = self.request.method == "PATCH" and "password" in self.request.data
+        body = self.request.data if self.request.method == "PATCH" else None
+        checks_password = isinstance(body, Mapping) and "password" in body  # a JSON body may be any value
         self.throttle_scope = "password_check" if checks_password else None
         return super().get_throttles()
 
