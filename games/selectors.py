@@ -57,11 +57,10 @@ def match_summaries(matches: list[Match]) -> list[dict[str, Any]]:
     finished = [m.pk for m in matches if m.status == Match.Status.FINISHED]
     rematches = dict(Match.objects.filter(rematch_of_id__in=finished).values_list("rematch_of_id", "pk")) if finished else {}
     return [
-        {
-            **_summary(match, seats_of[match.pk], moved, firsts.get(match.pk, (None, None))[0], shuffles.get(match.pk)),
-            "rematch_of": match.rematch_of_id,
-            "rematch": rematches.get(match.pk),
-        }
+        _summary(
+            match, seats_of[match.pk], moved, firsts.get(match.pk, (None, None))[0], shuffles.get(match.pk),
+            rematches.get(match.pk),
+        )
         for match in matches
     ]
 
@@ -98,6 +97,7 @@ def _summary(
     moved: set[tuple[int, int]],
     opened_by: str | None,
     shuffle: dict[str, Any] | None,
+    rematch: int | None,
 ) -> dict[str, Any]:
     finished = match.revealed
     options = match.options if finished else {k: v for k, v in match.options.items() if k != "deck"}
@@ -134,6 +134,8 @@ def _summary(
         "ranks": _counted_ranks(match, seat_rows),
         "clock_seconds": match.clock_seconds,
         "deadline": match.deadline,
+        "rematch_of": match.rematch_of_id,
+        "rematch": rematch,
     }
 
 

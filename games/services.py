@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.tokens import key_hash
 from games import frames, notify, store, turns
 from games.bots import BOTS, STRONG_BOT
 from games.chain import canonical_json, canonical_time, event_hash, seed_sha256
@@ -391,14 +392,10 @@ def invitation_create(
             _free_seat(match, seat)  # a seat that exists and is free now
         token = secrets.token_urlsafe(24)
         invitation = Invitation.objects.create(
-            match=match, token_sha256=_token_sha256(token), seat=seat, created_by=user,
+            match=match, token_sha256=key_hash(token), seat=seat, created_by=user,
             expires_at=timezone.now() + timedelta(seconds=expires_in),
         )
     return invitation, token
-
-
-def _token_sha256(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def invitation_revoke(*, match_id: int, invitation_id: int, user: User) -> Invitation:
@@ -416,7 +413,7 @@ def invitation_revoke(*, match_id: int, invitation_id: int, user: User) -> Invit
 
 def invitation_valid(token: str) -> Invitation:
     """The invitation a link names, if it may still sit someone: else 404, or 409 with why not."""
-    invitation = Invitation.objects.filter(token_sha256=_token_sha256(token)).select_related("match").first()
+    invitation = Invitation.objects.filter(token_sha256=key_hash(token)).select_related("match").first()
     if invitation is None:
         raise not_found("invitation_not_found", "No invitation has this link.")
     if invitation.revoked_at is not None:

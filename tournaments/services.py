@@ -284,14 +284,7 @@ def entrant_withdraw(*, tournament_id: int, user: User, entrant_id: int | None =
     field; after it they are not paired again, and results so far stand."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
-        if entrant_id is None:
-            entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
-            if entrant is None:
-                raise not_found("not_registered", "You are not registered for this tournament.")
-        else:
-            entrant = _entrant(tournament, entrant_id)
-            if entrant.user_id != user.pk:
-                _require_organiser(tournament, user)
+        entrant = _acted_on(tournament, user, entrant_id)
         _require_not_over(tournament)
         waiting = entrant.status == Entrant.Status.WAITLISTED and tournament.status == Tournament.Status.REGISTRATION
         if entrant.status != Entrant.Status.ACTIVE and not waiting:
@@ -311,6 +304,20 @@ def entrant_withdraw(*, tournament_id: int, user: User, entrant_id: int | None =
             _repair_unstarted(tournament, actor=actor_of(user), reason=f"{entrant.name} withdrew")
             _schedule(tournament.pk, timezone.now())
         entrant.refresh_from_db()
+    return entrant
+
+
+def _acted_on(tournament: Tournament, user: User, entrant_id: int | None) -> Entrant:
+    """The caller's own entry (`entrant_id` None), or the entrant named, whom only the organiser
+    may act for unless it is the caller's."""
+    if entrant_id is None:
+        entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
+        if entrant is None:
+            raise not_found("not_registered", "You are not registered for this tournament.")
+        return entrant
+    entrant = _entrant(tournament, entrant_id)
+    if entrant.user_id != user.pk:
+        _require_organiser(tournament, user)
     return entrant
 
 
@@ -548,15 +555,8 @@ def entrant_reenter(*, tournament_id: int, user: User, entrant_id: int | None = 
     tournament allows re-entry, or re-admitted by the organiser. Missed rounds score nothing."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
-        if entrant_id is None:
-            entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
-            if entrant is None:
-                raise not_found("not_registered", "You are not registered for this tournament.")
-        else:
-            entrant = _entrant(tournament, entrant_id)
+        entrant = _acted_on(tournament, user, entrant_id)
         by_organiser = user.pk == tournament.organiser_id
-        if entrant.user_id != user.pk:
-            _require_organiser(tournament, user)
         _require_running(tournament)
         if tournament.format not in _CHANGING_FIELD:
             raise conflict("no_reentry", f"A {tournament.format} cannot take players back: its schedule is fixed.")

@@ -84,8 +84,8 @@ def test_who_may_contribute_to_a_tournament_table(paired, alice, bob, staff):
     assert contribute(None, paired, alices)[0] in (401, 403)
     assert contribute(stranger, paired, alices) == (403, "not_seated")
     assert contribute(staff, paired, alices) == (403, "not_seated")  # the organiser does not sit there
-    if table_of(paired, bob) != alices:
-        assert contribute(bob, paired, alices) == (403, "not_seated")  # another entrant's table
+    assert table_of(paired, bob) != alices  # round 1 pairs each person with a bot
+    assert contribute(bob, paired, alices) == (403, "not_seated")  # another entrant's table
     assert contribute(alice, paired, alices, value="nope") == (400, "bad_contribution")
     assert not ShuffleContribution.objects.exists()
     response = client_for(alice).post(f"/api/tournaments/{paired.pk}/rounds/1/tables/99/shuffle", {"value": MINE}, format="json")
