@@ -2,11 +2,10 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm
-from django.http import JsonResponse
 
 from accounts import services
 from accounts.models import User
-from server.errors import ApplicationError
+from server.errors import ApplicationError, error_response
 from server.limits import throttle_wait
 
 
@@ -40,6 +39,6 @@ def admin_login(request, extra_context=None):
     if request.method == "POST":
         wait = throttle_wait(request, "login", account_scope="login_account")
         if wait is not None:
-            error = {"code": "throttled", "message": f"Too many login attempts: try again in {wait} seconds."}
-            return JsonResponse({"error": error}, status=429, headers={"Retry-After": str(wait)})
+            return error_response("throttled", f"Too many login attempts: try again in {wait} seconds.",
+                                  headers={"Retry-After": str(wait)})
     return admin.site.login(request, extra_context)

@@ -65,9 +65,9 @@ def user_names_check(*, username: str, display_name: str, user: User | None = No
         raise bad_request("invalid_name", "@ marks players of other servers (name@server).", field="display_name")
     for field, key in keys.items():
         if key in _BOT_KEYS:
-            raise ApplicationError("name_reserved", "That name is a bot's.", status=422, extra={"field": field})
+            raise ApplicationError("name_reserved", "That name is a bot's.", extra={"field": field})
         if key.startswith(_DELETED_PREFIX):
-            raise ApplicationError("name_reserved", "Names of deleted accounts are the server's.", status=422,
+            raise ApplicationError("name_reserved", "Names of deleted accounts are the server's.",
                                    extra={"field": field})
     others = User.objects.exclude(pk=user.pk) if user is not None else User.objects.all()
     for field, key in keys.items():
@@ -93,7 +93,7 @@ def user_authenticate(*, request, username: str, password: str) -> User:
     """The same answer for an unknown user and a wrong password, so logins reveal no usernames."""
     user = authenticate(request, username=username, password=password)
     if user is None:
-        raise ApplicationError("invalid_credentials", "Wrong username or password.", status=400)
+        raise ApplicationError("invalid_credentials", "Wrong username or password.")
     return user
 
 
@@ -185,8 +185,7 @@ def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
         # Bound by name: the task module imports this one, and this one must not import it back.
         celery_app.tasks["accounts.tasks.password_reset_email_task"].delay(email, domain, use_https)
     except Exception:  # noqa: BLE001 - the broker's own connection errors
-        raise ApplicationError("mail_unavailable", "E-mail cannot be sent right now; try again later.",
-                               status=503) from None
+        raise ApplicationError("mail_unavailable", "E-mail cannot be sent right now; try again later.") from None
 
 
 def password_reset_send(*, email: str, domain: str, use_https: bool) -> int:
@@ -271,7 +270,7 @@ def socket_ticket_issue(*, user: User, token_key: str | None) -> str:
         cache.set(_ticket_cache_key(ticket), issued, settings.SOCKET_TICKET_SECONDS)
     except Exception:  # noqa: BLE001 - the cache backend's own connection errors
         raise ApplicationError("tickets_unavailable", "Socket tickets are unavailable right now; "
-                               "send the token in an Authorization header instead.", status=503) from None
+                               "send the token in an Authorization header instead.") from None
     return ticket
 
 

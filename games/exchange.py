@@ -39,7 +39,7 @@ class ImportRefused(ApplicationError):
     """A file that does not verify; `line` is 1-based (the header is line 1)."""
 
     def __init__(self, line: int, reason: str) -> None:
-        super().__init__("import_refused", f"line {line}: {reason}", status=400, extra={"line": line})
+        super().__init__("import_refused", f"line {line}: {reason}", extra={"line": line})
         self.line = line
         self.reason = reason
 

@@ -6,7 +6,7 @@ from typing import Any
 from accounts.models import User
 from games.engines import ENGINES
 from games.models import Event, Match
-from server.errors import bad_request, forbidden
+from server.errors import bad_request, conflict, forbidden
 
 
 def replay_position(match: Match, user: User | None, *, seq: int | None, seat: int | None | str) -> dict[str, Any]:
@@ -19,7 +19,7 @@ def replay_position(match: Match, user: User | None, *, seq: int | None, seat: i
     if not match.revealed and not (user is not None and user.is_staff):
         raise forbidden("match_running", "A match can be replayed once it has ended.")
     if match.status == Match.Status.OPEN:
-        raise bad_request("match_not_started", "The match has not started.")
+        raise conflict("match_not_started", "The match has not started.")
     seq = match.last_seq if seq is None else seq
     if not 0 < seq <= match.last_seq:
         raise bad_request("bad_seq", f"seq runs from 1 to {match.last_seq}.")

@@ -29,7 +29,6 @@ from games.state import state_at_head, state_cache
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 
 # Engine codes that mean the request itself is malformed (400); every other refusal is a 409.
-_MALFORMED_CODES = {"malformed_move", "unknown_action"}
 _MAX_MOVE_BYTES = 4096
 MAX_APPEND_ATTEMPTS = 50
 
@@ -611,7 +610,7 @@ def match_record(
             try:
                 produced = engine.decide(state, seat, move)
             except IllegalMove as exc:
-                raise bad_request(exc.code, f"move {len(new)}: {exc.message}") from None
+                raise ApplicationError(exc.code, f"move {len(new)}: {exc.message}") from None
             new.append(NewEvent(Event.Kind.TABLE, {"type": "MovePlayed", "seat": seat, "move": move}, actor))
             new += [NewEvent(Event.Kind.ENGINE, e, actor) for e in produced]
             for event in produced:
@@ -637,7 +636,7 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
     if source is None:
         raise not_found("match_not_found", f"There is no match {match_id}.")
     if not source.revealed:
-        raise conflict("match_running", "Practice starts from a match that has ended.")
+        raise forbidden("match_running", "Practice starts from a match that has ended.")
     if not 0 < seq <= source.last_seq:
         raise bad_request("bad_seq", f"seq runs from 1 to {source.last_seq}.")
     if not 0 <= seat < source.players:
@@ -716,7 +715,6 @@ def receipt_answer(receipt: store.Receipt, request_sha256: str, response: dict) 
         raise ApplicationError(
             "idempotency_key_reused",
             "This Idempotency-Key already answered another move at this table: send a new key for a new move.",
-            status=422,
         )
     return response
 
@@ -836,8 +834,7 @@ def move_decide(head: store.Head, state: Any, seat: int, move: dict, actor: str)
     try:
         produced = engine.decide(state, seat, move)
     except IllegalMove as exc:
-        status = 400 if exc.code in _MALFORMED_CODES else 409
-        raise ApplicationError(exc.code, exc.message, status=status) from None
+        raise ApplicationError(exc.code, exc.message) from None
     for event in produced:
         state = engine.evolve(state, event)
     new = [NewEvent(Event.Kind.TABLE, {"type": "MovePlayed", "seat": seat, "move": move}, actor)]

@@ -7,7 +7,7 @@ import base64
 import json
 
 from django.conf import settings
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.views.decorators.http import require_GET
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from leaguelog import selectors, services, tiles
 from leaguelog.models import Kind
 from leaguelog.notes import verifier_key_for
-from server.errors import bad_request, not_found
+from server.errors import bad_request, error_response, not_found
 
 # A tile's bytes depend on its path alone, so it is cached for good; the checkpoint changes.
 _IMMUTABLE = "public, max-age=31536000, immutable"
@@ -29,17 +29,13 @@ def _log_size() -> int:
     return 0 if checkpoint is None else checkpoint.size
 
 
-def _error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
-
-
 @require_GET
 def checkpoint(request) -> HttpResponse:
     """The newest signed checkpoint (C2SP tlog-checkpoint, as a C2SP signed note), with the
     cosignatures its witnesses have sent so far."""
     latest = selectors.checkpoint_latest()
     if latest is None:
-        return _error(503, "log_not_started", "The league log has no checkpoint yet: try again in a few seconds.")
+        return error_response("log_not_started", "The league log has no checkpoint yet: try again in a few seconds.")
     response = HttpResponse(selectors.checkpoint_served(latest), content_type="text/plain; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
@@ -58,13 +54,13 @@ def tile(request, path: str) -> HttpResponse:
     try:
         wanted = tiles.parse_tile_path(f"tile/{path}")
     except tiles.TileError as error:
-        return _error(404, "tile_not_found", str(error))
+        return error_response("tile_not_found", str(error))
     level = 0 if isinstance(wanted, tiles.EntryBundle) else wanted.level
     count = _log_size() >> (tiles.TILE_HEIGHT * level)
     if wanted.index * tiles.TILE_WIDTH + wanted.width > count or (
         wanted.width == tiles.TILE_WIDTH and (wanted.index + 1) * tiles.TILE_WIDTH > count
     ):
-        return _error(404, "tile_not_found", f"The log holds no {path} yet.")
+        return error_response("tile_not_found", f"The log holds no {path} yet.")
     body = selectors.entry_bundle(wanted) if isinstance(wanted, tiles.EntryBundle) else selectors.hash_tile(wanted)
     response = HttpResponse(body, content_type="application/octet-stream")
     response["Cache-Control"] = _IMMUTABLE

@@ -19,7 +19,7 @@ from games.models import Event, Match, Seat
 from games.selectors import people_who_moved, result_ranks
 from ratings import math as rmath
 from ratings.models import Kind, Ladder, Pool, Rating, RatingEntry, TeamResult
-from tournaments.selectors import TableResultChange, table_result_changes
+from tournaments.selectors import TableResultChange
 from server.errors import bad_request, not_found
 from server.limits import whole_number
 
@@ -43,7 +43,7 @@ def game_params(game: str) -> rmath.Params:
 
 def game_check(game: str) -> None:
     if game not in ENGINES:
-        raise not_found("unknown_game", f"No game is called {game!r}.")
+        raise bad_request("unknown_game", f"No game is called {game!r}.", games=sorted(ENGINES))
 
 
 def is_cooperative(game: str) -> bool:

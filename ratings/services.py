@@ -38,7 +38,7 @@ from ratings.selectors import (
     LadderPending, RatableMatch, game_params, ladder_pending, match_head, ratable_matches, rating_order,
     raw_rows, revised_matches,
 )
-from server.errors import not_found
+from server.errors import bad_request, not_found
 from tournaments.selectors import table_result_changes
 
 log = logging.getLogger(__name__)
@@ -191,7 +191,7 @@ def ratings_rebuild(*, game: str, progress: projections.Progress = projections.p
     Lock: both ladder rows of the game, people's then bots', for the whole transaction.
     """
     if game not in ENGINES:
-        raise not_found("unknown_game", f"No game is called {game!r}.")
+        raise bad_request("unknown_game", f"No game is called {game!r}.", games=sorted(ENGINES))
     return _game_rebuild(game, game_params(game), progress)
 
 

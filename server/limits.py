@@ -14,10 +14,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import JsonResponse
 from rest_framework import parsers
 from rest_framework.parsers import JSONParser
 from rest_framework.throttling import ScopedRateThrottle
+
+from server.errors import bad_request, error_response
 
 log = logging.getLogger(__name__)
 
@@ -39,14 +40,13 @@ class BodySizeLimitMiddleware:
             length = 0
         limit = settings.MAX_UPLOAD_BYTES if request.path in settings.UPLOAD_PATHS else settings.MAX_BODY_BYTES
         if length > limit:
-            body = {"error": {"code": "body_too_large", "message": f"Request bodies are at most {limit} bytes."}}
-            return JsonResponse(body, status=413)
+            return error_response("body_too_large", f"Request bodies are at most {limit} bytes.")
         if any("\x00" in text for key, values in request.GET.lists() for text in (key, *values)):
-            return JsonResponse({"error": NUL_ERROR}, status=400)  # PostgreSQL text cannot hold it
+            return error_response("nul_character", NUL_MESSAGE)  # PostgreSQL text cannot hold it
         return self.get_response(request)
 
 
-NUL_ERROR = {"code": "nul_character", "message": "Text may not contain the NUL character."}
+NUL_MESSAGE = "Text may not contain the NUL character."
 
 
 def whole_number(text: str) -> int | None:
@@ -88,8 +88,6 @@ class BoundedJSONParser(JSONParser):
     """JSON bodies nested at most `MAX_JSON_DEPTH` deep (no move or form needs more)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        from server.errors import bad_request  # server.errors loads DRF, which loads this parser
-
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
@@ -97,7 +95,7 @@ class BoundedJSONParser(JSONParser):
         if json_depth(data, settings.MAX_JSON_DEPTH) > settings.MAX_JSON_DEPTH:
             raise bad_request("json_too_deep", f"JSON is nested at most {settings.MAX_JSON_DEPTH} deep.")
         if json_has_nul(data):
-            raise bad_request(NUL_ERROR["code"], NUL_ERROR["message"])
+            raise bad_request("nul_character", NUL_MESSAGE)
         return data
 
 
@@ -259,12 +257,10 @@ class _RefusingNul:
     """Form bodies: refuses the NUL character as the JSON parser does."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        from server.errors import bad_request
-
         parsed = super().parse(stream, media_type, parser_context)
         form = getattr(parsed, "data", parsed)  # multipart gives data and files
         if any("\x00" in text for key, values in form.lists() for text in (key, *values)):
-            raise bad_request(NUL_ERROR["code"], NUL_ERROR["message"])
+            raise bad_request("nul_character", NUL_MESSAGE)
         return parsed
 
 

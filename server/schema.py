@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
 
+from server.errors import CATALOGUE
+
 
 class ViewScopedAutoSchema(AutoSchema):
     """Names a view's nested `InputSerializer`/`OutputSerializer` after the view.
@@ -27,12 +29,18 @@ ERROR_STATUSES = {
     "409": "Refused in this state (the engine's code, `stale_seq`, ...).",
     "413": "Request body too large.",
     "415": "A request body of a type the endpoint does not read (send JSON).",
+    "422": "Understood but refused (`name_reserved`, `idempotency_key_reused`).",
     "429": "Too many requests.",
+    "503": "A service the request needs is away; try again later.",
 }
 
 
 def document_errors(result, generator, request, public):
-    """Postprocessing hook: every operation may answer with the catalogue's error shape."""
+    """Postprocessing hook: every operation may answer with the catalogue's error shape, and the
+    description lists the catalogue itself."""
+    rows = "\n".join(f"| `{code}` | {entry.status} | {entry.meaning} |" for code, entry in sorted(CATALOGUE.items()))
+    info = result.setdefault("info", {})
+    info["description"] = f"{info.get('description', '')}\n\n## Error codes\n\n| code | status | meaning |\n|---|---|---|\n{rows}\n"
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["Error"] = {
         "type": "object",

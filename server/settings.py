@@ -249,7 +249,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "server.schema.ViewScopedAutoSchema",
-    "EXCEPTION_HANDLER": "server.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "server.drf_errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "server.pagination.Page",
     "PAGE_SIZE": 50,
     "DEFAULT_PARSER_CLASSES": [
@@ -327,7 +327,8 @@ TOURNAMENT_SHUFFLE_SECONDS = int(os.environ.get("TOURNAMENT_SHUFFLE_SECONDS", "2
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card League API",
     "DESCRIPTION": "Tables, moves, replays, tournaments and ratings for Ten, The Game, "
-    "Sequence Stacks and Split. Errors are `{\"error\": {\"code\", \"message\"}}`.",
+    "Sequence Stacks and Split. Errors are `{\"error\": {\"code\", \"message\", \"extra\"}}`; each code "
+    "always has the one status the table below gives.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,

@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from accounts.admin import admin_login
 from leaguelog.urls import log_urlpatterns
 from server import health
+from server.errors import error_response
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
@@ -31,9 +32,7 @@ urlpatterns = [
 def _not_found(request, exception=None):
     """JSON under /api/, the usual page elsewhere."""
     if request.path.startswith("/api/"):
-        from django.http import JsonResponse
-
-        return JsonResponse({"error": {"code": "not_found", "message": "No such endpoint."}}, status=404)
+        return error_response("not_found", "No such endpoint.")
     from django.views.defaults import page_not_found
 
     return page_not_found(request, exception)

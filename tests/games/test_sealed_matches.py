@@ -29,7 +29,7 @@ def test_a_sealed_match_hides_its_deck_and_seed_until_it_is_unsealed(alice, bob,
     for suffix in ("/events", "/replay", "/export"):
         assert client.get(f"/api/matches/{match.pk}{suffix}").status_code == 403
     assert client.get(f"/api/matches/{match.pk}").json()["seed"] is None
-    assert client.post(f"/api/matches/{match.pk}/practice", {"seq": 3}, format="json").status_code == 409
+    assert client.post(f"/api/matches/{match.pk}/practice", {"seq": 3}, format="json").status_code == 403
     assert client_for(staff).get(f"/api/matches/{match.pk}/events").status_code == 200
     services.matches_unseal(match_ids=[match.pk])
     assert client.get(f"/api/matches/{match.pk}/events").status_code == 200

@@ -49,7 +49,7 @@ WRITES = [
     ("post", "/api/matches/{running}/start", {}, [401, 409, 409, 409, 409]),
     ("post", "/api/matches/{running}/auto-pass", {"enabled": True}, [401, 403, 200, 200, 403]),
     ("post", "/api/matches/{running}/shuffle", {"value": "a" * 64}, [401, 409, 409, 409, 409]),
-    ("post", "/api/matches/{running}/practice", {"seq": 3}, [401, 409, 409, 409, 409]),
+    ("post", "/api/matches/{running}/practice", {"seq": 3}, [401, 403, 403, 403, 403]),
 ]
 
 
