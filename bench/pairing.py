@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import best_of, print_table  # noqa: E402
 from tournaments.formats import FORMATS, History, Result, Table, result  # noqa: E402
-from tournaments.formats._common import play  # noqa: E402
+from tournaments.formats.base import play  # noqa: E402
 from tournaments.formats.double_elimination import double_elimination_bracket  # noqa: E402
 
 

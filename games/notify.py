@@ -12,7 +12,8 @@ from collections.abc import Coroutine
 
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.utils.module_loading import import_string
+
+from server.celery import send_now
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +148,4 @@ def match_tasks_send(paths: list[str], match_id: int) -> None:
     """Queues each task named in `paths` with the match's id; one the broker refuses is logged
     (what it follows is committed already; each task's own sweep catches up with it)."""
     for path in paths:
-        try:
-            import_string(path).delay(match_id)
-        except Exception:  # noqa: BLE001 - see the docstring
-            log.warning("could not queue %s for match %s", path, match_id, exc_info=True)
+        send_now(path, match_id)

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tokens import key_hash
-from games import frames, notify, store, turns
+from games import frames, notify, schedule, store
 from games.bots import BOTS, STRONG_BOT
 from games.chain import canonical_json, canonical_time, event_hash, seed_sha256
 from games.engines import ENGINES, Engine, IllegalMove
@@ -267,7 +267,7 @@ def matches_start_seated(
             # The deadline names the decision after the opening; its tasks carry the match's id, so
             # it is worked out now that the match has one, and written in one update for the batch.
             seats = {seat.seat: seat for seat in start.seats}
-            start.match.deadline = turns.after_change(
+            start.match.deadline = schedule.after_change(
                 start.match, start.state, start.match.last_seq, seats=seats, followups=followups
             )
         store.deadlines_set([(match.pk, match.deadline) for match in matches if match.deadline is not None])
@@ -317,7 +317,7 @@ def _seated_started(starts: list[_SeatedStart], followups: list) -> None:
     for start in starts:
         _state_cached(start.match.pk, 0, start.rows, start.state)
     notify.matches_changed([(start.match.pk, start.match.last_seq) for start in starts])
-    turns.tasks_send(followups)
+    schedule.followups_send(followups)
 
 
 def matches_unseal(*, match_ids: list[int]) -> None:
@@ -546,7 +546,7 @@ def match_start(*, match_id: int, user: User | None) -> Match:
         match.seed_sha256 = started["seed_sha256"]
         rows = _events_create(match, new)
         state = engine.replay(opening)
-        match.deadline = turns.after_change(match, state, match.last_seq)
+        match.deadline = schedule.after_change(match, state, match.last_seq)
         match.save(update_fields=["status", "started_at", "seed", "seed_sha256", "last_seq", "head_hash", "deadline"])
         _after_commit(match.pk, 0, rows, state)
     return match
@@ -663,7 +663,7 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
         new = [NewEvent(Event.Kind.TABLE, started, user_actor(user))]
         new += [NewEvent(Event.Kind.ENGINE, data, "server") for data in prefix]
         rows = _events_create(match, new)
-        match.deadline = turns.after_change(match, state, match.last_seq)
+        match.deadline = schedule.after_change(match, state, match.last_seq)
         match.save(update_fields=["last_seq", "head_hash", "deadline"])
         _after_commit(match.pk, 0, rows, state)
     return match
@@ -849,10 +849,10 @@ def move_decide(head: store.Head, state: Any, seat: int, move: dict, actor: str)
     if outcome is not None:
         changes.update(status=Match.Status.FINISHED, outcome=outcome, finished_at=timezone.now(), deadline=None)
     else:
-        deadline = turns.after_change(
+        deadline = schedule.after_change(
             match, state, match.last_seq, previous_to_act=previous_to_act, seats=head.seats, followups=followups
         )
-        if deadline is not turns.KEEP_DEADLINE:
+        if deadline is not schedule.KEEP_DEADLINE:
             changes["deadline"] = deadline
     response = {
         "match": match.pk,
@@ -883,8 +883,7 @@ def match_committed(match_id: int, decided: MoveDecided) -> None:
 
 def move_tasks_send(match_id: int, decided: MoveDecided) -> None:
     """A committed move's tasks: the next bot turn, clock or window, and the result's if it ended."""
-    for func, args in decided.followups:
-        turns.task_send(func, *args)
+    schedule.followups_send(decided.followups)
     if decided.finished:
         notify.match_finished(match_id)
 
@@ -930,7 +929,7 @@ def _try_fact(match_id: int, fact: dict, actor: str) -> int:
         base_seq = match.last_seq
         rows = _chain(match, [NewEvent(Event.Kind.TABLE, fact, actor)])
         state = state_at_head(match.pk, match.game, base_seq)
-        deadline = turns.after_change(match, state, match.last_seq) if match.status == Match.Status.RUNNING else None
+        deadline = schedule.after_change(match, state, match.last_seq) if match.status == Match.Status.RUNNING else None
         changes = {"last_seq": match.last_seq, "head_hash": match.head_hash, "deadline": deadline}
         if not store.head_claim(match_id, base_seq, changes, rows):
             raise _LostRace

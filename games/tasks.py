@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from games import turns
+from games import demo, turns
 from server.celery import idempotent_task
 
 
@@ -40,8 +40,6 @@ def sweep_task() -> dict[str, int]:
 @idempotent_task
 def demo_top_up_task() -> list[int]:
     """Periodic (beat, while the demo is on): starts bot tables in place of the demo's that ended."""
-    from games import demo  # demo starts tables through services, which queue this module's tasks
-
     # The beat sends this only while DEMO is on; a copy left in the embedded default's queue
     # (it outlives the run) must not start tables for a server run without the demo.
     if not settings.DEMO:

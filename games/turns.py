@@ -1,89 +1,27 @@
 """The server's own moves: bots in seats, turn clocks, and interrupt windows that close.
 
-After every change to a match, `after_change` (called inside the writing transaction) works
-out who the game waits on and schedules, after commit, what keeps the table from stalling:
-a bot's move, a clock that plays for a person who ran out of time, or the end of an
-interrupt window (several seats may answer at once, e.g. a Block) with a pass for everyone
-who has not answered. Each task names the decision it was scheduled for (the seq, or the
-deadline), so a late or repeated task finds the table moved on and does nothing.
+`games.schedule` sends the tasks that call these; each names the decision it was scheduled
+for (the seq, or the deadline), so a late or repeated task finds the table moved on and does
+nothing. `sweep` sends again what a lost task left behind.
 """
 from __future__ import annotations
 
-import logging
 import random
-from collections.abc import Mapping
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games import schedule
 from games.bots import BOTS, STRONG_BOT
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
+from games.services import move_play, table_fact_append
 from games.state import state_at_head
 from server.errors import ApplicationError
 
 PASS = {"action": "pass"}
-log = logging.getLogger(__name__)
-
-
-KEEP_DEADLINE = object()  # `after_change`'s answer when the decision awaited keeps its deadline
-
-
-def after_change(
-    match: Match,
-    state: Any,
-    head: int,
-    *,
-    previous_to_act: list[int] | None = None,
-    seats: Mapping[int, Any] | None = None,
-    followups: list | None = None,
-) -> datetime | None | object:
-    """Schedules the follow-ups of the decision now awaited; returns its deadline (or None).
-
-    A window that only shrank (some seats answered) keeps its deadline and its closing task:
-    then the answer is `KEEP_DEADLINE`. `seats` (rows by seat number, as the caller read them
-    with the match) saves reading them again. With `followups`, the tasks are added to it for
-    the caller to send once the change commits (`turns.task_send`), instead of to the
-    transaction.
-    """
-
-    def schedule(func, *args) -> None:
-        if followups is None:
-            _on_commit(func, *args)
-        else:
-            followups.append((func, args))
-
-    to_act = ENGINES[match.game].to_act(state)
-    if not to_act:
-        return None
-    if seats is None:
-        seats = {s.seat: s for s in Seat.objects.filter(match_id=match.pk, seat__in=to_act)}
-    window = len(to_act) > 1
-    continuing = bool(previous_to_act) and len(previous_to_act) > 1 and set(to_act) < set(previous_to_act)
-    people = []
-    for seat in to_act:
-        row = seats[seat]
-        if row.bot or row.abandoned:
-            schedule(_bot_turn, match.pk, seat, head)
-        else:
-            people.append(row)
-    if continuing:
-        return KEEP_DEADLINE
-    if window and people:
-        for row in people:
-            if row.auto_pass:
-                schedule(_window_pass_now, match.pk, row.seat, head)
-        deadline = timezone.now() + timedelta(seconds=settings.INTERRUPT_WINDOW_SECONDS)
-        schedule(_window_close_at, match.pk, deadline)
-        return deadline
-    if people and match.clock_seconds:
-        deadline = timezone.now() + timedelta(seconds=match.clock_seconds)
-        schedule(_clock_at, match.pk, people[0].seat, head, deadline)
-        return deadline
-    return None
 
 
 def bot_move(*, match_id: int, seat: int, expected_seq: int) -> bool:
@@ -120,8 +58,6 @@ def clock_expire(*, match_id: int, seat: int, expected_seq: int) -> bool:
 
 def seat_abandon(*, match_id: int, seat: int) -> None:
     """Marks a seat abandoned and records it; from now on the fallback bot plays it."""
-    from games.services import table_fact_append
-
     with transaction.atomic():
         if not Seat.objects.filter(match_id=match_id, seat=seat, abandoned=False).update(abandoned=True):
             return
@@ -141,8 +77,6 @@ def window_close(*, match_id: int, deadline: str) -> int:
 
 def window_pass(*, match_id: int, seat: int) -> bool:
     """Passes for a seat in an interrupt window, if it is still asked and may pass."""
-    from games.services import move_play
-
     try:
         move_play(match_id=match_id, seat=seat, move=dict(PASS), actor="clock")
     except ApplicationError:
@@ -151,8 +85,6 @@ def window_pass(*, match_id: int, seat: int) -> bool:
 
 
 def _play_for(match: Match, seat: int, bot_name: str, *, actor: str) -> bool:
-    from games.services import move_play
-
     engine = ENGINES[match.game]
     state = state_at_head(match.pk, match.game, match.last_seq)
     legal = engine.legal_moves(state, seat)
@@ -184,61 +116,6 @@ def _timeouts_in_a_row(match_id: int, seat: int) -> int:
     return count
 
 
-def _on_commit(func, *args) -> None:
-    transaction.on_commit(lambda: task_send(func, *args))
-
-
-def task_send(func, *args, producer=None) -> None:
-    """Sends a task (with `producer`, through it). The move is already committed: if the broker
-    is away the task is only logged as lost, and the periodic sweep sends it again later."""
-    try:
-        func(*args, producer=producer)
-    except Exception:  # noqa: BLE001
-        log.warning("could not queue %s%r; the sweep will send it again", func.__name__, args, exc_info=True)
-
-
-def tasks_send(followups: list) -> None:
-    """Sends many tasks at once (`after_change`'s `followups`: a round's first bot moves and
-    clocks) through one producer, rather than one taken from the pool for each task."""
-    from server.celery import app
-
-    if not followups:
-        return
-    try:
-        with app.producer_or_acquire() as producer:
-            for func, args in followups:
-                task_send(func, *args, producer=producer)
-    except Exception:  # noqa: BLE001 - no producer at all: each task is lost as task_send would lose it
-        log.warning("could not queue %s tasks; the sweep will send them again", len(followups), exc_info=True)
-
-
-def _bot_turn(match_id: int, seat: int, seq: int, *, producer=None) -> None:
-    from games.tasks import bot_move_task
-
-    # No countdown at all when there is no delay: an ETA task waits in the worker's timer.
-    bot_move_task.apply_async(
-        (match_id, seat, seq), countdown=settings.BOT_MOVE_DELAY or None, producer=producer
-    )
-
-
-def _window_pass_now(match_id: int, seat: int, seq: int, *, producer=None) -> None:
-    from games.tasks import window_pass_task
-
-    window_pass_task.apply_async((match_id, seat), producer=producer)
-
-
-def _window_close_at(match_id: int, deadline: datetime, *, producer=None) -> None:
-    from games.tasks import window_close_task
-
-    window_close_task.apply_async((match_id, deadline.isoformat()), eta=deadline, producer=producer)
-
-
-def _clock_at(match_id: int, seat: int, seq: int, deadline: datetime, *, producer=None) -> None:
-    from games.tasks import clock_expire_task
-
-    clock_expire_task.apply_async((match_id, seat, seq), eta=deadline, producer=producer)
-
-
 def sweep(*, stale_after: float | None = None) -> dict[str, int]:
     """Catches what a lost task left behind: re-sends each overdue clock, window or bot turn.
 
@@ -253,10 +130,10 @@ def sweep(*, stale_after: float | None = None) -> dict[str, int]:
     for match in Match.objects.filter(status=Match.Status.RUNNING, deadline__lt=now - grace):
         to_act = ENGINES[match.game].to_act(state_at_head(match.pk, match.game, match.last_seq))
         if len(to_act) > 1 or match.clock_seconds is None:
-            _window_close_at(match.pk, match.deadline)
+            schedule.followups_send([schedule.window_close(match.pk, match.deadline)])
             resent["windows"] += 1
         elif to_act:
-            _clock_at(match.pk, to_act[0], match.last_seq, now)
+            schedule.followups_send([schedule.clock(match.pk, to_act[0], match.last_seq, now)])
             resent["clocks"] += 1
     quiet = (
         Match.objects.filter(status=Match.Status.RUNNING)
@@ -267,7 +144,7 @@ def sweep(*, stale_after: float | None = None) -> dict[str, int]:
         to_act = ENGINES[match.game].to_act(state_at_head(match.pk, match.game, match.last_seq))
         played_by_bots = Seat.objects.filter(match=match, seat__in=to_act).exclude(bot="", abandoned=False)
         for seat in played_by_bots.values_list("seat", flat=True):
-            _bot_turn(match.pk, seat, match.last_seq)
+            schedule.followups_send([schedule.bot_turn(match.pk, seat, match.last_seq)])
             resent["bots"] += 1
     return resent
 

@@ -1,13 +1,17 @@
 """The Celery application; configuration comes from Django settings (CELERY_*)."""
 from __future__ import annotations
 
+import functools
+import logging
 import os
 
-import functools
-
 from celery import Celery, shared_task
+from django.db import transaction
+from django.utils.module_loading import import_string
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
+
+log = logging.getLogger(__name__)
 
 app = Celery("server")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -50,3 +54,21 @@ def idempotent_task(func=None, **options):
     if func is None:
         return functools.partial(idempotent_task, **options)
     return shared_task(**options)(func)
+
+
+def send_now(path: str, *args, **options) -> None:
+    """Queues the task at the dotted `path` with `args` (and `apply_async`'s options).
+
+    Bound by name, so a module that sends a task never imports the task's module, and a task may
+    import the services that send it. What a task follows is committed already: one the broker
+    refuses is logged, and the sweep of its kind sends it again later.
+    """
+    try:
+        import_string(path).apply_async(args, **options)
+    except Exception:  # noqa: BLE001 - the broker's own connection errors
+        log.warning("could not queue %s%r; its sweep will send it again", path, args, exc_info=True)
+
+
+def send_on_commit(path: str, *args, **options) -> None:
+    """`send_now` once the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: send_now(path, *args, **options))

@@ -35,6 +35,10 @@ from games.engines import ENGINES
 from games.engines._common import seeded_shuffle
 from games.models import Match, Seat, Shuffle
 from games.selectors import result_ranks, seats_never_moved
+from ratings import math as rmath
+from ratings.models import Pool
+from ratings.selectors import current_pairs
+from server.celery import send_on_commit
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 from tournaments import pairing_check, projections, webhooks
 from games.selectors import seats_no_show  # its own line: away from the games imports others change
@@ -644,12 +648,6 @@ def entrant_ratings(tournament: Tournament, field: Sequence[int]) -> dict[str, f
 
     People are looked up in the people's ladder, bots in the bots' (ratings.selectors.current_pairs).
     """
-    try:
-        from ratings import math as rmath
-        from ratings.models import Pool
-        from ratings.selectors import current_pairs
-    except ImportError:  # ratings not installed: the organiser's order
-        return {str(entrant): None for entrant in field}
     rows = {e.pk: e for e in Entrant.objects.filter(pk__in=field)}
     wanted = {
         entrant_id: (rmath.user_competitor(rows[entrant_id].user_id), Pool.PEOPLE)
@@ -1357,15 +1355,4 @@ def _schedule(tournament_id: int, when: dt.datetime) -> None:
     """After commit, asks a worker to advance the tournament at `when` (the sweep catches the rest)."""
     if when - timezone.now() > _ETA_HORIZON:
         return
-
-    def send() -> None:
-        from tournaments.tasks import tournament_advance_task
-
-        try:
-            tournament_advance_task.apply_async((tournament_id,), eta=max(when, timezone.now()))
-        except Exception:  # noqa: BLE001 - committed already; the sweep sends it again
-            log.warning(
-                "could not queue advancing tournament %s; the sweep will", tournament_id, exc_info=True
-            )
-
-    transaction.on_commit(send)
+    send_on_commit("tournaments.tasks.tournament_advance_task", tournament_id, eta=when)

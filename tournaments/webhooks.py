@@ -36,6 +36,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from server.celery import send_now
 from server.errors import ApplicationError, bad_request, forbidden, not_found
 
 log = logging.getLogger(__name__)
@@ -140,13 +141,8 @@ def deliveries_create(tournament: Any, event: Any) -> int:
 
 
 def send_later(delivery_ids: list[int], *, countdown: float | None = None) -> None:
-    from tournaments.tasks import webhook_deliver_task
-
     for delivery_id in delivery_ids:
-        try:
-            webhook_deliver_task.apply_async((delivery_id,), countdown=countdown)
-        except Exception:  # noqa: BLE001 - the row is committed: the sweep sends it again
-            log.warning("could not queue webhook delivery %s; the sweep will", delivery_id, exc_info=True)
+        send_now("tournaments.tasks.webhook_deliver_task", delivery_id, countdown=countdown)
 
 
 def body_of(delivery: Any) -> bytes:

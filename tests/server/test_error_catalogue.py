@@ -7,6 +7,7 @@ held to the catalogue too.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Each call's status, by the name it is called by; None: the code's status is the catalogue's.
 RAISERS = {"bad_request": 400, "forbidden": 403, "not_found": 404, "conflict": 409,
            "ApplicationError": None, "error_response": None, "IllegalMove": None}
+_CODE = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def _project_modules() -> list[Path]:
@@ -52,8 +54,8 @@ def catalogue_faults(source: str, where: str) -> list[str]:
                 found.append((_literal(node.args[0]), RAISERS[name]))
             elif id(node) in subclass_inits and node.args:
                 found.append((_literal(node.args[0]), None))
-            elif name == "_error" and len(node.args) > 1:  # a socket's error frame: (id, code, message)
-                found.append((_literal(node.args[1]), None))
+            elif name == "_error":  # a socket's error frame: (id, code, message) or (code, message)
+                found += [(code, None) for code in map(_literal, node.args[:2]) if code and _CODE.fullmatch(code)][:1]
         elif isinstance(node, ast.Dict):  # an error body spelled out
             found += [(_literal(value), None) for key, value in zip(node.keys, node.values) if _literal(key) == "code"]
         for code, status in found:

@@ -61,7 +61,6 @@ from tournaments.formats import (
 from tournaments.formats._common import (
     Bye,
     Entrant,
-    Format,
     History,
     Options,
     Pairing,
@@ -71,6 +70,7 @@ from tournaments.formats._common import (
     result,
     table_sizes,
 )
+from tournaments.formats.base import Format
 from tournaments.formats.single_elimination import BYE, Bracket, BracketMatch, MatchState, Source
 
 FORMATS: dict[str, Format] = {**league.INNER_FORMATS, league.FORMAT.slug: league.FORMAT}

@@ -31,7 +31,8 @@ from tournaments.formats import (
     swiss_tables,
     table_elimination,
 )
-from tournaments.formats._common import Field, Format, History, Options, Pairing
+from tournaments.formats._common import Field, History, Options, Pairing
+from tournaments.formats.base import Format
 
 INNER_FORMATS: dict[str, Format] = {
     module.FORMAT.slug: module.FORMAT

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tournaments.formats._common import COMMON_KEYS, Field, Format, History, Options, Pairing, Table
+from tournaments.formats._common import COMMON_KEYS, Field, History, Options, Pairing, Table
+from tournaments.formats.base import Format
 
 
 class RoundRobinFormat(Format):

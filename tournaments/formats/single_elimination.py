@@ -34,7 +34,6 @@ from typing import Any
 from tournaments.formats._common import (
     COMMON_KEYS,
     Field,
-    Format,
     History,
     Options,
     Pairing,
@@ -45,6 +44,7 @@ from tournaments.formats._common import (
     seat_records,
     seat_two,
 )
+from tournaments.formats.base import Format
 
 
 class _Bye:

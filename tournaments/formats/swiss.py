@@ -34,7 +34,6 @@ from tournaments import standings as _standings
 from tournaments.formats._common import (
     COMMON_KEYS,
     Field,
-    Format,
     History,
     Options,
     Pairing,
@@ -46,6 +45,7 @@ from tournaments.formats._common import (
     seat_records,
     seat_two,
 )
+from tournaments.formats.base import Format
 
 _COLOUR_LOOKAHEAD = 6   # how many acceptable candidates a player may skip for a better seat split
 _SCAN_LIMIT = 64        # how far down its bracket a player looks before floating

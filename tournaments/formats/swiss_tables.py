@@ -54,7 +54,6 @@ from tournaments import standings as _standings
 from tournaments.formats._common import (
     COMMON_KEYS,
     Field,
-    Format,
     History,
     Options,
     Pairing,
@@ -69,6 +68,7 @@ from tournaments.formats._common import (
     seat_table,
     split_with_byes,
 )
+from tournaments.formats.base import Format
 from tournaments.formats.swiss import pair_two_player
 
 _SCAN_LIMIT = 48        # players the greedy fill looks through for one who adds no cost

@@ -27,7 +27,6 @@ from typing import Any
 from tournaments.formats._common import (
     COMMON_KEYS,
     Field,
-    Format,
     History,
     Options,
     Pairing,
@@ -38,6 +37,7 @@ from tournaments.formats._common import (
     seat_table,
     split_with_byes,
 )
+from tournaments.formats.base import Format
 
 
 class TableEliminationFormat(Format):

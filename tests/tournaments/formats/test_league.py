@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 
 from tournaments.formats import FORMATS, History, result
-from tournaments.formats._common import play
+from tournaments.formats.base import play
 from tournaments.formats.league import FORMAT, matchday_date, matchday_dates
 
 MONDAY = dt.date(2025, 1, 6)

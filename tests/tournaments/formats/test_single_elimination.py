@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.formats import BYE, FORMATS, Entrant, History, result
-from tournaments.formats._common import play
+from tournaments.formats.base import play
 from tournaments.formats.single_elimination import FORMAT, standard_order
 
 

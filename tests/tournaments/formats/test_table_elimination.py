@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.formats import FORMATS, History, result
-from tournaments.formats._common import play
+from tournaments.formats.base import play
 from tournaments.formats.table_elimination import FORMAT
 
 
