@@ -25,7 +25,7 @@ from server.errors import ApplicationError, bad_request, conflict, forbidden, no
 from server.limits import whole_number
 
 TEXT_MAX = 500  # characters, after stripping
-_APPEND_ATTEMPTS = 5  # racing writers at one table; each loser retries at the new head
+_APPEND_ATTEMPTS = 10  # writers racing at one table: each round one wins, the losers retry at the new head
 _NEWLINE = "\n"
 
 
