@@ -32,7 +32,7 @@ def test_the_table_page_has_the_chat_panel_and_hostile_text_stays_text(sealed_wo
     page.force_login(users["organiser"])
     html = page.get(f"/tables/{match_id}").content.decode()
     assert 'id="chat"' in html and not any(text in html for text in HOSTILE)
-    data = json.loads(re.search(r'<script id="table-data" type="application/json">(.*?)</script>', html, re.S).group(1))
+    data = json.loads(re.search(r'<script id="table-data" type="application/json">(.*?)</script>', html, re.DOTALL).group(1))
     assert data["chat"] == {"moderator": True, "closed": True}
     page.force_login(users["spectator"])
     html = page.get(f"/tables/{match_id}").content.decode()

@@ -17,9 +17,8 @@ def say(user, match_id, text, **fields):
 @pytest.mark.parametrize("statement", ["UPDATE chat_chatevent SET text = 'rewritten'", "DELETE FROM chat_chatevent"])
 def test_the_database_refuses_to_change_or_delete_a_chat_event(open_world, statement):
     say(open_world["players"][0], open_world["match"], "original")
-    with pytest.raises(DatabaseError, match="append-only"):
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(statement)
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(statement)
     assert ChatEvent.objects.get().text == "original"
 
 
