@@ -26,7 +26,7 @@ export function tableChat({ root, matchId, user, seated, moderator, closed, sock
   const mutedLine = h("p", { class: "muted small chat-muted" });
   const box = h("textarea", { rows: "2", maxlength: "500", "aria-label": "Your message", placeholder: "Say something…" });
   const form = h("form", { class: "chat-form", onsubmit: (event) => { event.preventDefault(); send(); } },
-    box, h("button", { type: "submit", class: "button small" }, "Send"));
+    box, h("button", { type: "submit", class: "btn btn-small" }, "Send"));
   const toggle = h("label", { class: "check small" },
     h("input", { type: "checkbox", checked: state.spectatorsShown, disabled: closed,
       onchange: (event) => showSpectators(event.target.checked) }),
