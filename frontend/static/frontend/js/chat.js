@@ -1,10 +1,13 @@
 // The table's chat panel: a Players tab and a Spectators tab, a box to write in, a mute button
-// per author, a hide button for the organiser and staff. Everything said is put on the page as
-// text (h() makes text nodes), never as HTML: a message is whatever its author typed.
+// per author, a hide button for the organiser and staff; and a finished table's chat, read only,
+// beside its replay (chatTranscript). Everything said is put on the page as text (h() makes text
+// nodes), never as HTML: a message is whatever its author typed.
 import { api, get, post } from "./api.js";
 import { flash, h } from "./dom.js";
 
 const CHANNELS = [["players", "Players"], ["spectators", "Spectators"]];
+const CHANNEL_LABELS = Object.fromEntries(CHANNELS);
+const HIDDEN_TEXT = "hidden by a moderator"; // the organiser of the match's tournament, or staff
 
 /**
  * options: { root, matchId, user, seated, moderator, closed, socket, newKey }
@@ -61,7 +64,7 @@ export function tableChat({ root, matchId, user, seated, moderator, closed, sock
 
   function renderMessage(message) {
     const mine = user && message.author.id === user.id;
-    const text = message.text === null ? h("span", { class: "muted" }, "(hidden by the organiser)")
+    const text = message.text === null ? h("span", { class: "muted" }, `(${HIDDEN_TEXT})`)
       : h("span", { class: ["chat-text", message.hidden && "chat-hidden"] }, message.text);
     return h("li", { class: "chat-message", dataset: { seq: String(message.seq) } },
       h("strong", { class: "chat-author" }, message.author.name), " ", text,
@@ -161,4 +164,47 @@ export function tableChat({ root, matchId, user, seated, moderator, closed, sock
       }
     },
   };
+}
+
+/**
+ * A table's chat, read only, beside its replay: every message the reader may read (the chat API
+ * decides: channels, hides, their own mutes), oldest first, each labelled with its channel.
+ * The replay gives no time for its positions, so the whole chat is shown, not the part said by
+ * the position on the board. Resolves once the chat is on the page (or said not to load).
+ */
+export async function chatTranscript({ root, matchId }) {
+  const note = h("p", { class: "muted small chat-note", role: "status" }, "Loading the table's chat…");
+  const list = h("ol", { class: "chat-list chat-transcript", tabindex: "0", "aria-labelledby": "chat-title" });
+  root.replaceChildren(h("h2", { class: "panel-title", id: "chat-title" }, "Table chat"), note, list);
+  root.hidden = false;
+  const messages = new Map(); // message seq -> message: a hide brings its message again, hidden
+  try {
+    let since = 0;
+    for (;;) {
+      const page = await get(`matches/${matchId}/chat`, { since });
+      for (const item of page.items) messages.set(item.message.seq, item.message);
+      if (!page.more || page.head <= since) break;
+      since = page.head;
+    }
+  } catch (err) {
+    note.textContent = `The table's chat could not be loaded: ${err.message}`;
+    root.dataset.loaded = "error";
+    return;
+  }
+  const shown = [...messages.values()].sort((a, b) => Date.parse(a.created) - Date.parse(b.created) || a.seq - b.seq);
+  note.textContent = shown.length ? "Everything said at the table, oldest first." : "Nobody wrote in this table's chat.";
+  list.replaceChildren(...shown.map(transcriptLine));
+  list.hidden = !shown.length;
+  root.dataset.loaded = "true";
+}
+
+function transcriptLine(message) {
+  const when = new Date(message.created);
+  return h("li", { class: ["chat-message", `chat-channel-${message.channel}`], dataset: { seq: String(message.seq), channel: message.channel } },
+    h("span", { class: "chat-channel" }, CHANNEL_LABELS[message.channel] || message.channel), " ",
+    h("time", { class: "muted small", datetime: message.created, title: when.toLocaleString() },
+      when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })), " ",
+    h("strong", { class: "chat-author" }, message.author.name), " ",
+    message.hidden ? h("span", { class: "muted chat-hidden-note" }, `(${HIDDEN_TEXT}${message.hidden_by ? `: ${message.hidden_by.name}` : ""})`) : null,
+    message.text === null ? null : [message.hidden ? " " : null, h("span", { class: ["chat-text", message.hidden && "chat-hidden"] }, message.text)]);
 }
