@@ -24,6 +24,7 @@ from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.avatars import AVATAR_VARIANTS, avatar_svg
 from accounts.models import User
+from chat import selectors as chat_selectors
 from frontend.forms import (
     AccountDeleteForm,
     AvatarForm,
@@ -411,6 +412,10 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
             "auto_pass": auto_pass,
             "bots": sorted(BOTS.get(match.game, {})),
             "strong_bot": STRONG_BOT.get(match.game),
+            "chat": {
+                "moderator": chat_selectors.chat_moderator(match, request.user),
+                "closed": chat_selectors.spectators_closed_to_players(match),
+            },
         },
     })
 

@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from chat import selectors as chat_selectors
 from games import exchange, replay, selectors, services
 from games.engines import ENGINES
 from games.models import Match
@@ -516,14 +517,20 @@ class MatchReplayApi(APIView):
 
 
 class MatchExportApi(APIView):
-    """The match as a JSON Lines file: a header, then one event per line with its hash."""
+    """The match as a JSON Lines file: a header, then one event per line with its hash; with
+    `chat=true`, then the table's chat, a `{"chat": {...}}` line per chat event (revealed matches only)."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR})
+    @extend_schema(
+        parameters=[OpenApiParameter("chat", bool, description="Add the table's chat, hidden messages without their text.")],
+        responses={(200, "application/jsonl"): OpenApiTypes.STR},
+    )
     def get(self, request, match_id: int):
+        with_chat = serializers.BooleanField().run_validation(request.query_params.get("chat", False))
         match = selectors.match_get(match_id)
-        lines = exchange.match_export_lines(match, request.user)
+        chat = chat_selectors.chat_export_lines(match) if with_chat else None
+        lines = exchange.match_export_lines(match, request.user, chat=chat)
         first = next(lines)  # refusals are raised before the response starts
         body = (line + "\n" for chunk in ([first], lines) for line in chunk)
         response = StreamingHttpResponse(body, content_type="application/jsonl")

@@ -7,6 +7,19 @@ sees a gap sends `{"type": "resync", "since": <seq>}`. Moves go through the same
 the REST endpoint: `{"type": "move", "move": {...}, "id": "<client id>"}` -> `ack` or `error`.
 `{"type": "auto_pass", "enabled": true}` makes the seat pass at once in interrupt windows.
 
+Table chat has its own stream and cursor, `chat_seq` (never `seq`, which is the game's: a
+client reads a frame's `seq` ahead of its own as a missed update). After the snapshot the socket
+gets `{"type": "chat_history", "since", "chat_seq", "items"}`, what its reader may read after
+`?chat_since=<chat seq>` (items as `GET /api/matches/<id>/chat` has them), then one
+`{"type": "chat", "chat_seq", "event", "message"}` frame per new chat event it may see
+(`chat.selectors`: a seated player of a sealed table is never sent the spectators' channel, a
+muted author is not heard, a hidden message comes without its text but to staff).
+`{"type": "chat", "text", "channel"?, "id"}` posts -> `chat_ack` with its `chat_seq`, or
+`error`. `{"type": "chat_channels", "spectators": false}` stops sending this socket the
+spectators' channel (true sends it again, with a `chat_history` from the start);
+`{"type": "chat_since", "since": <chat seq>}` asks for a `chat_history`. A resync or ping
+catches the chat up too: its hints are at most once as well.
+
 A socket belongs to a person, not to a seat: every frame is built for the seat its user holds
 at that frame's head (`frames.frame_text`), so leaving a table, or a seat taken by someone
 else, changes what an open socket is sent at once, on every process.
@@ -30,6 +43,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from accounts import services as accounts_services
+from chat import selectors as chat_selectors
+from chat import services as chat_services
 from games import fastlane, frames, notify, selectors, services
 from games.presence import TTL, presence
 from server.errors import ApplicationError
@@ -70,7 +85,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         except Exception:  # noqa: BLE001 - without the layer the socket still catches up on each ping
             log.warning("could not join group %s; this socket gets updates on ping only", self.group, exc_info=True)
         self.last_seq = _int(query.get("since", ["0"])[0])
+        self.chat_seq = _int(query.get("chat_since", ["0"])[0])
+        self.spectators_shown = True  # the reader's choice for this socket (chat_channels)
         await self._send_frame("snapshot")
+        await self._send_chat_history(self.chat_seq)
         await self._announce_presence()
         self.refresher = asyncio.ensure_future(self._refresh_presence())
         self.checker = asyncio.ensure_future(self._check_credential()) if self.user else None
@@ -124,14 +142,25 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "resync":
             self.last_seq = min(self.last_seq, _int(message.get("since")))
             await self._send_frame("update")
+            await self._send_chat()
         elif kind == "auto_pass":
             await self._auto_pass(message)
         elif kind == "ping":
             # Also a catch-up: if the channel layer lost a hint, the client gets what it missed now.
             await self._send_frame("update")
+            await self._send_chat()
             await self.send_json({"type": "pong", "seq": self.last_seq})
+        elif kind == "chat":
+            await self._chat(message)
+        elif kind == "chat_channels":
+            await self._chat_channels(message)
+        elif kind == "chat_since":
+            await self._send_chat_history(_int(message.get("since")))
         else:
-            await self._error(message.get("id"), "unknown_frame", "Frames are move, resync, auto_pass or ping.")
+            await self._error(
+                message.get("id"), "unknown_frame",
+                "Frames are move, resync, auto_pass, ping, chat, chat_channels or chat_since.",
+            )
 
     def _within_rate(self) -> bool:
         """A token bucket per socket: a steady rate, with bursts of twice as many frames."""
@@ -183,6 +212,65 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._error(None, exc.code, exc.message)
             return
         await self.send_json({"type": "auto_pass", "enabled": enabled, "seq": self.last_seq})
+
+    async def _chat(self, message: dict) -> None:
+        client_id = message.get("id")
+        if not isinstance(client_id, str) or not 0 < len(client_id) <= 64:
+            await self._error(None, "malformed_frame", "A chat frame carries a string \"id\" of 1 to 64 characters.")
+            return
+        text, channel = message.get("text"), message.get("channel")
+        if not isinstance(text, str) or not (channel is None or isinstance(channel, str)):
+            await self._error(client_id, "malformed_frame", "A chat frame carries \"text\" and maybe \"channel\", strings.")
+            return
+        if self.user is None:
+            await self._error(client_id, "not_authenticated", "Log in to chat.")
+            return
+        try:
+            item = await _in_thread(chat_services.chat_message_post)(
+                match_id=self.match_id, user=self.user, text=text, channel=channel, client_id=client_id
+            )
+        except ApplicationError as exc:
+            await self._error(client_id, exc.code, exc.message, exc.extra)
+            return
+        await self.send_json({"type": "chat_ack", "id": client_id, "chat_seq": item["seq"]})
+
+    async def _chat_channels(self, message: dict) -> None:
+        shown = message.get("spectators")
+        if not isinstance(shown, bool):
+            await self._error(None, "malformed_frame", "A chat_channels frame carries \"spectators\": true or false.")
+            return
+        self.spectators_shown = shown
+        await self.send_json({"type": "chat_channels", "spectators": shown})
+        if shown:  # what was left out meanwhile
+            await self._send_chat_history(0)
+
+    async def chat_changed(self, message: dict) -> None:
+        """A hint that the table's chat moved on: this socket reads what its reader may see of it."""
+        if message["chat_seq"] > self.chat_seq:
+            await self._send_chat()
+
+    async def _send_chat(self) -> None:
+        """One `chat` frame per chat event after the last one this socket was sent, as its reader may see it."""
+        async for page in self._chat_pages(self.chat_seq):
+            for item in page["items"]:
+                await self.send_json({"type": "chat", "chat_seq": item["seq"], "event": item["type"], "message": item["message"]})
+
+    async def _send_chat_history(self, since: int) -> None:
+        """The chat after `since` as its reader may see it, in `chat_history` frames of a page each."""
+        async for page in self._chat_pages(since):
+            await self.send_json({"type": "chat_history", "since": since, "chat_seq": page["head"], "items": page["items"]})
+            since = page["head"]
+
+    async def _chat_pages(self, since: int):
+        while True:
+            page = await _in_thread(chat_selectors.chat_page_for_user)(
+                self.match_id, self.user, since=since, spectators_shown=self.spectators_shown
+            )
+            self.chat_seq = max(self.chat_seq, page["head"])
+            yield page
+            if not page["more"]:
+                return
+            since = page["head"]
 
     async def match_changed(self, message: dict) -> None:
         """A hint from the channel layer. A move's hint carries the move, and a process that holds

@@ -44,8 +44,12 @@ class ImportRefused(ApplicationError):
         self.reason = reason
 
 
-def match_export_lines(match: Match, user: User | None = None) -> Iterator[str]:
-    """The file's lines (without newlines). Only finished matches, except for staff."""
+def match_export_lines(match: Match, user: User | None = None, *, chat: list[str] | None = None) -> Iterator[str]:
+    """The file's lines (without newlines). Only finished matches, except for staff.
+
+    `chat` (`chat.selectors.chat_export_lines`) follows the events, announced in the header:
+    the table's talk, outside the hash chain, which a checker and an import pass over.
+    """
     if not match.revealed and not (user is not None and user.is_staff):
         raise forbidden("match_running", "A match can be exported once it has ended.")
     seats = {s.seat: s for s in match.seat_set.select_related("user")}
@@ -65,12 +69,15 @@ def match_export_lines(match: Match, user: User | None = None) -> Iterator[str]:
         "events": match.last_seq,
         "final_hash": match.head_hash,
     }
+    if chat is not None:
+        header["chat"] = len(chat)
     yield canonical_json(header)
     rows = Event.objects.filter(match=match).order_by("seq").values_list("seq", "kind", "type", "actor", "created", "data", "hash")
     for seq, kind, type_, actor, created, data, hash_ in rows.iterator():
         yield canonical_json(
             {"seq": seq, "kind": kind, "type": type_, "actor": actor, "created": canonical_time(created), "data": data, "hash": hash_}
         )
+    yield from chat or ()
 
 
 def match_import_bytes(content: bytes, *, imported_by: User) -> Match:

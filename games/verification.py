@@ -291,6 +291,8 @@ def parse_match_file(lines: Iterable[str]) -> tuple[dict, list[StoredEvent], lis
         if not line.strip():
             continue
         raw = _json_object(line, number)
+        if raw.keys() == {"chat"}:
+            continue  # the table's chat (games.exchange): outside the hash chain, so neither checked nor imported
         if not _EVENT_KEYS <= raw.keys() or not isinstance(raw["data"], dict) or type(raw["seq"]) is not int:
             raise FileRefused(number, f"an event needs {', '.join(sorted(_EVENT_KEYS))} with data an object")
         if raw["kind"] not in (ENGINE_KIND, TABLE_KIND) or raw["data"].get("type") != raw["type"]:

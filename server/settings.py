@@ -133,6 +133,7 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "leaguelog",
+    "chat",
     "frontend",
 ]
 
@@ -308,6 +309,8 @@ MAX_JSON_DEPTH = 20
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
 # A socket may send this many frames per second (a burst of twice as many is allowed).
 SOCKET_FRAMES_PER_SECOND = float(os.environ.get("SOCKET_FRAMES_PER_SECOND", "20"))
+# Table chat: messages one person may post at one table per minute (429 `chat_rate_limited` past it).
+CHAT_MESSAGES_PER_MINUTE = int(os.environ.get("CHAT_MESSAGES_PER_MINUTE", "20"))
 # Caps on what one client may hold open; past them the server refuses with a clear error.
 # A list's `limit` is at most MAX_PAGE_SIZE (400 `bad_limit` above it, not silently clamped).
 MAX_PAGE_SIZE = int(os.environ.get("MAX_PAGE_SIZE", "100"))

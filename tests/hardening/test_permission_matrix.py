@@ -40,6 +40,7 @@ READS = [
     ("get", "/api/matches/{finished}/events", None, [200, 200, 200, 200, 200]),
     ("get", "/api/matches/{finished}/replay", None, [200, 200, 200, 200, 200]),
     ("get", "/api/matches/{finished}/export", None, [200, 200, 200, 200, 200]),
+    ("get", "/api/matches/{running}/chat", None, [200, 200, 200, 200, 200]),
 ]
 WRITES = [
     ("post", "/api/matches/{running}/moves", {"move": {"action": "end_turn"}}, [401, 403, 409, 409, 403]),
@@ -50,6 +51,9 @@ WRITES = [
     ("post", "/api/matches/{running}/auto-pass", {"enabled": True}, [401, 403, 200, 200, 403]),
     ("post", "/api/matches/{running}/shuffle", {"value": "a" * 64}, [401, 409, 409, 409, 409]),
     ("post", "/api/matches/{running}/practice", {"seq": 3}, [401, 403, 403, 403, 403]),
+    # Chat is not a move: everyone signed in may talk (tests/chat has the whole chat matrix).
+    ("post", "/api/matches/{running}/chat", {"text": "hi"}, [401, 201, 201, 201, 201]),
+    ("post", "/api/matches/{running}/chat/1/hide", {}, [401, 403, 403, 403, 404]),
 ]
 
 

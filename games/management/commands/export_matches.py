@@ -6,6 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from chat.selectors import chat_export_lines
 from games.engines import ENGINES
 from games.exchange import match_export_lines
 from games.models import Match
@@ -29,14 +30,24 @@ class Command(BaseCommand):
             help="export only this finished match; repeat for several (an ID that is not a finished match here is an error)",
         )
         parser.add_argument("--game", choices=sorted(ENGINES), help="export only this game's matches")
+        parser.add_argument(
+            "--chat", action="store_true",
+            help="add each match's table chat after its events (hidden messages without their text); "
+            "sealed matches, whose round is not over, are then left out",
+        )
 
-    def handle(self, *args, out, matches=None, game=None, **options):
+    def handle(self, *args, out, matches=None, game=None, chat=False, **options):
         queryset = Match.objects.filter(status=Match.Status.FINISHED).order_by("pk")
+        if chat:
+            queryset = queryset.filter(sealed=False)
         if matches:
             queryset = queryset.filter(pk__in=matches)
             missing = sorted(set(matches) - set(queryset.values_list("pk", flat=True)))
             if missing:
-                raise CommandError(f"match {', '.join(map(str, missing))}: not a finished match here (nothing was written)")
+                raise CommandError(
+                    f"match {', '.join(map(str, missing))}: not a finished match here"
+                    f"{' whose round is over (--chat)' if chat else ''} (nothing was written)"
+                )
         if game:
             queryset = queryset.filter(game=game)
         folder = Path(out)
@@ -49,7 +60,7 @@ class Command(BaseCommand):
             path = folder / f"match-{match.pk}.jsonl"
             try:
                 with open(path, "w", encoding="utf-8") as file:
-                    for line in match_export_lines(match):
+                    for line in match_export_lines(match, chat=chat_export_lines(match) if chat else None):
                         file.write(line + "\n")
             except OSError as exc:
                 raise CommandError(f"{path}: cannot be written: {exc.strerror or exc} ({count} written before it)") from None

@@ -1,6 +1,8 @@
 // The replay viewer: a finished match at any position (after each move), with everyone's cards
-// or as one seat (or a spectator) saw it, stepped, sought, played, and linked to.
+// or as one seat (or a spectator) saw it, stepped, sought, played, and linked to; the table's
+// chat beside it (chat.js).
 import { get, pageData, post } from "./api.js";
+import { chatTranscript } from "./chat.js";
 import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
 import { changedResultText, countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
@@ -279,6 +281,9 @@ async function start() {
   }
   renderDecisions();
   el.controls.hidden = false;
+  // Once the replay is served (a match not yet revealed is staff-only); the chat API decides what
+  // this reader may read of the chat.
+  chatTranscript({ root: document.getElementById("chat"), matchId: match.id });
   state.index = state.positions.indexOf(first.seq);
   show(first);
 

@@ -6,6 +6,7 @@
 // connection reconnects with ?since=<seq>, and the snapshot brings what was missed. Moves
 // carry an id; a move still unanswered when the connection drops is sent again with the same
 // id, which the server's idempotency keys turn into the first answer rather than a second move.
+// The table's chat has a cursor of its own, `chat_seq`: a reconnection sends ?chat_since= too.
 
 const VIEW_FRAMES = new Set(["snapshot", "update"]);
 // How long a socket stays quiet before it asks whether it missed something. While the page
@@ -24,12 +25,13 @@ function newId() {
 
 export class MatchSocket {
   /**
-   * onFrame(frame): every view frame (snapshot/update), presence, auto_pass and error frame.
+   * onFrame(frame): every view frame (snapshot/update), presence, auto_pass, chat and error frame.
    * onStatus(status): "connecting" | "live" | "reconnecting" | "closed".
    */
   constructor(matchId, { since = 0, onFrame = () => {}, onStatus = () => {} } = {}) {
     this.matchId = matchId;
     this.seq = since;
+    this.chatSeq = 0;
     this.onFrame = onFrame;
     this.onStatus = onStatus;
     this.pending = new Map();
@@ -51,7 +53,7 @@ export class MatchSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws/matches/${this.matchId}/?since=${this.seq}`;
+    return `${scheme}://${location.host}/ws/matches/${this.matchId}/?since=${this.seq}&chat_since=${this.chatSeq}`;
   }
 
   connect() {
@@ -154,6 +156,7 @@ export class MatchSocket {
   }
 
   receive(frame) {
+    if (typeof frame.chat_seq === "number") this.chatSeq = Math.max(this.chatSeq, frame.chat_seq);
     const seq = typeof frame.seq === "number" ? frame.seq : null;
     if (VIEW_FRAMES.has(frame.type)) {
       if (seq !== null && seq < this.seq && frame.type === "update") return; // older than what we show

@@ -1,5 +1,6 @@
 // The table page: seats before the start, then the live game drawn from the seat's view,
-// moves offered only from legal_moves, the turn, the clock, presence, the log and the result.
+// moves offered only from legal_moves, the turn, the clock, presence, the log, the result and
+// the table's chat (chat.js).
 import { api, ApiError, get, pageData, post } from "./api.js";
 import { clockText, flash, h, plural, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
@@ -7,6 +8,7 @@ import {
   changedResultText, contributionKey, countedRanks, countedWinners, DECK_CHOSEN_TEXT, placeText, ratingText,
   shuffleContribution,
 } from "./matches.js";
+import { tableChat } from "./chat.js";
 import { MatchSocket } from "./socket.js";
 
 const data = pageData("table-data");
@@ -85,7 +87,19 @@ const socket = new MatchSocket(matchId, {
   },
 });
 
+const chat = tableChat({
+  root: document.getElementById("chat"),
+  matchId,
+  user,
+  seated: () => state.seat !== null && state.seat !== undefined,
+  moderator: data.chat.moderator,
+  closed: data.chat.closed,
+  socket,
+  newKey,
+});
+
 function receive(frame) {
+  if (chat.receive(frame)) return;
   switch (frame.type) {
     case "snapshot":
     case "update":
