@@ -1,5 +1,6 @@
 """The table page's chat: its panel and flags on the page, and what people write put on the page
-as text only (a browser test of the panel is left for the frontend suite; this checks the code)."""
+as text only (this checks the code; tests/frontend/test_table_chat_page.py drives the panel and
+the replay's chat in a browser)."""
 from __future__ import annotations
 
 import json
@@ -11,14 +12,20 @@ from django.test import Client
 
 from tests.conftest import client_for
 
-CHAT_JS = Path(__file__).resolve().parents[2] / "frontend/static/frontend/js/chat.js"
+JS = Path(__file__).resolve().parents[2] / "frontend/static/frontend/js"
+CHAT_JS = JS / "chat.js"
 HOSTILE = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>"]
 
 
-def test_the_chat_module_never_writes_html():
+@pytest.mark.parametrize("module", ["chat.js", "replay.js", "table.js"])
+def test_the_pages_that_show_the_chat_never_write_html(module):
     """Prevents a message or a name becoming markup: text goes in through h() (text nodes) or textContent."""
-    source = CHAT_JS.read_text()
+    source = (JS / module).read_text()
     assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|DOMParser|createContextualFragment", source)
+
+
+def test_the_chat_module_puts_names_and_messages_in_as_text():
+    source = CHAT_JS.read_text()
     assert "message.text)" in source and "message.author.name)" in source  # as h() children: text nodes
 
 

@@ -28,3 +28,11 @@ def test_an_anonymous_viewer_gets_a_link_to_log_in_and_come_back(alice, bob):
     assert 'id="practice"' not in html
     assert f'<a href="/login?next=/tables/{match.pk}/replay%3Fseq%3D3" id="practice-login">' in html
     assert page_data(html, "replay-data")["user"] is None
+
+
+def test_the_replay_page_has_a_place_for_the_table_s_chat(alice, bob):
+    """replay.js fills it from GET /api/matches/<id>/chat once the replay is served (the browser
+    test in test_table_chat_page.py reads it)."""
+    match = stored("ten", [alice, bob], WIN)
+    html = Client().get(f"/tables/{match.pk}/replay").content.decode()
+    assert '<section id="chat" class="panel chat-panel" aria-labelledby="chat-title" hidden></section>' in html
