@@ -93,6 +93,8 @@ def _append(
     tournament.last_seq = seq
     projections.apply(tournament, row, state)
     webhooks.deliveries_create(tournament, row)
+    if paths := settings.TOURNAMENT_EVENT_TASKS.get(kind):
+        transaction.on_commit(lambda: notify.tasks_send(paths, tournament.pk, seq))
     return row
 
 
@@ -1259,7 +1261,7 @@ def _result_changed(match_id: int | None) -> None:
     if match_id is None:
         return
 
-    transaction.on_commit(lambda: notify.match_tasks_send(settings.TABLE_RESULT_CHANGED_TASKS, match_id))
+    transaction.on_commit(lambda: notify.tasks_send(settings.TABLE_RESULT_CHANGED_TASKS, match_id))
 
 
 def entrant_disqualify(*, tournament_id: int, user: User, entrant_id: int, reason: str) -> Entrant:
