@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/", include("tournaments.urls")),
     path("api/", include("ratings.urls")),
     path("api/", include("leaguelog.urls")),
+    path("api/", include("notifications.urls")),
     *log_urlpatterns,
     path("", include("frontend.urls")),
 ]
