@@ -155,7 +155,7 @@ def match_finished(match_id: int) -> None:
 
 def tasks_send(paths: list[str], *args) -> None:
     """Queues each task named in `paths` with `args`; one the broker refuses is logged (what it
-    follows is committed already; each task's own sweep catches up with it)."""
+    follows is committed already; a task with a sweep of its own catches up with it there)."""
     for path in paths:
         try:
             import_string(path).delay(*args)
