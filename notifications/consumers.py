@@ -42,7 +42,7 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         self.group = services.user_group(self.user_id)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
-        except Exception:  # noqa: BLE001 - without the layer the socket still catches up on each ping
+        except Exception:  # without the layer the socket still catches up on each ping
             log.warning("could not join group %s; this socket gets notifications on ping only", self.group, exc_info=True)
         unread, latest = await _in_thread(_snapshot)(self.user_id)
         self.last_id = latest[0]["id"] if latest else 0
@@ -59,7 +59,7 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
             task.cancel()
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        except Exception:  # noqa: BLE001 - the layer may be away; the socket is closing anyway
+        except Exception:  # the layer may be away; the socket is closing anyway
             log.warning("could not leave group %s", self.group, exc_info=True)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
@@ -105,7 +105,7 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.sleep(settings.SOCKET_CREDENTIAL_CHECK_SECONDS)
             try:
                 valid = await _in_thread(accounts_services.socket_credential_valid)(**credential)
-            except Exception:  # noqa: BLE001 - the database away for a while: check again later
+            except Exception:  # the database away for a while: check again later
                 log.warning("could not check a notification socket's credential", exc_info=True)
                 continue
             if not valid:

@@ -15,8 +15,8 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import CharField, Exists, F, OuterRef, Value
-from django.db.models.functions import Cast, Concat
 from django.db.models.constants import OnConflict
+from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 
 from accounts.models import User
