@@ -8,6 +8,7 @@ urlpatterns = [
     path("login", views.login_page, name="page-login"),
     path("logout", views.logout_page, name="page-logout"),
     path("account", views.account, name="account"),
+    path("notifications", views.notifications, name="notifications"),
     path("account/reset", views.PasswordResetPage.as_view(), name="password-reset-page"),
     path("account/reset/sent", views.PasswordResetSentPage.as_view(), name="password-reset-sent"),
     path("account/reset/done", views.PasswordResetDonePage.as_view(), name="password-reset-done"),

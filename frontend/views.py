@@ -36,6 +36,8 @@ from frontend.forms import (
 from games import selectors
 from games.bots import BOTS, STRONG_BOT
 from games.models import Seat
+from notifications import selectors as notification_selectors
+from notifications.models import Kind
 from ratings import selectors as rating_selectors
 from ratings.models import Pool
 from server.errors import ApplicationError
@@ -177,7 +179,19 @@ def account(request: HttpRequest) -> HttpResponse:
         "forms": forms,
         "avatars": [{"variant": n, "url": reverse("avatar-variant", args=[user.pk, n])} for n in range(AVATAR_VARIANTS)],
         "tokens": account_selectors.token_list(user=user).count(),
+        "notification_choices": [
+            {"kind": kind, "label": Kind(kind).label, **choice}
+            for kind, choice in notification_selectors.preferences(user=user).items()
+        ],
     }, status=400 if action in _ACCOUNT_FORMS else 200)
+
+
+@ensure_csrf_cookie
+@login_required(login_url="/login")
+@require_GET
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The logged-in person's notifications (read through the API by the page's script)."""
+    return _page(request, "frontend/notifications.html")
 
 
 def _account_action(request: HttpRequest, action: str, data: dict[str, Any]) -> str:

@@ -280,6 +280,10 @@ class InvitationOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     match = serializers.IntegerField(source="match_id")
     seat = serializers.IntegerField(allow_null=True, help_text="The seat it sits its holder in (null: any free one).")
+    invitee = serializers.CharField(
+        source="invitee.username", allow_null=True, default=None,
+        help_text="The player it was sent to, who alone may accept it (null: whoever holds the link).",
+    )
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
     revoked_at = serializers.DateTimeField(allow_null=True)
@@ -300,6 +304,10 @@ class MatchInvitationsApi(APIView):
         expires_in = serializers.IntegerField(
             required=False, default=7 * 24 * 3600, min_value=60, max_value=services.INVITATION_SECONDS_MAX,
             help_text="Seconds until the link stops working (default a week).",
+        )
+        username = serializers.CharField(
+            required=False, max_length=150,
+            help_text="Send the link to this player (a notification), and let nobody else use it.",
         )
 
     @extend_schema(responses={200: InvitationOutputSerializer(many=True)}, operation_id="matches_invitations_list")

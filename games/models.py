@@ -182,11 +182,16 @@ class Event(models.Model):
 
 class Invitation(models.Model):
     """A link that sits its holder at an open table: in a given seat or any free one, until it
-    expires or the table's creator revokes it. Only the token's SHA-256 is kept (as API tokens)."""
+    expires or the table's creator revokes it. Only the token's SHA-256 is kept (as API tokens).
+    One addressed to a person (`invitee`) is sent to them, and sits nobody else."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="invitations")
     token_sha256 = models.CharField(max_length=64, unique=True)
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Null: any free seat.")
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        help_text="Null: whoever holds the link.",
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()

@@ -63,6 +63,14 @@ def match_chat_changed(match_id: int, chat_seq: int) -> None:
     except Exception:  # committed; sockets catch up on their next resync or reconnect
         log.warning("could not tell match %s's sockets about chat %s", match_id, chat_seq, exc_info=True)
 
+def groups_hint(groups: list[str], message: dict) -> None:
+    """Sends one hint to each of many groups' sockets (people's notifications,
+    `notifications.consumers`), in one hand-off."""
+    try:
+        _publisher.send_many([(group, message) for group in groups])
+    except Exception:  # committed, as above: the sockets catch up on their next look
+        log.warning("could not send a hint to %s groups", len(groups), exc_info=True)
+
 
 class _Publisher:
     """Sends group messages from sync code without waiting for them.
@@ -149,12 +157,7 @@ _publisher = _Publisher()
 
 
 def match_finished(match_id: int) -> None:
-    """A match ended: every task in `MATCH_FINISHED_TASKS` (ratings, tournaments) gets its id."""
-    match_tasks_send(settings.MATCH_FINISHED_TASKS, match_id)
-
-
-def match_tasks_send(paths: list[str], match_id: int) -> None:
-    """Queues each task named in `paths` with the match's id; one the broker refuses is logged
-    (what it follows is committed already; each task's own sweep catches up with it)."""
-    for path in paths:
+    """A match ended: every task in `MATCH_FINISHED_TASKS` gets its id
+    (ratings, tournaments, notifications)."""
+    for path in settings.MATCH_FINISHED_TASKS:
         send_now(path, match_id)

@@ -291,7 +291,7 @@ def match_invitations(*, match_id: int, user: User) -> list[Invitation]:
     match = match_get(match_id)
     if match.created_by_id != user.pk:
         raise forbidden("not_table_owner", "Only the table's creator sees its invitations.")
-    return list(Invitation.objects.filter(match=match).order_by("id"))
+    return list(Invitation.objects.filter(match=match).select_related("invitee").order_by("id"))
 
 
 def game_list() -> list[dict[str, Any]]:

@@ -25,6 +25,7 @@ from games.engines import ENGINES, Engine, IllegalMove
 from games.models import Event, Invitation, Match, MoveReceipt, Seat, Shuffle, ShuffleContribution
 from games.selectors import deck_chosen_by_creator
 from games.shuffle import DERIVATION, contribution_valid, contributions_canonical, deck_seed
+from games.signals import invitation_addressed
 from games.state import state_at_head, state_cache
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 
@@ -377,10 +378,11 @@ INVITATION_SECONDS_MAX = 30 * 24 * 3600
 
 
 def invitation_create(
-    *, match_id: int, user: User, seat: int | None = None, expires_in: int = 7 * 24 * 3600
+    *, match_id: int, user: User, seat: int | None = None, expires_in: int = 7 * 24 * 3600, username: str | None = None
 ) -> tuple[Invitation, str]:
     """The table's creator makes an invitation link (for a seat, or any free one); returns it and
-    its token, which is shown this once: only its SHA-256 is kept."""
+    its token, which is shown this once: only its SHA-256 is kept. With `username`, the link is
+    that person's alone and is sent to them (`games.signals.invitation_addressed`)."""
     if not 60 <= expires_in <= INVITATION_SECONDS_MAX:
         raise bad_request("bad_expiry", f"An invitation lasts from 60 to {INVITATION_SECONDS_MAX} seconds.")
     with transaction.atomic():
@@ -389,12 +391,25 @@ def invitation_create(
             raise forbidden("not_table_owner", "Only the table's creator invites.")
         if seat is not None:
             _free_seat(match, seat)  # a seat that exists and is free now
+        invitee = _invitee(match, username) if username is not None else None
         token = secrets.token_urlsafe(24)
         invitation = Invitation.objects.create(
-            match=match, token_sha256=key_hash(token), seat=seat, created_by=user,
+            match=match, token_sha256=key_hash(token), seat=seat, created_by=user, invitee=invitee,
             expires_at=timezone.now() + timedelta(seconds=expires_in),
         )
+        if invitee is not None:
+            invitation_addressed.send(sender=Invitation, invitation=invitation, token=token)
     return invitation, token
+
+
+def _invitee(match: Match, username: str) -> User:
+    """The active person a table's creator invites by name, who does not sit there yet."""
+    invitee = User.objects.filter(username=username, is_active=True).first()
+    if invitee is None:
+        raise not_found("user_not_found", f"There is no player {username!r}.")
+    if Seat.objects.filter(match=match, user=invitee).exists():
+        raise conflict("already_seated", f"{username} already sits at this table.")
+    return invitee
 
 
 def invitation_revoke(*, match_id: int, invitation_id: int, user: User) -> Invitation:
@@ -427,6 +442,8 @@ def invitation_valid(token: str) -> Invitation:
 def invitation_accept(*, token: str, user: User, confirm_chosen_deck: bool = False) -> Seat:
     """Sits the link's holder at its table: in its seat, or the first free one."""
     invitation = invitation_valid(token)
+    if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
+        raise forbidden("invitation_for_someone_else", "This invitation was sent to another player.")
     return match_join(
         match_id=invitation.match_id, user=user, seat=invitation.seat, confirm_chosen_deck=confirm_chosen_deck,
         invited=True,

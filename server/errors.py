@@ -147,6 +147,11 @@ CATALOGUE: dict[str, ErrorCode] = {
     "chat_id_reused": ErrorCode(409, "The chat message id already named another message."),
     "chat_busy": ErrorCode(409, "Too many writers at once at the table's chat; send again."),
     "chat_rate_limited": ErrorCode(429, "More chat messages a minute at a table than allowed."),
+    # Notifications
+    "bad_unread": ErrorCode(400, "`unread` is not 1 or 0."),
+    "ids_or_all": ErrorCode(400, "Marking read takes `ids` or `all`, one of them."),
+    "unknown_kind": ErrorCode(400, "No notification kind has that name."),
+    "invitation_for_someone_else": ErrorCode(403, "The invitation was sent to another person."),
     # Tournaments
     "unknown_format": ErrorCode(400, "No tournament format has that name."),
     "bad_field_rules": ErrorCode(400, "The check-in, waitlist, late entry or no-show rules are not valid."),

@@ -134,6 +134,7 @@ INSTALLED_APPS = [
     "ratings",
     "leaguelog",
     "chat",
+    "notifications",
     "frontend",
 ]
 
@@ -287,6 +288,9 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = 20  # seconds: a hung mail server must not hold a request thread for ever
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Card League <noreply@localhost>")
+# The address the server's e-mails link to (notifications run in workers, with no request to take
+# a host from), e.g. https://cards.example.org; empty: the mails give the page's path only.
+SITE_URL = os.environ.get("SITE_URL", f"http://localhost:{os.environ.get('PORT', '8000')}" if EMBEDDED else "").rstrip("/")
 # How long a password reset link works (seconds); it is spent at its first use in any case.
 PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
 
@@ -340,7 +344,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "server.schema.document_errors"],
     # Several apps have a field named `kind`: each set of choices gets a name of its own.
-    "ENUM_NAME_OVERRIDES": {"LogEntryKindEnum": "leaguelog.models.Kind", "RatingKindEnum": ["user", "bot", "game"]},
+    "ENUM_NAME_OVERRIDES": {
+        "LogEntryKindEnum": "leaguelog.models.Kind",
+        "RatingKindEnum": ["user", "bot", "game"],
+        "NotificationKindEnum": "notifications.models.Kind",
+    },
 }
 
 # Celery: Redis when REDIS_URL is set, else kombu's filesystem transport (no broker server).
@@ -416,7 +424,25 @@ SWEEP_STALE_AFTER = float(os.environ.get("SWEEP_STALE_AFTER", "10"))
 MATCH_FINISHED_TASKS: list[str] = [
     "ratings.tasks.match_rate_task",
     "tournaments.tasks.tournament_match_finished_task",
+    "notifications.tasks.match_finished_notify_task",
 ]
+
+# Celery tasks told (tournament id, event seq) of each tournament event of these types once it
+# is committed; each must be idempotent.
+TOURNAMENT_EVENT_TASKS: dict[str, list[str]] = {
+    "RoundPaired": ["notifications.tasks.round_notify_task"],
+    "RoundStarted": ["notifications.tasks.round_notify_task"],
+}
+
+# Notifications (notifications/): a person awaited at a table is told "your turn" once the table
+# has waited this many seconds for them (for slow tables; 0: never), looked for by beat every
+# NOTIFY_TURN_SWEEP_SECONDS.
+NOTIFY_TURN_DELAY_SECONDS = float(os.environ.get("NOTIFY_TURN_DELAY_SECONDS", "60"))
+NOTIFY_TURN_SWEEP_SECONDS = float(os.environ.get("NOTIFY_TURN_SWEEP_SECONDS", "15"))
+if NOTIFY_TURN_DELAY_SECONDS > 0:
+    CELERY_BEAT_SCHEDULE["notifications-turns"] = {
+        "task": "notifications.tasks.turn_notify_sweep_task", "schedule": NOTIFY_TURN_SWEEP_SECONDS,
+    }
 
 # Celery tasks told the id of a tournament table's match whose result the organiser changed
 # (a correction or a forfeit), so ratings follow; each must be idempotent.

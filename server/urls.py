@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/", include("ratings.urls")),
     path("api/", include("leaguelog.urls")),
     path("api/", include("chat.urls")),
+    path("api/", include("notifications.urls")),
     *log_urlpatterns,
     path("", include("frontend.urls")),
 ]

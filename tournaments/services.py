@@ -27,7 +27,6 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import notify
 from games import services as game_services
 from games import turns
 from games.bots import BOTS
@@ -97,6 +96,9 @@ def _append(
     tournament.last_seq = seq
     projections.apply(tournament, row, state)
     webhooks.deliveries_create(tournament, row)
+    if paths := settings.TOURNAMENT_EVENT_TASKS.get(kind):
+        for path in paths:
+            send_on_commit(path, tournament.pk, seq)
     return row
 
 
@@ -1256,8 +1258,8 @@ def _result_changed(match_id: int | None) -> None:
     of the table playing `match_id` changed (a table without a match changes no rating)."""
     if match_id is None:
         return
-
-    transaction.on_commit(lambda: notify.match_tasks_send(settings.TABLE_RESULT_CHANGED_TASKS, match_id))
+    for path in settings.TABLE_RESULT_CHANGED_TASKS:
+        send_on_commit(path, match_id)
 
 
 def entrant_disqualify(*, tournament_id: int, user: User, entrant_id: int, reason: str) -> Entrant:

@@ -1,0 +1,134 @@
+"""A person's notifications, live: `/ws/notifications/` (authenticated as the table's socket is).
+
+On connect: `{"type": "unread", "unread": N, "latest": [notification, ...]}` (the newest ten,
+read or not). Then one `{"type": "notification", "notification": {...}, "unread": N}` for each
+new unread notification. The channel layer's hint (`notifications.changed`, at most once) only
+says "look": the socket sends what is newer than the last one it sent, read from the database
+for its own user, so a lost hint is made up by the next one, a `ping`, or the poll of the
+embedded default. `{"type": "ping"}` -> anything new, then `{"type": "pong", "unread": N}`.
+
+An anonymous socket is sent a `not_authenticated` error frame and closed with 4401; one whose
+token or session ends is closed with 4401 too, within `SOCKET_CREDENTIAL_CHECK_SECONDS`.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from accounts import services as accounts_services
+from notifications import selectors, services
+from notifications.serializers import NotificationOutputSerializer
+
+_MAX_FRAME_BYTES = 1024
+_PING_SECONDS = 1.0  # a ping reads the database: at most one a second is answered
+log = logging.getLogger(__name__)
+
+
+class NotificationConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        await self.accept()  # first, so that a refused client reads why
+        if user is None or not user.is_authenticated:
+            await self._error("not_authenticated", "Log in to get your notifications.")
+            await self.close(code=4401)
+            return
+        self.user_id = user.pk
+        self.group = services.user_group(self.user_id)
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except Exception:  # without the layer the socket still catches up on each ping
+            log.warning("could not join group %s; this socket gets notifications on ping only", self.group, exc_info=True)
+        unread, latest = await _in_thread(_snapshot)(self.user_id)
+        self.last_id = latest[0]["id"] if latest else 0
+        self.last_ping = 0.0
+        await self.send_json({"type": "unread", "unread": unread, "latest": latest})
+        self.tasks = [asyncio.ensure_future(self._check_credential(user))]
+        if settings.LIVE_POLL_SECONDS > 0:  # the embedded default: the worker's hints do not reach here
+            self.tasks.append(asyncio.ensure_future(self._poll()))
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "tasks"):
+            return
+        for task in self.tasks:
+            task.cancel()
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        except Exception:  # the layer may be away; the socket is closing anyway
+            log.warning("could not leave group %s", self.group, exc_info=True)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        if not hasattr(self, "tasks"):
+            return  # refused at connect and closing
+        try:
+            message = json.loads(text_data) if text_data and len(text_data) <= _MAX_FRAME_BYTES else None
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or message.get("type") != "ping":
+            await self._error("unknown_frame", "The only frame this socket takes is {\"type\": \"ping\"}.")
+            return
+        if time.monotonic() - self.last_ping < _PING_SECONDS:
+            await self._error("rate_limited", f"At most one ping every {_PING_SECONDS:g} s.")
+            return
+        self.last_ping = time.monotonic()
+        await self._send_new()
+        await self.send_json({"type": "pong", "unread": await _in_thread(selectors.unread_count)(user_id=self.user_id)})
+
+    async def notifications_changed(self, message: dict) -> None:
+        await self._send_new()
+
+    async def _send_new(self) -> None:
+        """Sends the unread notifications newer than the last one sent, each with the count."""
+        unread, new = await _in_thread(_newer)(self.user_id, self.last_id)
+        for notification in new:
+            self.last_id = max(self.last_id, notification["id"])
+            await self.send_json({"type": "notification", "notification": notification, "unread": unread})
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(settings.LIVE_POLL_SECONDS)
+            await self._send_new()
+
+    async def _check_credential(self, user) -> None:
+        """As the table's socket: once its token or session ends, it is told so and closed."""
+        session = self.scope.get("session")
+        credential = {
+            "user_id": user.pk, "token_sha256": self.scope.get("token_sha256"),
+            "session_key": session.session_key if session is not None else None,
+        }
+        while True:
+            await asyncio.sleep(settings.SOCKET_CREDENTIAL_CHECK_SECONDS)
+            try:
+                valid = await _in_thread(accounts_services.socket_credential_valid)(**credential)
+            except Exception:  # the database away for a while: check again later
+                log.warning("could not check a notification socket's credential", exc_info=True)
+                continue
+            if not valid:
+                await self._error("credential_revoked", "Your token or session has ended: log in again.")
+                await self.close(code=4401)
+                return
+
+    async def _error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+
+def _snapshot(user_id: int) -> tuple[int, list[dict]]:
+    latest = selectors.notification_list(user_id=user_id)[: selectors.LATEST_ON_CONNECT]
+    return selectors.unread_count(user_id=user_id), NotificationOutputSerializer(latest, many=True).data
+
+
+def _newer(user_id: int, after_id: int) -> tuple[int, list[dict]]:
+    new = selectors.unread_after(user_id=user_id, after_id=after_id)
+    if not new:
+        return 0, []
+    return selectors.unread_count(user_id=user_id), NotificationOutputSerializer(new, many=True).data
+
+
+def _in_thread(func):
+    """Blocking work in the loop's thread pool, not queued behind every other socket's."""
+    return database_sync_to_async(func, thread_sensitive=False)

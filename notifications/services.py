@@ -1,0 +1,236 @@
+"""Notifications: made once per fact and person, pushed to the person's sockets, mailed if chosen.
+
+Every producer comes here with a kind, a key naming the fact and what each person is told
+(`notifications_send`). The row's `UNIQUE(user, kind, key)` settles a repeated or concurrent
+producer: only the rows this call inserted are pushed and mailed, after commit, so a task run
+twice tells nobody twice.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import timedelta
+from typing import TypedDict
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.db.models import CharField, Exists, F, OuterRef, Value
+from django.db.models.constants import OnConflict
+from django.db.models.functions import Cast, Concat
+from django.utils import timezone
+
+from accounts.models import User
+from games import notify
+from games.engines import ENGINES
+from games.models import Invitation, Match, Seat
+from games.state import state_at_head
+from notifications.models import Kind, Notification, NotificationPreference
+from notifications.selectors import preferences_of
+from server.celery import send_on_commit
+from tournaments.models import Entrant, TournamentEvent
+
+# Rows per INSERT: a round of thousands of people stays under PostgreSQL's 65,535 parameters.
+_INSERT_BATCH = 1000
+
+
+class NotificationData(TypedDict):
+    """What a notification shows, the same in the browser and in the mail."""
+
+    title: str
+    body: str
+    url: str  # a path on this site
+
+
+def user_group(user_id: int) -> str:
+    """The channel-layer group of a person's notification sockets."""
+    return f"user.{user_id}"
+
+
+def notifications_send(*, kind: str, key: str, data_by_user: Mapping[int, NotificationData]) -> list[int]:
+    """Tells each person in `data_by_user` of the fact `(kind, key)` unless they were told already;
+    returns the ids of the notifications made now. After commit, each new one is pushed to its
+    person's sockets (browser on for the kind) and mailed (e-mail on, and an address to mail)."""
+    if not data_by_user:
+        return []
+    choices = preferences_of(user_ids=list(data_by_user), kinds=[kind])[kind]
+    now = timezone.now()
+    rows = [
+        Notification(
+            user_id=user_id, kind=kind, key=key, data=data, created_at=now,
+            read_at=None if choices[user_id]["browser"] else now,
+        )
+        for user_id, data in data_by_user.items()
+    ]
+    created = _inserted_unless_present(rows)
+    pushed = [user_id for _, user_id in created if choices[user_id]["browser"]]
+    mail_wanted = {user_id for user_id, choice in choices.items() if choice["email"]}
+    with_address = set(
+        User.objects.filter(pk__in=mail_wanted, is_active=True).exclude(email="").values_list("pk", flat=True)
+    ) if mail_wanted else set()
+    mailed = [notification_id for notification_id, user_id in created if user_id in with_address]
+    if pushed:
+        transaction.on_commit(lambda: notify.groups_hint([user_group(u) for u in pushed], {"type": "notifications.changed"}))
+    for notification_id in mailed:
+        send_on_commit("notifications.tasks.notification_email_task", notification_id)
+    return [notification_id for notification_id, _ in created]
+
+
+def _inserted_unless_present(rows: list[Notification]) -> list[tuple[int, int]]:
+    """Inserts the rows, skipping each whose (user, kind, key) exists; returns (id, user id) of
+    those inserted. One `INSERT ... ON CONFLICT DO NOTHING RETURNING` per batch: `bulk_create`
+    with `ignore_conflicts` returns no ids, and only the rows inserted here may be sent on."""
+    fields = [f for f in Notification._meta.concrete_fields if not f.primary_key]
+    returning = [Notification._meta.pk, Notification._meta.get_field("user")]
+    created: list[tuple[int, int]] = []
+    for start in range(0, len(rows), _INSERT_BATCH):
+        inserted = Notification.objects._insert(
+            rows[start : start + _INSERT_BATCH], fields=fields, returning_fields=returning, on_conflict=OnConflict.IGNORE
+        )
+        created += [tuple(row) for row in inserted if row]  # a single row's conflict comes back as None
+    return created
+
+
+def notification_email_send(*, notification_id: int) -> bool:
+    """Mails a notification to its person, once: the row is claimed before sending (a second
+    run finds it claimed) and given back if the mail server refuses, so a retry sends it."""
+    claimed = Notification.objects.filter(pk=notification_id, emailed_at__isnull=True).update(emailed_at=timezone.now())
+    if not claimed:
+        return False
+    notification = Notification.objects.select_related("user").get(pk=notification_id)
+    if not notification.user.email or not notification.user.is_active:
+        return False
+    link = f"{settings.SITE_URL}{notification.data['url']}"
+    body = (
+        f"{notification.data['body']}\n\n{link}\n\n"
+        f"You get this mail because you chose e-mails for \"{Kind(notification.kind).label}\": "
+        f"change that on {settings.SITE_URL}/account.\n"
+    )
+    try:
+        send_mail(f"Card League: {notification.data['title']}", body, None, [notification.user.email])
+    except Exception:
+        Notification.objects.filter(pk=notification_id).update(emailed_at=None)
+        raise
+    return True
+
+
+def notifications_mark_read(*, user: User, ids: Iterable[int] | None = None) -> int:
+    """Marks the person's own notifications read (those of `ids`, or all of them); returns how
+    many were unread. Ids of anyone else's are ignored, never marked."""
+    unread = Notification.objects.filter(user=user, read_at__isnull=True)
+    if ids is not None:
+        unread = unread.filter(pk__in=list(ids))
+    return unread.update(read_at=timezone.now())
+
+
+def preferences_set(*, user: User, preferences: Mapping[str, Mapping[str, bool]]) -> None:
+    """Stores the person's choices for the kinds given (`{kind: {"browser": b, "email": b}}`);
+    a kind left out keeps its choice, a channel left out its current value."""
+    current = preferences_of(user_ids=[user.pk], kinds=list(preferences))
+    with transaction.atomic():
+        for kind, choice in preferences.items():
+            merged = {**current[kind][user.pk], **choice}
+            NotificationPreference.objects.update_or_create(user=user, kind=kind, defaults=merged)
+
+
+# --- the producers ---------------------------------------------------------------------------
+
+
+def match_finished_notify(*, match_id: int) -> list[int]:
+    """Tells each person seated at a match that it ended (MATCH_FINISHED_TASKS)."""
+    match = Match.objects.filter(pk=match_id, status=Match.Status.FINISHED).first()
+    if match is None:
+        return []
+    data: NotificationData = {
+        "title": f"Table {match.pk} has ended",
+        "body": f"The {match.game} match at table {match.pk} has ended: see how it finished.",
+        "url": f"/tables/{match.pk}",
+    }
+    people = Seat.objects.filter(match=match, user__isnull=False).values_list("user_id", flat=True)
+    return notifications_send(kind=Kind.MATCH_FINISHED, key=str(match.pk), data_by_user={u: data for u in people})
+
+
+def round_notify(*, tournament_id: int, seq: int) -> list[int]:
+    """Tells each person of a round that it is paired (their table, or a bye) or has started (a
+    link to their table) (TOURNAMENT_EVENT_TASKS). Keyed by the event, so a round paired again
+    (an organiser's change) is told again, and a repeated task is not."""
+    event = TournamentEvent.objects.filter(tournament_id=tournament_id, seq=seq).select_related("tournament").first()
+    if event is None or event.type not in ("RoundPaired", "RoundStarted"):
+        return []
+    if event.type == "RoundPaired":
+        kind, data_by_user = Kind.ROUND_PAIRED, _round_paired_data(event)
+    else:
+        kind, data_by_user = Kind.ROUND_STARTED, _round_started_data(event)
+    return notifications_send(kind=kind, key=f"{tournament_id}:{seq}", data_by_user=data_by_user)
+
+
+def _round_paired_data(event: TournamentEvent) -> dict[int, NotificationData]:
+    """Each person's table in a RoundPaired (its seats are entrant ids), or their bye."""
+    tournament = event.tournament
+    title, url = f"Round {event.data['round']} of {tournament.name} is paired", f"/tournaments/{tournament.pk}"
+    bodies = {entrant: f"You play at table {table['table']}." for table in event.data["tables"] for entrant in table["seats"]}
+    bodies.update({entrant: "You have a bye this round." for entrant in event.data["byes"]})
+    people = Entrant.objects.filter(pk__in=list(bodies), user__isnull=False).values_list("pk", "user_id")
+    return {user_id: {"title": title, "body": bodies[entrant], "url": url} for entrant, user_id in people}
+
+
+def _round_started_data(event: TournamentEvent) -> dict[int, NotificationData]:
+    """A link to each person's table in a RoundStarted (it names each table's match)."""
+    title = f"Round {event.data['round']} of {event.tournament.name} has started"
+    seats = Seat.objects.filter(match_id__in=[table["match"] for table in event.data["tables"]], user__isnull=False)
+    return {
+        user_id: {"title": title, "body": f"Your table is open: table {match_id}.", "url": f"/tables/{match_id}"}
+        for user_id, match_id in seats.values_list("user_id", "match_id")
+    }
+
+
+def invitation_notify(*, invitation: Invitation, token: str) -> list[int]:
+    """Sends an invitation addressed to a person its link (games.signals.invitation_addressed).
+    The link is the invitee's own: kept in their notification, which only they can read."""
+    match = invitation.match
+    seat = "any free seat" if invitation.seat is None else f"seat {invitation.seat}"
+    data: NotificationData = {
+        "title": f"{invitation.created_by.shown_name} invited you to a table",
+        "body": f"A {match.game} table for {match.players} ({seat}).",
+        "url": f"/invite/{token}",
+    }
+    return notifications_send(kind=Kind.INVITED, key=str(invitation.pk), data_by_user={invitation.invitee_id: data})
+
+
+def turn_notify_sweep() -> int:
+    """Tells each person a running table has waited on for `NOTIFY_TURN_DELAY_SECONDS` that it is
+    their turn, once per decision (keyed `match:seq`); bots and abandoned seats are not told.
+    Run by beat, it covers moves of both lanes (services and games.fastlane) alike.
+
+    Cheap at thousands of running tables: the head's time is its event's (`UNIQUE(match, seq)`
+    finds it), and a decision already told is skipped by the (kind, key) index before any state
+    is replayed. Returns how many were told.
+    """
+    if settings.NOTIFY_TURN_DELAY_SECONDS <= 0:
+        return 0
+    told = Notification.objects.filter(
+        kind=Kind.YOUR_TURN,
+        key=Concat(Cast(OuterRef("pk"), CharField()), Value(":"), Cast(OuterRef("last_seq"), CharField())),
+    )
+    waiting = Match.objects.filter(
+        status=Match.Status.RUNNING,
+        events__seq=F("last_seq"),
+        events__created__lte=timezone.now() - timedelta(seconds=settings.NOTIFY_TURN_DELAY_SECONDS),
+    ).exclude(Exists(told))
+    count = 0
+    for match in waiting.only("pk", "game", "last_seq"):
+        count += len(_turn_notify(match))
+    return count
+
+
+def _turn_notify(match: Match) -> list[int]:
+    to_act = ENGINES[match.game].to_act(state_at_head(match.pk, match.game, match.last_seq))
+    people = Seat.objects.filter(match=match, seat__in=to_act, user__isnull=False, abandoned=False)
+    data: NotificationData = {
+        "title": f"Your turn at table {match.pk}",
+        "body": f"The {match.game} match at table {match.pk} is waiting for your move.",
+        "url": f"/tables/{match.pk}",
+    }
+    return notifications_send(
+        kind=Kind.YOUR_TURN, key=f"{match.pk}:{match.last_seq}",
+        data_by_user={user_id: data for user_id in people.values_list("user_id", flat=True)},
+    )

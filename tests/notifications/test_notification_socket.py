@@ -1,0 +1,79 @@
+"""`/ws/notifications/`: the unread count on connect, each new notification as a frame to its own
+person only, and anonymous sockets refused with 4401."""
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from accounts.services import user_token
+from notifications import services
+from server.asgi import application
+from tests.conftest import make_user
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+NOTE = {"title": "Your turn at table 1", "body": "The table waits.", "url": "/tables/1"}
+
+
+@database_sync_to_async
+def two_people():
+    alice, bob = make_user("alice"), make_user("bob")
+    services.notifications_send(kind="invited", key="1", data_by_user={alice.pk: NOTE})
+    return alice.pk, bob.pk, user_token(user=alice), user_token(user=bob)
+
+
+@database_sync_to_async
+def tell(user_id: int, key: str) -> list[int]:
+    return services.notifications_send(kind="your_turn", key=key, data_by_user={user_id: NOTE})
+
+
+async def connect(token: str | None) -> WebsocketCommunicator:
+    headers = [(b"authorization", f"Token {token}".encode())] if token else []
+    socket = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+async def test_connect_sends_the_unread_count_and_the_latest():
+    _, _, alice_token, bob_token = await two_people()
+    alice, bob = await connect(alice_token), await connect(bob_token)
+    first = await alice.receive_json_from(timeout=5)
+    assert first["type"] == "unread" and first["unread"] == 1 and first["latest"][0]["url"] == "/tables/1"
+    assert await bob.receive_json_from(timeout=5) == {"type": "unread", "unread": 0, "latest": []}
+    await alice.disconnect()
+    await bob.disconnect()
+
+
+async def test_a_new_notification_reaches_its_person_and_nobody_else():
+    alice_id, _, alice_token, bob_token = await two_people()
+    alice, bob = await connect(alice_token), await connect(bob_token)
+    await alice.receive_json_from(timeout=5)
+    await bob.receive_json_from(timeout=5)
+    [made] = await tell(alice_id, "1:5")
+    frame = await alice.receive_json_from(timeout=5)
+    assert frame["type"] == "notification" and frame["notification"]["id"] == made and frame["unread"] == 2
+    assert frame["notification"]["kind"] == "your_turn"
+    assert await bob.receive_nothing(timeout=0.5)
+    await tell(alice_id, "1:5")  # told already: no second frame
+    assert await alice.receive_nothing(timeout=0.5)
+    await alice.disconnect()
+    await bob.disconnect()
+
+
+async def test_a_ping_catches_up_and_other_frames_are_refused():
+    _, _, alice_token, _ = await two_people()
+    alice = await connect(alice_token)
+    await alice.receive_json_from(timeout=5)
+    await alice.send_json_to({"type": "ping"})
+    assert await alice.receive_json_from(timeout=5) == {"type": "pong", "unread": 1}
+    await alice.send_json_to({"type": "read", "ids": [1]})
+    assert (await alice.receive_json_from(timeout=5))["code"] == "unknown_frame"
+    await alice.disconnect()
+
+
+async def test_an_anonymous_socket_is_told_why_and_closed_with_4401():
+    socket = await connect(None)
+    assert (await socket.receive_json_from(timeout=5))["code"] == "not_authenticated"
+    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4401}
