@@ -42,7 +42,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from accounts import services as accounts_services
+from accounts.sockets import credential_ended
 from chat import selectors as chat_selectors
 from chat import services as chat_services
 from games import fastlane, frames, notify, selectors, services
@@ -339,22 +339,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _check_credential(self) -> None:
         """A socket lives no longer than what let it in: once its API token is revoked or expires,
         or its session logs out, it is told so and closed within `SOCKET_CREDENTIAL_CHECK_SECONDS`."""
-        session = self.scope.get("session")
-        credential = {
-            "user_id": self.user_id, "token_sha256": self.scope.get("token_sha256"),
-            "session_key": session.session_key if session is not None else None,
-        }
-        while True:
-            await asyncio.sleep(settings.SOCKET_CREDENTIAL_CHECK_SECONDS)
-            try:
-                valid = await _in_thread(accounts_services.socket_credential_valid)(**credential)
-            except Exception:  # noqa: BLE001 - the database away for a while: check again later
-                log.warning("could not check socket %s's credential", self.socket_id, exc_info=True)
-                continue
-            if not valid:
-                await self._error(None, "credential_revoked", "Your token or session has ended: log in again.")
-                await self.close(code=4401)
-                return
+        await credential_ended(self.scope, self.user_id)
+        await self._error(None, "credential_revoked", "Your token or session has ended: log in again.")
+        await self.close(code=4401)
 
     async def _poll(self) -> None:
         """Without a shared channel layer (the embedded default's in-memory one), moves made in

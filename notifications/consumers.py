@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from accounts import services as accounts_services
+from accounts.sockets import credential_ended
 from notifications import selectors, services
 from notifications.serializers import NotificationOutputSerializer
 
@@ -96,22 +96,9 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
 
     async def _check_credential(self, user) -> None:
         """As the table's socket: once its token or session ends, it is told so and closed."""
-        session = self.scope.get("session")
-        credential = {
-            "user_id": user.pk, "token_sha256": self.scope.get("token_sha256"),
-            "session_key": session.session_key if session is not None else None,
-        }
-        while True:
-            await asyncio.sleep(settings.SOCKET_CREDENTIAL_CHECK_SECONDS)
-            try:
-                valid = await _in_thread(accounts_services.socket_credential_valid)(**credential)
-            except Exception:  # the database away for a while: check again later
-                log.warning("could not check a notification socket's credential", exc_info=True)
-                continue
-            if not valid:
-                await self._error("credential_revoked", "Your token or session has ended: log in again.")
-                await self.close(code=4401)
-                return
+        await credential_ended(self.scope, user.pk)
+        await self._error("credential_revoked", "Your token or session has ended: log in again.")
+        await self.close(code=4401)
 
     async def _error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
