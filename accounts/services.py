@@ -24,8 +24,10 @@ from accounts.models import ApiToken, RetiredName, User
 from accounts.names import name_key, username_problem
 from accounts.tokens import key_hash, key_new
 from games.bots import BOTS
+from games.models import Match, Seat
 from server.celery import app as celery_app
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
+from tournaments.models import Entrant, Tournament
 
 # Bots sit at tables by name: nobody may be seen by one of those names.
 _BOT_KEYS = frozenset(name_key(bot) for bots in BOTS.values() for bot in bots)
@@ -215,8 +217,6 @@ def user_delete(*, user: User, password: str) -> None:
     Refused (409 `account_in_play`) while the account holds a seat that other people wait on or
     takes part in a tournament still to be played: they would wait for someone who cannot come.
     Locks the user's row so a concurrent rename or second deletion waits."""
-    from tournaments.models import Entrant
-
     user_password_check(user=user, password=password)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
@@ -242,9 +242,6 @@ def _refuse_if_in_play(user: User) -> None:
     """409 `account_in_play` naming the tables (open or running, with another person seated) and the
     tournaments (an active entry, not yet finished or cancelled) the user must leave first. Both can
     be left by the user. A tournament the user organises does not block: it runs on its schedule."""
-    from games.models import Match, Seat
-    from tournaments.models import Entrant, Tournament
-
     unfinished = [Match.Status.OPEN, Match.Status.RUNNING]
     mine = list(Seat.objects.filter(user=user, match__status__in=unfinished).values_list("match_id", flat=True))
     others = Seat.objects.filter(match_id__in=mine, user__isnull=False).exclude(user=user)

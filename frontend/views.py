@@ -43,6 +43,7 @@ from ratings.models import Pool
 from server.errors import ApplicationError
 from server.limits import throttle_wait
 from tournaments import selectors as tournament_selectors
+from tournaments.formats import FORMATS
 
 GAME_TITLES = {"the-game": "The Game", "ten": "Ten", "sequence-stacks": "Sequence Stacks", "split": "Split"}
 # The game-specific options the lobby's form offers (each engine's rules page lists them).
@@ -515,8 +516,6 @@ FORMAT_INFO: dict[str, dict[str, Any]] = {
 
 
 def _formats() -> list[dict[str, Any]]:
-    from tournaments.formats import FORMATS
-
     return [{"slug": slug, **info} for slug, info in FORMAT_INFO.items() if slug in FORMATS]
 
 
@@ -538,8 +537,6 @@ def tournaments(request: HttpRequest) -> HttpResponse:
 @require_GET
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """One tournament: registration, the bracket or the pairings, standings, the calendar; live."""
-    from tournaments import selectors as tournament_selectors
-
     try:
         found = tournament_selectors.tournament_get(tournament_id)
     except ApplicationError:

@@ -8,10 +8,12 @@ from django.db.models import Q, QuerySet
 
 from accounts.models import User
 from games.bots import BOTS, STRONG_BOT
+from games.chain import canonical_time
 from games.engines import ENGINES
 from games.models import Event, Invitation, Match, Seat, ShuffleContribution
 from games.shuffle import DERIVATION
 from games.state import state_at_head
+from games.verification import ENGINE_KIND, Report, StoredEvent, leading_engine_events, verify_stream
 from server.errors import forbidden, not_found
 from server.limits import whole_number
 
@@ -330,3 +332,29 @@ def match_result_ranks(match: Match) -> list[int]:
     """The ranks a finished match counts at (`result_ranks`)."""
     abandoned = Seat.objects.filter(match=match, abandoned=True).values_list("seat", flat=True)
     return result_ranks(match.outcome["ranks"], abandoned)
+
+
+def stored_events(match_id: int) -> list[StoredEvent]:
+    """A match's rows as `StoredEvent`s, as `games.verification` checks them."""
+    rows = Event.objects.filter(match_id=match_id).order_by("seq").values_list(
+        "seq", "kind", "type", "actor", "data", "created", "hash"
+    )
+    return [
+        StoredEvent(seq, kind, type_, actor, data, canonical_time(created), hash_)
+        for seq, kind, type_, actor, data, created, hash_ in rows
+    ]
+
+
+def verify_match(match: Match) -> Report:
+    """Verifies a stored match; a practice match's copied position is compared with its source."""
+    events = stored_events(match.pk)
+    report = verify_stream(match.game, events, chain_version=match.chain_version, head_hash=match.head_hash)
+    if report.ok and match.outcome is not None and report.outcome != match.outcome:
+        report.problems.append("the match's stored outcome is not the replayed one")
+    source = events[0].data.get("practice_of") if events else None
+    if report.ok and source is not None:
+        copied = [e.data for e in leading_engine_events(events[1:])]
+        original = [e.data for e in stored_events(source["match"])[: source["seq"]] if e.kind == ENGINE_KIND]
+        if original and copied != original:
+            report.problems.append(f"the position copied from match {source['match']} is not that match's")
+    return report

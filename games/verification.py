@@ -95,7 +95,7 @@ def _check_rules(game: str, events: list[StoredEvent], report: Report) -> None:
     if started.kind != TABLE_KIND or started.data.get("type") != "MatchStarted":
         report.problems.append("seq 1: the stream does not begin with MatchStarted")
         return
-    opening = _leading_engine_events(events[1:])
+    opening = leading_engine_events(events[1:])
     if not opening or opening[0].data.get("type") != "GameStarted":
         report.problems.append("seq 2: no GameStarted after MatchStarted")
         return
@@ -172,7 +172,7 @@ def _check_moves(engine, events: list[StoredEvent], index: int, state: Any, seed
             return
         kind = event.data.get("type")
         if kind == "MovePlayed":
-            caused = _leading_engine_events(events[index + 1 :])
+            caused = leading_engine_events(events[index + 1 :])
             try:
                 expected = engine.decide(state, event.data.get("seat"), event.data.get("move"))
             except IllegalMove as exc:
@@ -199,41 +199,13 @@ def _check_moves(engine, events: list[StoredEvent], index: int, state: Any, seed
     report.outcome = engine.outcome(state)
 
 
-def _leading_engine_events(events: list[StoredEvent]) -> list[StoredEvent]:
+def leading_engine_events(events: list[StoredEvent]) -> list[StoredEvent]:
     run = []
     for event in events:
         if event.kind != ENGINE_KIND:
             break
         run.append(event)
     return run
-
-
-def stored_events(match_id: int) -> list[StoredEvent]:
-    """A match's rows as `StoredEvent`s (needs Django)."""
-    from games.models import Event
-
-    rows = Event.objects.filter(match_id=match_id).order_by("seq").values_list(
-        "seq", "kind", "type", "actor", "data", "created", "hash"
-    )
-    return [
-        StoredEvent(seq, kind, type_, actor, data, canonical_time(created), hash_)
-        for seq, kind, type_, actor, data, created, hash_ in rows
-    ]
-
-
-def verify_match(match: Any) -> Report:
-    """Verifies a stored match; a practice match's copied position is compared with its source."""
-    events = stored_events(match.pk)
-    report = verify_stream(match.game, events, chain_version=match.chain_version, head_hash=match.head_hash)
-    if report.ok and match.outcome is not None and report.outcome != match.outcome:
-        report.problems.append("the match's stored outcome is not the replayed one")
-    source = events[0].data.get("practice_of") if events else None
-    if report.ok and source is not None:
-        copied = [e.data for e in _leading_engine_events(events[1:])]
-        original = [e.data for e in stored_events(source["match"])[: source["seq"]] if e.kind == ENGINE_KIND]
-        if original and copied != original:
-            report.problems.append(f"the position copied from match {source['match']} is not that match's")
-    return report
 
 
 def verify_file_contents(header: dict, events: list[StoredEvent]) -> Report:

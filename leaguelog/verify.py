@@ -9,7 +9,7 @@ does not verify (`Disagreement`, its message naming the entry, match, tournament
 2. every entry bundle of its size hashes to its signed root, and so do the hash tiles served;
    with a previous checkpoint, the log extends it (neither shrank nor forked);
 3. every logged match's export verifies (`games.verification`) and agrees with its entry;
-4. every tournament's events are numbered 1..n and fold (`tournaments.projections.fold`); the
+4. every tournament's events are numbered 1..n and fold (`tournaments.fold.fold`); the
    standings and champion a TournamentFinished event logs are those of the folded results, and
    each table's result is its logged match's;
 5. every rating ledger row follows: its before-values are its competitor's previous after-values
@@ -38,7 +38,7 @@ from leaguelog.checkpoint import Checkpoint, open_checkpoint
 from leaguelog.cosignature import count_cosignatures
 from leaguelog.notes import NoteError, VerifierKey
 from ratings import math as rmath
-from tournaments import projections
+from tournaments import fold
 
 Fetch = Callable[[str], bytes]
 Progress = Callable[[Iterable[Any], int, str], Iterable[Any]]
@@ -337,7 +337,7 @@ def tournament_checked(
     """The tournament's logged events fold, its final standings follow from them, its results
     are its matches'; adds its corrections of matches' results to `changes`."""
     events = _gapless(tournament, stream, summary)
-    state = projections.empty_state()
+    state = fold.empty_state()
     folded = 0
     for position, (index, event) in enumerate(events):
         if event["type"] == "TournamentFinished":
@@ -371,16 +371,16 @@ def _gapless(tournament: int, stream: Mapping[int, tuple[int, dict[str, Any]]], 
     return events
 
 
-def _folded(tournament: int, events: list[tuple[int, dict[str, Any]]], state: projections.State) -> projections.State:
+def _folded(tournament: int, events: list[tuple[int, dict[str, Any]]], state: fold.State) -> fold.State:
     """The state after these events; Disagreement naming the first that does not apply."""
     try:
-        return projections.fold((event for _, event in events), state)
+        return fold.fold((event for _, event in events), state)
     except _FOLD_ERRORS:
         pass
     # Only now event by event (each fold copies the state), to name the event.
     for index, event in events:
         try:
-            state = projections.fold([event], state)
+            state = fold.fold([event], state)
         except _FOLD_ERRORS as error:
             raise Disagreement(
                 f"tournament {tournament} seq {event['seq']} (entry {index}, {event['type']}): "
@@ -393,10 +393,10 @@ def _folded(tournament: int, events: list[tuple[int, dict[str, Any]]], state: pr
 _FOLD_ERRORS = (KeyError, ValueError, TypeError, IndexError, AttributeError)
 
 
-def _standings_checked(tournament: int, event: dict[str, Any], index: int, state: projections.State) -> None:
+def _standings_checked(tournament: int, event: dict[str, Any], index: int, state: fold.State) -> None:
     """TournamentFinished's standings and champion are those `tournaments.services._finish` gives."""
     where = f"tournament {tournament} seq {event['seq']} (entry {index}, TournamentFinished)"
-    rows = projections.standings(state)
+    rows = fold.standings(state)
     expected = [{key: row[key] for key in ("entrant", "rank", "place", "points")} for row in rows]
     logged = event["data"].get("standings")
     if logged != expected:
@@ -406,12 +406,12 @@ def _standings_checked(tournament: int, event: dict[str, Any], index: int, state
             f"{(logged or [None] * (wrong + 1))[wrong] if wrong < len(logged or []) else None}, recomputed "
             f"{expected[wrong] if wrong < len(expected) else None}"
         )
-    field = projections.entrants(state)
-    options = projections.format_options(state)
-    placing = projections.bracket_format(state, options)
+    field = fold.entrants(state)
+    options = fold.format_options(state)
+    placing = fold.bracket_format(state, options)
     champion = None
     if hasattr(placing, "champion") and len(field) >= 2:
-        champion = placing.champion(field, options, projections.history(state))
+        champion = placing.champion(field, options, fold.history(state))
     if champion is None and rows:
         champion = rows[0]["entrant"]
     if event["data"].get("champion") != champion:
@@ -419,13 +419,13 @@ def _standings_checked(tournament: int, event: dict[str, Any], index: int, state
 
 
 def _result_checked(
-    tournament: int, event: dict[str, Any], index: int, state: projections.State,
+    tournament: int, event: dict[str, Any], index: int, state: fold.State,
     matches: Mapping[int, tuple[int, dict]], changes: dict[int, list[ResultChange]],
 ) -> None:
     data = event["data"]
     where = f"tournament {tournament} seq {event['seq']} (entry {index}, {event['type']})"
     try:
-        table = projections.table_of(state, data["round"], data["table"])
+        table = fold.table_of(state, data["round"], data["table"])
     except KeyError as error:
         raise Disagreement(f"{where}: round {data.get('round')} has no table {data.get('table')}") from error
     if event["type"] != "TableResult":

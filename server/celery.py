@@ -9,6 +9,8 @@ from celery import Celery, shared_task
 from django.db import transaction
 from django.utils.module_loading import import_string
 
+from server.filesystem_broker import install as install_filesystem_broker
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
 
 log = logging.getLogger(__name__)
@@ -24,9 +26,7 @@ def _safe_filesystem_broker(sender, **kwargs) -> None:
     from django.conf import settings
 
     if str(getattr(settings, "CELERY_BROKER_URL", "")).startswith("filesystem"):
-        from server.filesystem_broker import install
-
-        install()
+        install_filesystem_broker()
 
 
 def _transient_errors() -> tuple[type[Exception], ...]:

@@ -58,6 +58,7 @@ def _log_signing_key() -> str:
     if key:
         return key
     if EMBEDDED or DEBUG:
+        # Here, not at the top: settings load before any app, and production never makes a key.
         from leaguelog.notes import generate_signer_key
 
         path = VAR_DIR / "log_signing_key"

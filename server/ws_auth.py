@@ -16,14 +16,14 @@ from channels.middleware import BaseMiddleware
 from channels.security.websocket import OriginValidator
 from django.conf import settings
 
+from accounts.authentication import user_for_token_hash
+from accounts.services import socket_ticket_redeem
+from accounts.tokens import key_hash
+
 
 @database_sync_to_async
 def _user_for(ticket: str | None, key: str | None):
     """`(user, the digest of the token it came with or None)`, or None."""
-    from accounts.authentication import user_for_token_hash
-    from accounts.services import socket_ticket_redeem
-    from accounts.tokens import key_hash
-
     if ticket is not None:
         return socket_ticket_redeem(ticket=ticket)
     user = user_for_token_hash(digest := key_hash(key))

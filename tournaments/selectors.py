@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games.engines import ENGINES
 from server.errors import bad_request, not_found
-from tournaments import projections
+from tournaments import fold, projections
 from tournaments.formats import FORMATS
 from tournaments.formats._common import Entrant as FormatEntrant
 from tournaments.formats._common import seeded
@@ -229,7 +229,7 @@ def standing_public(row: StandingRow) -> dict[str, Any]:
         "rank": row.rank,
         "place": row.place,
         "entrant": {"id": entrant.pk, "name": entrant.name, "user": entrant.user_id, "bot": entrant.bot},
-        "points": float(projections.as_fraction(row.points)),
+        "points": float(fold.as_fraction(row.points)),
         "points_exact": row.points,
         "played": row.played,
         "wins": row.wins,
@@ -237,8 +237,8 @@ def standing_public(row: StandingRow) -> dict[str, Any]:
         "losses": row.losses,
         "byes": row.byes,
         "forfeits": row.forfeits,
-        "buchholz": float(projections.as_fraction(row.buchholz)),
-        "sonneborn_berger": float(projections.as_fraction(row.sonneborn_berger)),
+        "buchholz": float(fold.as_fraction(row.buchholz)),
+        "sonneborn_berger": float(fold.as_fraction(row.sonneborn_berger)),
         "rating": row.rating,
         "mean_team_score": row.mean_team_score,
         "withdrawn": row.withdrawn,
@@ -260,7 +260,7 @@ def standing_of(tournament: Tournament, entrant_id: int) -> dict[str, Any]:
 
 
 # A standings row's columns after its position, as `projections` names them in its rows.
-STANDING_COLUMNS = ("entrant", *projections.STANDING_FIELDS)
+STANDING_COLUMNS = ("entrant", *fold.STANDING_FIELDS)
 
 
 def standings_snapshot(tournament: Tournament) -> list[tuple]:
@@ -407,7 +407,7 @@ def tournament_export(tournament: Tournament) -> dict[str, Any]:
         "format": state["format"],
         "options": _export_options(tournament, state),
         # Late entry does not exist on the server yet: everyone may be paired from round 1.
-        "entrants": [{"id": e.id, "rating": e.rating, "entered": 1} for e in projections.entrants(state)],
+        "entrants": [{"id": e.id, "rating": e.rating, "entered": 1} for e in fold.entrants(state)],
         "withdrawn": dict(state["withdrawn"]),
         "disqualified": dict(state["disqualified"]),
         "rounds": [
@@ -417,15 +417,15 @@ def tournament_export(tournament: Tournament) -> dict[str, Any]:
                 "tables": [_export_table(table) for table in rnd["tables"]],
                 "quality": rnd["quality"],
             }
-            for rnd in projections.rounds_in_order(state)
+            for rnd in fold.rounds_in_order(state)
         ],
     }
 
 
-def _export_options(tournament: Tournament, state: projections.State) -> dict[str, Any]:
-    """The options the server gives the format (`projections.format_options`), as validated,
+def _export_options(tournament: Tournament, state: fold.State) -> dict[str, Any]:
+    """The options the server gives the format (`fold.format_options`), as validated,
     in JSON: a fraction as "n/d", dates as YYYY-MM-DD."""
-    options = projections.format_options(state, seed=tournament.seed)
+    options = fold.format_options(state, seed=tournament.seed)
     over = tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
     given = [*state["options"], *(["seed"] if over else [])]  # the organiser's keys and the game's range
     return {key: _json_ready(getattr(options, key)) for key in given}
@@ -454,16 +454,16 @@ def _export_table(table: dict[str, Any]) -> dict[str, Any]:
 def bracket(tournament: Tournament) -> dict[str, Any]:
     """The bracket of an elimination format, each match with its players' names and its table."""
     state = projections.state_of(tournament)
-    options = projections.format_options(state)
-    fmt = projections.bracket_format(state, options)
+    options = fold.format_options(state)
+    fmt = fold.bracket_format(state, options)
     if not hasattr(fmt, "bracket"):
         raise not_found("no_bracket", f"A {tournament.format} tournament has no bracket; see its rounds.")
-    field = projections.entrants(state)
+    field = fold.entrants(state)
     if len(field) < 2:
         raise not_found("no_bracket", "The bracket is drawn when the tournament starts.")
-    drawn = fmt.bracket(field, options, projections.history(state)).as_dict()  # type: ignore[attr-defined]
+    drawn = fmt.bracket(field, options, fold.history(state)).as_dict()  # type: ignore[attr-defined]
     tables = {
-        t["bracket"]: t for rnd in projections.rounds_in_order(state) for t in rnd["tables"] if t["bracket"]
+        t["bracket"]: t for rnd in fold.rounds_in_order(state) for t in rnd["tables"] if t["bracket"]
     }
     names = _names(tournament)
     for match in drawn["matches"]:

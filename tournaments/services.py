@@ -24,6 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from accounts.models import User
@@ -39,13 +40,13 @@ from ratings.models import Pool
 from ratings.selectors import current_pairs
 from server.celery import send_on_commit
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
-from tournaments import pairing_check, projections, webhooks
+from tournaments import fold, pairing_check, projections, webhooks
 from games.selectors import seats_no_show  # its own line: away from the games imports others change
 from tournaments.field_rules import CHANGING_FIELD_FORMATS as _CHANGING_FIELD
 from tournaments.field_rules import FieldRules, why
 from tournaments.formats import FORMATS, Pairing, forfeit_result
 from tournaments.models import Entrant, Round, RoundTable, StandingRow, Tournament, TournamentEvent
-from tournaments.selectors import COOPERATIVE_GAMES, format_options_raw
+from tournaments.selectors import COOPERATIVE_GAMES, check_in_opens_at, format_options_raw
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +81,7 @@ def _append(
     *,
     actor: str,
     key: str | None = None,
-    state: projections.State | None = None,
+    state: fold.State | None = None,
 ) -> TournamentEvent | None:
     """Appends one event at the head and folds it into the projections. Lock: the caller holds
     the tournament's row. With `key`, an event already recorded under it is not appended again
@@ -102,7 +103,7 @@ def _append(
     return row
 
 
-def _state(tournament: Tournament) -> projections.State:
+def _state(tournament: Tournament) -> fold.State:
     return projections.state_of(tournament)
 
 
@@ -422,13 +423,6 @@ def _promote(tournament: Tournament, entrant: Entrant, *, detail: str, actor: st
     )
 
 
-def check_in_opens_at(tournament: Tournament) -> dt.datetime | None:
-    """When check-in opens (None: no start time, open all through registration)."""
-    from tournaments.selectors import check_in_opens_at as opens_at
-
-    return opens_at(tournament)
-
-
 def entrant_check_in(*, tournament_id: int, user: User, now: dt.datetime | None = None) -> Entrant:
     """A registered (or waitlisted) person checks in during the check-in window."""
     now = now or timezone.now()
@@ -505,9 +499,9 @@ def _settle_field(tournament: Tournament, *, actor: str, now: dt.datetime) -> No
         )
 
 
-def _total_rounds(state: projections.State) -> int | None:
-    fmt = projections.format_of(state)
-    return fmt.total_rounds(len(projections.entrants(state)), projections.format_options(state))
+def _total_rounds(state: fold.State) -> int | None:
+    fmt = fold.format_of(state)
+    return fmt.total_rounds(len(fold.entrants(state)), fold.format_options(state))
 
 
 def _late_enter(tournament: Tournament, user: User) -> Entrant:
@@ -626,9 +620,9 @@ def _start(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
         # A league without a first matchday's date plays it the day it starts, and its calendar
         # (every_days, weekdays, skip_dates) runs from there: the event fixes the date.
         started["start"] = now.astimezone(dt.UTC).date().isoformat()
-    if _rules(tournament).late_entry and "rounds" in projections.format_of(state).option_keys:
+    if _rules(tournament).late_entry and "rounds" in fold.format_of(state).option_keys:
         # Late entrants must not lengthen the tournament: its rounds are those of the field now.
-        started["rounds"] = projections.format_of(state).total_rounds(len(field), projections.format_options(state))
+        started["rounds"] = fold.format_of(state).total_rounds(len(field), fold.format_options(state))
     try:
         with transaction.atomic():  # a field the format cannot pair leaves nothing behind
             _append(
@@ -674,9 +668,9 @@ def entrant_ratings(tournament: Tournament, field: Sequence[int]) -> dict[str, f
 def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> str:
     """Pairs the next round (and starts it when due) or finishes the tournament. Lock held."""
     state = _state(tournament)
-    fmt = projections.format_of(state)
-    options = projections.format_options(state, seed=tournament.seed)
-    field, past = projections.entrants(state), projections.history(state)
+    fmt = fold.format_of(state)
+    options = fold.format_options(state, seed=tournament.seed)
+    field, past = fold.entrants(state), fold.history(state)
     pairing = fmt.next_round(field, options, past)
     if pairing is None:
         _finish(tournament, actor=actor)
@@ -863,12 +857,12 @@ def _repair_unstarted(tournament: Tournament, *, actor: str, reason: str) -> boo
 
 def _finish(tournament: Tournament, *, actor: str) -> None:
     state = _state(tournament)
-    rows = projections.standings(state)
+    rows = fold.standings(state)
     champion = None
-    options = projections.format_options(state)
-    placing = projections.bracket_format(state, options)
-    if hasattr(placing, "champion") and len(projections.entrants(state)) >= 2:
-        champion = placing.champion(projections.entrants(state), options, projections.history(state))
+    options = fold.format_options(state)
+    placing = fold.bracket_format(state, options)
+    if hasattr(placing, "champion") and len(fold.entrants(state)) >= 2:
+        champion = placing.champion(fold.entrants(state), options, fold.history(state))
     if champion is None and rows:
         champion = rows[0]["entrant"]
     _append(
@@ -1068,10 +1062,6 @@ def tournament_match_finished(*, match_id: int) -> list[str]:
 
 def tournaments_due(*, now: dt.datetime | None = None) -> list[int]:
     """Tournaments with something due that a lost task may have left: for the periodic sweep."""
-    from django.db.models import Exists, OuterRef
-
-    from tournaments.models import Round
-
     now = now or timezone.now()
     due: set[int] = set(
         Tournament.objects.filter(status=Tournament.Status.REGISTRATION, starts_at__lte=now).values_list(
@@ -1138,7 +1128,7 @@ def result_correct(
             tournament, actor=actor_of(user), reason=f"result of round {round_number} corrected"
         )
         _schedule(tournament.pk, timezone.now())
-        return projections.table_of(_state(tournament), round_number, table_number)
+        return fold.table_of(_state(tournament), round_number, table_number)
 
 
 def forfeit_award(
@@ -1164,7 +1154,7 @@ def forfeit_award(
         _result_changed(table["match"])
         _repair_unstarted(tournament, actor=actor_of(user), reason=f"forfeit in round {round_number}")
         _schedule(tournament.pk, timezone.now())
-        return projections.table_of(_state(tournament), round_number, table_number)
+        return fold.table_of(_state(tournament), round_number, table_number)
 
 
 def table_shuffle_contribute(
@@ -1286,12 +1276,12 @@ def entrant_disqualify(*, tournament_id: int, user: User, entrant_id: int, reaso
     return entrant
 
 
-def _started_table(state: projections.State, round_number: int, table_number: int) -> dict[str, Any]:
+def _started_table(state: fold.State, round_number: int, table_number: int) -> dict[str, Any]:
     rnd = state["rounds"].get(str(round_number))
     if rnd is None:
         raise not_found("round_not_found", f"There is no round {round_number}.")
     try:
-        table = projections.table_of(state, round_number, table_number)
+        table = fold.table_of(state, round_number, table_number)
     except KeyError:
         raise not_found("table_not_found", f"Round {round_number} has no table {table_number}.") from None
     if rnd["started_at"] is None:
@@ -1323,26 +1313,26 @@ def _checked_result(
     return {"ranks": list(ranks), "team_score": None, "forfeited": forfeited}
 
 
-def _check_consistent(state: projections.State, kind: str, data: dict[str, Any]) -> None:
+def _check_consistent(state: fold.State, kind: str, data: dict[str, Any]) -> None:
     """Refuses a change the format cannot make sense of (a bracket whose later rounds contradict it)."""
-    after = projections.evolve(
+    after = fold.evolve(
         state,
         {"seq": state["last_seq"] + 1, "type": kind, "data": data, "created": timezone.now().isoformat()},
     )
     try:
-        projections.standings(after)
-        options = projections.format_options(after)
-        placing = projections.bracket_format(after, options)
+        fold.standings(after)
+        options = fold.format_options(after)
+        placing = fold.bracket_format(after, options)
         if hasattr(placing, "bracket"):
-            drawn = placing.bracket(projections.entrants(after), options, projections.history(after))
+            drawn = placing.bracket(fold.entrants(after), options, fold.history(after))
             _check_seated_as_drawn(after, drawn)
     except ValueError as exc:
         raise conflict("correction_conflicts", f"Later rounds contradict that result: {exc}") from None
 
 
-def _check_seated_as_drawn(state: projections.State, drawn: Any) -> None:
+def _check_seated_as_drawn(state: fold.State, drawn: Any) -> None:
     """Every bracket table already started still seats the players the bracket now puts there."""
-    for rnd in projections.rounds_in_order(state):
+    for rnd in fold.rounds_in_order(state):
         for table in rnd["tables"]:
             if not table["match"]:
                 continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from server.celery import idempotent_task
 from tournaments import services, webhooks
+from tournaments.models import WebhookDelivery
 
 
 @idempotent_task
@@ -36,8 +37,6 @@ def webhook_deliver_task(self, delivery_id: int) -> str:
     """One attempt at a webhook delivery; a failed one is tried again with exponential back-off."""
     status = webhooks.webhook_deliver(delivery_id=delivery_id)
     if status == "pending":
-        from tournaments.models import WebhookDelivery
-
         attempts = (
             WebhookDelivery.objects.filter(pk=delivery_id).values_list("attempts", flat=True).first() or 1
         )

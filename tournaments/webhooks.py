@@ -38,6 +38,8 @@ from django.utils import timezone
 
 from server.celery import send_now
 from server.errors import ApplicationError, bad_request, forbidden, not_found
+from tournaments.models import Tournament, Webhook, WebhookDelivery
+from tournaments.selectors import event_public
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +85,6 @@ def sign(secret: str, body: bytes) -> str:
 
 def webhook_create(*, tournament_id: int, user: Any, url: str, kinds: list[str] | None = None) -> Any:
     """The organiser registers an endpoint; the answer carries the secret that signs every body."""
-    from tournaments.models import Tournament, Webhook
-
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         raise not_found("tournament_not_found", f"There is no tournament {tournament_id}.")
@@ -104,8 +104,6 @@ def webhook_create(*, tournament_id: int, user: Any, url: str, kinds: list[str] 
 
 def webhook_delete(*, tournament_id: int, webhook_id: int, user: Any) -> None:
     """The organiser removes an endpoint; deliveries not yet made are dropped."""
-    from tournaments.models import Webhook
-
     hook = (
         Webhook.objects.filter(pk=webhook_id, tournament_id=tournament_id)
         .select_related("tournament")
@@ -121,8 +119,6 @@ def webhook_delete(*, tournament_id: int, webhook_id: int, user: Any) -> None:
 
 def deliveries_create(tournament: Any, event: Any) -> int:
     """Outbox rows for a new event, one per subscribed webhook; sent after commit."""
-    from tournaments.models import WebhookDelivery
-
     kind = KINDS.get(event.type)
     if kind is None:
         return 0
@@ -147,8 +143,6 @@ def send_later(delivery_ids: list[int], *, countdown: float | None = None) -> No
 
 def body_of(delivery: Any) -> bytes:
     """The delivered JSON body (deal seeds stay hidden: they are secret while a round is played)."""
-    from tournaments.selectors import event_public
-
     event = delivery.event
     payload = {
         "delivery": delivery.pk,
@@ -164,8 +158,6 @@ def webhook_deliver(*, delivery_id: int) -> str:
 
     A delivery already made (or given up) is not sent again, so a repeated task does nothing.
     """
-    from tournaments.models import WebhookDelivery
-
     delivery = WebhookDelivery.objects.select_related("webhook", "event").filter(pk=delivery_id).first()
     if delivery is None or delivery.status != WebhookDelivery.Status.PENDING:
         return delivery.status if delivery is not None else "missing"
@@ -343,8 +335,6 @@ class _PinnedHTTPSConnection(_PinnedHTTPConnection):
 
 def deliveries_overdue(*, now: dt.datetime | None = None, grace: float = 60.0) -> list[int]:
     """Pending deliveries whose next try is long overdue (a lost task): for the periodic sweep."""
-    from tournaments.models import WebhookDelivery
-
     now = now or timezone.now()
     return list(
         WebhookDelivery.objects.filter(

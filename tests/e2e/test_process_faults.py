@@ -21,7 +21,7 @@ from games.bots import STRONG_BOT
 from games.engines import ENGINES
 from games.models import Match
 from games.selectors import match_log_for_seat
-from games.verification import verify_match
+from games.selectors import verify_match
 from tests.conftest import make_user
 from tests.e2e.processes import kill, start_beat, start_web, start_worker, stop
 from tests.games.worker import wait_for

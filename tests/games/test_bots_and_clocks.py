@@ -10,7 +10,7 @@ from games.engines import ENGINES
 from games.models import Event, Match, Seat
 from games.selectors import match_result_ranks, result_ranks
 from games.state import state_at_head
-from games.verification import verify_match
+from games.selectors import verify_match
 from tests.conftest import make_user
 from tests.games.worker import celery_worker, wait_for
 

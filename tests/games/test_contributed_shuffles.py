@@ -17,7 +17,8 @@ from games.engines import ENGINES
 from games.exchange import match_export_lines
 from games.models import Event, Match, ShuffleContribution
 from games.shuffle import DERIVATION, contribution_valid, deck_seed, shuffle_problem
-from games.verification import parse_match_file, stored_events, verify_file_contents, verify_match, verify_stream
+from games.verification import parse_match_file, verify_file_contents, verify_stream
+from games.selectors import stored_events, verify_match
 from tests.conftest import client_for, make_user
 
 GAME = "sequence-stacks"

@@ -9,7 +9,7 @@ from django.db import DatabaseError, connection, transaction
 
 from games.chain import canonical_time, event_hash
 from games.models import Event, Match
-from games.verification import verify_match
+from games.selectors import verify_match
 from tests.conftest import client_for
 from tests.games.helpers import play_to_end, started_match
 

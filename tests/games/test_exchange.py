@@ -16,7 +16,8 @@ from games.chain import canonical_time
 from games.engines import ENGINES
 from games.exchange import ImportRefused, match_export_lines, match_import
 from games.models import Event, Match
-from games.verification import parse_match_file, verify_file_contents, verify_match
+from games.verification import parse_match_file, verify_file_contents
+from games.selectors import verify_match
 from server.errors import ApplicationError
 from tests.conftest import client_for
 from tests.games.builders import finished_match

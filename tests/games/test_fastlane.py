@@ -15,7 +15,7 @@ from django.conf import settings
 from accounts.services import user_token
 from games import fastlane
 from games.models import Event, Match, MoveReceipt
-from games.verification import verify_match
+from games.selectors import verify_match
 from server.limits import ScopedThrottle
 from tests.conftest import client_for
 from tests.games.helpers import started_match

@@ -80,7 +80,7 @@ def test_the_replay_refuses_a_bad_position_or_seat(alice, bob, query, code):
 
 
 def test_practice_starts_an_unrated_match_from_a_position_with_bots_in_the_other_seats(alice, bob):
-    from games.verification import verify_match
+    from games.selectors import verify_match
 
     match = finished_match("the-game", [alice, bob])
     position = client_for(None).get(f"/api/matches/{match.pk}/replay").json()["decisions"][3]

@@ -12,7 +12,7 @@ import pytest
 from games.engines import ENGINES
 from games.models import Event, Match, MoveReceipt
 from games.state import state_at_head
-from games.verification import verify_match
+from games.selectors import verify_match
 from tests.conftest import client_for, make_user
 from tests.games.helpers import started_match
 from tests.games.test_concurrency import run_at_once

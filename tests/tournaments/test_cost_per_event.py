@@ -18,7 +18,7 @@ from tests.tournaments.builders import (
     reloaded,
     running_matches,
 )
-from tournaments import projections, selectors, services
+from tournaments import fold, projections, selectors, services
 from tournaments.models import Entrant, StandingRow
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +104,7 @@ def test_mid_round_points_are_live_and_the_completed_round_ranks_the_whole_table
     first, *rest = running_matches(tournament)
     turns.match_play_out(match_id=first)
     services.tournament_match_finished(match_id=first)
-    _, rows = projections.fold_with_standings(
+    _, rows = fold.fold_with_standings(
         projections.event_dict(e) for e in reloaded(tournament).events.order_by("seq")
     )
     assert sum(row.played for row in StandingRow.objects.filter(tournament=tournament)) == 2  # one table's two
@@ -113,8 +113,8 @@ def test_mid_round_points_are_live_and_the_completed_round_ranks_the_whole_table
         turns.match_play_out(match_id=match_id)
         services.tournament_match_finished(match_id=match_id)
     # Round 1 completed and round 2 paired: the stored table is the full ranking of the log.
-    state = projections.fold(projections.event_dict(e) for e in reloaded(tournament).events.order_by("seq"))
-    assert selectors.standings_snapshot(tournament) == selectors.rows_snapshot(projections.standings(state))
+    state = fold.fold(projections.event_dict(e) for e in reloaded(tournament).events.order_by("seq"))
+    assert selectors.standings_snapshot(tournament) == selectors.rows_snapshot(fold.standings(state))
     assert_rebuild_equals_incremental(tournament)
 
 
@@ -138,6 +138,6 @@ def test_registrations_and_withdrawals_keep_the_rows_a_full_ranking_gives(alice,
             services.entrant_register(tournament_id=tournament.pk, user=person)
         state = projections.state_of(tournament)
         assert [row[1:3] for row in selectors.standings_snapshot(tournament)] == [
-            (row["entrant"], row["rank"]) for row in projections.standings(state)
+            (row["entrant"], row["rank"]) for row in fold.standings(state)
         ]
     assert_rebuild_equals_incremental(tournament)

@@ -16,7 +16,7 @@ from tests.tournaments.builders import (
     play_to_end,
     reloaded,
 )
-from tournaments import projections, selectors, services
+from tournaments import fold, projections, selectors, services
 from tournaments.models import Round, StandingRow, TournamentEvent, TournamentProjection
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def test_a_projection_left_behind_catches_up_from_the_log(alice):
     tournament = make_tournament(alice, bots=3)
     TournamentProjection.objects.filter(tournament=tournament).update(
         last_seq=1,
-        state=projections.fold(
+        state=fold.fold(
             projections.event_dict(e) for e in TournamentEvent.objects.filter(tournament=tournament, seq=1)
         ),
     )

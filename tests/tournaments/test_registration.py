@@ -7,7 +7,7 @@ import pytest
 from server.errors import ApplicationError
 from tests.conftest import client_for, make_user
 from tests.tournaments.builders import event_types, events_of, make_tournament
-from tournaments import projections, services
+from tournaments import fold, projections, services
 from tournaments.models import Entrant
 
 pytestmark = pytest.mark.django_db
@@ -143,4 +143,4 @@ def test_withdrawing_after_the_start_keeps_results_and_skips_later_rounds(alice)
     assert (
         entrant.pk in state["rounds"]["1"]["tables"][0]["seats"] + state["rounds"]["1"]["tables"][1]["seats"]
     )
-    assert projections.history(state).absent_in(2) == {entrant.pk}
+    assert fold.history(state).absent_in(2) == {entrant.pk}

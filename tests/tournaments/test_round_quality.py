@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from tests.conftest import client_for
 from tests.tournaments.builders import finish_round, make_tournament, play_to_end, reloaded
-from tournaments import pairing_check, projections, selectors, services, webhooks
+from tournaments import fold, pairing_check, projections, selectors, services, webhooks
 from tournaments.api import PairingQualitySerializer
 from tournaments.formats import Pairing, Table
 from tournaments.models import Entrant, Round, TournamentEvent, WebhookDelivery
@@ -40,15 +40,15 @@ def paired_events(tournament) -> list[dict]:
 def test_each_rounds_report_is_judged_on_what_the_format_was_given(alice):
     tournament = play_to_end(swiss_tables(alice))
     state = projections.state_of(tournament)
-    options = projections.format_options(state, seed=tournament.seed)
+    options = fold.format_options(state, seed=tournament.seed)
     events = paired_events(tournament)
     assert [e["round"] for e in events] == [1, 2, 3]
     for data in events:
         tables = tuple(Table(tuple(t["seats"])) for t in data["tables"])
         pairing = Pairing(data["round"], tables, tuple(data["byes"]))
-        before = projections.history(state, upto_round=data["round"] - 1)
+        before = fold.history(state, upto_round=data["round"] - 1)
         expected = pairing_check.round_report(
-            "swiss-tables", projections.entrants(state), options, before, pairing
+            "swiss-tables", fold.entrants(state), options, before, pairing
         )
         assert data["quality"] == json.loads(json.dumps(expected))
         assert set(data["quality"]) == QUALITY_KEYS

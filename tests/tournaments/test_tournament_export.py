@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from tests.conftest import client_for, make_user
 from tests.tournaments.builders import finish_round, make_tournament, play_to_end, reloaded
-from tournaments import pairing_check, projections, selectors, services
+from tournaments import fold, pairing_check, projections, selectors, services
 from tournaments.formats import FORMATS
 from tournaments.models import Entrant as EntrantRow
 from tournaments.models import Round
@@ -58,7 +58,7 @@ def test_the_export_of_a_played_swiss_tables_tournament_replays_what_was_played(
     state = projections.state_of(tournament)
     fmt = FORMATS["swiss-tables"]
     # The options the server paired with, seed included now that the tournament is over.
-    assert fmt.options(export["options"]) == projections.format_options(state, seed=tournament.seed)
+    assert fmt.options(export["options"]) == fold.format_options(state, seed=tournament.seed)
     assert export["options"]["seed"] == tournament.seed and export["options"]["table_size"] == 3
     assert [e["id"] for e in export["entrants"]] == state["field"]
     assert {e["entered"] for e in export["entrants"]} == {1}

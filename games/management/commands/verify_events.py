@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from games.models import Match
-from games.verification import verify_match
+from games.selectors import verify_match
 from leaguelog.selectors import logged_fact
 
 

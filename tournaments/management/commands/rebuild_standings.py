@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments import projections, selectors
+from tournaments import fold, projections, selectors
 from tournaments.models import Tournament
 
 
@@ -31,7 +31,7 @@ class Command(BaseCommand):
             before = selectors.standings_snapshot(tournament)
             if check:
                 events = (projections.event_dict(e) for e in tournament.events.order_by("seq"))
-                state, rows = projections.fold_with_standings(events)
+                state, rows = fold.fold_with_standings(events)
                 same = state == projections.state_of(tournament) and before == selectors.rows_snapshot(rows)
             else:
                 projections.rebuild(tournament)
