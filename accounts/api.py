@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from accounts import selectors, services
 from accounts.avatars import AVATAR_VARIANTS
-from server.pagination import PAGE_PARAMETERS, Page
+from server.pagination import PAGE_PARAMETERS, Page, PageSerializer
 
 
 class UserOutputSerializer(serializers.Serializer):
@@ -214,10 +214,7 @@ class TokenOutputSerializer(serializers.Serializer):
     expires = serializers.DateTimeField()
 
 
-class TokenPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
+class TokenPageSerializer(PageSerializer):
     results = TokenOutputSerializer(many=True)
 
 

@@ -2,17 +2,7 @@
 from django.contrib import admin
 
 from games.models import Event, Match, Seat
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from server.admin import ReadOnlyAdmin
 
 
 class SeatInline(admin.TabularInline):

@@ -14,7 +14,7 @@ from chat import selectors as chat_selectors
 from games import exchange, replay, selectors, services
 from games.engines import ENGINES
 from games.models import Match
-from server.pagination import PAGE_PARAMETERS, Page
+from server.pagination import PAGE_PARAMETERS, Page, PageSerializer
 
 
 class SeatOutputSerializer(serializers.Serializer):
@@ -84,10 +84,7 @@ class MatchOutputSerializer(serializers.Serializer):
     rematch = serializers.IntegerField(allow_null=True, help_text="This finished match's rematch table, once offered.")
 
 
-class MatchPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
+class MatchPageSerializer(PageSerializer):
     results = MatchOutputSerializer(many=True)
 
 

@@ -26,7 +26,7 @@ from games.engines import ENGINES
 from games.models import Event, Match
 from games.selectors import redacted_events
 from games.state import recent_engine_events, state_at_head, state_cache, state_catch_up
-from server.errors import not_found
+from server.errors import match_not_found
 
 _TEXTS_PER_HEAD = 64  # distinct (kind, seat, since) frames kept for one head
 
@@ -179,7 +179,7 @@ def _head_read(match_id: int) -> MatchHead:
     after = cached.seq if cached is not None else 0
     found = store.head_with_engine_events(match_id, after=after)
     if found is None:
-        raise not_found("match_not_found", f"There is no match {match_id}.")
+        raise match_not_found(match_id)
     (game, status, seq, deadline, seat_users), rows = found
     if status != Match.Status.OPEN:
         state_catch_up(match_id, game, head_seq=seq, after=after, rows=rows)

@@ -14,7 +14,7 @@ from games.models import Event, Invitation, Match, Seat, ShuffleContribution
 from games.shuffle import DERIVATION
 from games.state import state_at_head
 from games.verification import ENGINE_KIND, Report, StoredEvent, leading_engine_events, verify_stream
-from server.errors import forbidden, not_found
+from server.errors import forbidden, match_not_found
 from server.limits import whole_number
 
 _USER_ACTOR = "user:"  # a person's actor is `user:<id>` (games.services.user_actor_of)
@@ -23,7 +23,7 @@ _USER_ACTOR = "user:"  # a person's actor is `user:<id>` (games.services.user_ac
 def match_get(match_id: int) -> Match:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        raise not_found("match_not_found", f"There is no match {match_id}.")
+        raise match_not_found(match_id)
     return match
 
 

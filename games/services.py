@@ -27,7 +27,7 @@ from games.selectors import deck_chosen_by_creator
 from games.shuffle import DERIVATION, contribution_valid, contributions_canonical, deck_seed
 from games.signals import invitation_addressed
 from games.state import state_at_head, state_cache
-from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
+from server.errors import ApplicationError, bad_request, conflict, forbidden, match_not_found, not_found
 
 # Engine codes that mean the request itself is malformed (400); every other refusal is a 409.
 _MAX_MOVE_BYTES = 4096
@@ -329,7 +329,7 @@ def matches_unseal(*, match_ids: list[int]) -> None:
 def _open_match_for_update(match_id: int) -> Match:
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
-        raise not_found("match_not_found", f"There is no match {match_id}.")
+        raise match_not_found(match_id)
     if match.status != Match.Status.OPEN:
         raise conflict("match_not_open", "The match has already started.")
     return match
@@ -459,7 +459,7 @@ def rematch_offer(*, match_id: int, user: User) -> Match:
         User.objects.select_for_update().filter(pk=user.pk).first()
         source = Match.objects.select_for_update().filter(pk=match_id).first()
         if source is None:
-            raise not_found("match_not_found", f"There is no match {match_id}.")
+            raise match_not_found(match_id)
         if source.status != Match.Status.FINISHED or source.origin != Match.Origin.PLAYED:
             raise conflict("rematch_not_possible", "A rematch follows a match played here, once it has ended.")
         seats = list(Seat.objects.filter(match=source).order_by("seat"))
@@ -529,7 +529,7 @@ def seat_auto_pass_set(*, match_id: int, user: User, enabled: bool) -> bool:
     updated = Seat.objects.filter(match_id=match_id, user=user).update(auto_pass=enabled)
     if not updated:
         if not Match.objects.filter(pk=match_id).exists():
-            raise not_found("match_not_found", f"There is no match {match_id}.")
+            raise match_not_found(match_id)
         raise forbidden("not_seated", "You do not sit at this table.")
     return enabled
 
@@ -651,7 +651,7 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
     """
     source = Match.objects.filter(pk=match_id).first()
     if source is None:
-        raise not_found("match_not_found", f"There is no match {match_id}.")
+        raise match_not_found(match_id)
     if not source.revealed:
         raise forbidden("match_running", "Practice starts from a match that has ended.")
     if not 0 < seq <= source.last_seq:
@@ -808,7 +808,7 @@ def move_seat(
 ) -> int:
     """The seat a move is for, once the move and the table may take it (else ApplicationError)."""
     if head is None:
-        raise not_found("match_not_found", f"There is no match {match_id}.")
+        raise match_not_found(match_id)
     if seat is None and (seat := head.seat_of(user_id)) is None:
         raise forbidden("not_seated", "You do not sit at this table.")
     if not isinstance(move, dict):

@@ -15,13 +15,10 @@ from notifications import selectors, services
 from notifications.models import Kind
 from notifications.serializers import NotificationOutputSerializer
 from server.errors import bad_request
-from server.pagination import PAGE_PARAMETERS, Page
+from server.pagination import PAGE_PARAMETERS, Page, PageSerializer
 
 
-class NotificationPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.CharField(allow_null=True)
-    previous = serializers.CharField(allow_null=True)
+class NotificationPageSerializer(PageSerializer):
     results = NotificationOutputSerializer(many=True)
 
 

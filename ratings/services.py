@@ -38,7 +38,7 @@ from ratings.selectors import (
     LadderPending, RatableMatch, game_params, ladder_pending, match_head, ratable_matches, rating_order,
     raw_rows, revised_matches,
 )
-from server.errors import bad_request, not_found
+from server.errors import bad_request, match_not_found
 from tournaments.selectors import table_result_changes
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ def match_rate(*, match_id: int, through_latest: bool = False) -> int:
     """
     head = match_head(match_id)
     if head is None:
-        raise not_found("match_not_found", f"There is no match {match_id}.")
+        raise match_not_found(match_id)
     if not head.ratable or head.in_ledger and not table_result_changes(match_ids=[match_id]):
         return 0
     key = (head.finished_at, match_id)

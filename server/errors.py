@@ -251,6 +251,11 @@ def conflict(code: str, message: str, **extra: Any) -> ApplicationError:
     return ApplicationError(code, message, extra=extra)
 
 
+def match_not_found(match_id: int) -> ApplicationError:
+    """The one refusal every app gives for a match id that names no match."""
+    return ApplicationError("match_not_found", f"There is no match {match_id}.")
+
+
 def error_response(code: str, message: str, *, headers: dict | None = None) -> JsonResponse:
     """The catalogue's shape and status for a plain Django view or middleware (outside DRF)."""
     return JsonResponse({"error": {"code": code, "message": message}}, status=CATALOGUE[code].status, headers=headers)

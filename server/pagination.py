@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter
+from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 
 from server.errors import bad_request
@@ -45,3 +46,11 @@ PAGE_PARAMETERS = [
     ),
     OpenApiParameter("offset", {"type": "integer", "minimum": 0}, description="Rows to skip."),
 ]
+
+
+class PageSerializer(serializers.Serializer):
+    """A page as `Page` answers it; a list's own page serializer adds `results`."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
