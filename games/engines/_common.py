@@ -37,6 +37,18 @@ class Engine:
     def evolve(self, state: Any, event: dict) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def canonical_deck(self, players: int) -> list[str]:
+        """The game's deck for `players`, in the rules page's canonical card order (a new list).
+
+        It is the deck `start` shuffles with the seed and the multiset `options["deck"]` must
+        match; tournaments deal duplicate decks from it. A bad player count raises ValueError.
+        """
+        self.check_players(players)
+        return self._canonical_deck(players)
+
+    def _canonical_deck(self, players: int) -> list[str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
     def check_players(self, players: Any) -> None:
         """`start` refuses a player count outside the game's range (ValueError)."""
         if isinstance(players, bool) or not isinstance(players, int):

@@ -107,6 +107,9 @@ class SequenceStacksEngine(Engine):
     max_players = 6
     version = _VERSION
 
+    def _canonical_deck(self, players: int) -> list[str]:
+        return canonical_deck(players)
+
     def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
         """GameStarted with the whole deck order, then seat 0's first turn (Setup, R1)."""
         self.check_players(players)

@@ -251,6 +251,9 @@ class SplitEngine(Engine):
 
     # -- start ---------------------------------------------------------------------------------
 
+    def _canonical_deck(self, players: int) -> list[str]:
+        return list(_CANONICAL)  # the whole 104-card deck at every player count (Setup)
+
     def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
         """The opening event: GameStarted, with round 1's deck."""
         self.check_players(players)

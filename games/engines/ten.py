@@ -132,6 +132,9 @@ class TenEngine(Engine):
 
     # -------------------------------------------------------------- start
 
+    def _canonical_deck(self, players: int) -> list[str]:
+        return canonical_deck(players)
+
     def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
         """The opening event: the whole draw pile, top card first (Setup)."""
         self.check_players(players)

@@ -117,6 +117,9 @@ class TheGameEngine(Engine):
     max_players = 5
     version = _VERSION
 
+    def _canonical_deck(self, players: int) -> list[str]:
+        return list(_CANONICAL_DECK)  # the same 98 cards at every player count (Components)
+
     def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
         """GameStarted with the whole deck order, then seat 0's first turn (minimum 2)."""
         self.check_players(players)
