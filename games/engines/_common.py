@@ -26,6 +26,21 @@ class Engine:
     slug: str = ""
     min_players: int = 1
     max_players: int = 1
+    known_options: tuple[str, ...] = ("deck",)  # the keys `start` accepts in `options`
+
+    def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
+        """The opening events: the arguments are checked here, once, then the game's `_opening`.
+
+        A bad player count, a seed that is not an integer or an unknown option raises ValueError.
+        """
+        self.check_players(players)
+        if not is_int(seed):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        return self._opening(players, seed, check_options(options, self.known_options))
+
+    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:  # pragma: no cover - abstract
+        """GameStarted and what follows it; `options` is a new dict holding known keys only."""
+        raise NotImplementedError
 
     def replay(self, events: Iterable[dict]) -> Any:
         state = None

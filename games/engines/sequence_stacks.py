@@ -18,7 +18,6 @@ from typing import Any, Callable, NamedTuple
 from games.engines._common import (
     Engine,
     IllegalMove,
-    check_options,
     competition_ranks,
     is_int,
     opening_deck,
@@ -106,14 +105,13 @@ class SequenceStacksEngine(Engine):
     min_players = 2
     max_players = 6
     version = _VERSION
+    known_options = _OPTIONS
 
     def _canonical_deck(self, players: int) -> list[str]:
         return canonical_deck(players)
 
-    def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
+    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:
         """GameStarted with the whole deck order, then seat 0's first turn (Setup, R1)."""
-        self.check_players(players)
-        options = check_options(options, _OPTIONS)
         if "turn_limit" in options:
             limit = options["turn_limit"]
             if not is_int(limit) or limit < 1:

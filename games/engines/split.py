@@ -21,7 +21,6 @@ from typing import Any, Callable, NamedTuple, TypedDict
 from games.engines._common import (
     Engine,
     IllegalMove,
-    check_options,
     competition_ranks,
     is_int,
     opening_deck,
@@ -254,12 +253,8 @@ class SplitEngine(Engine):
     def _canonical_deck(self, players: int) -> list[str]:
         return list(_CANONICAL)  # the whole 104-card deck at every player count (Setup)
 
-    def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
+    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:
         """The opening event: GameStarted, with round 1's deck."""
-        self.check_players(players)
-        if not is_int(seed):
-            raise ValueError(f"seed must be an integer, not {seed!r}")
-        options = check_options(options, ("deck",))
         deck = opening_deck(options, _CANONICAL, seed)
         if options.get("deck") is not None:
             options["deck"] = list(deck)

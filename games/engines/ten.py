@@ -18,7 +18,6 @@ from typing import Any, NamedTuple
 from games.engines._common import (
     Engine,
     IllegalMove,
-    check_options,
     competition_ranks,
     is_int,
     opening_deck,
@@ -135,12 +134,8 @@ class TenEngine(Engine):
     def _canonical_deck(self, players: int) -> list[str]:
         return canonical_deck(players)
 
-    def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
+    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:
         """The opening event: the whole draw pile, top card first (Setup)."""
-        self.check_players(players)
-        if not is_int(seed):
-            raise ValueError(f"seed must be an integer, not {seed!r}")
-        options = check_options(options, ("deck",))
         deck = opening_deck(options, canonical_deck(players), seed)
         if options.get("deck") is not None:
             options["deck"] = list(options["deck"])
