@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+_StateT = TypeVar("_StateT", bound=tuple)
 
 
 class IllegalMove(Exception):
@@ -116,6 +118,27 @@ def seeded_shuffle(canonical: Sequence[str], seed: int, k: int) -> list[str]:
     cards = list(canonical)
     random.Random(seed if k == 0 else f"{seed}:{k}").shuffle(cards)
     return cards
+
+
+def replacer(state_type: type[_StateT]) -> Callable[..., _StateT]:
+    """A fast `state._replace(**changes)` for a NamedTuple state type: replay speed rests on it.
+
+    `_replace` builds a dict of every field and pops each one; this copies the values and
+    writes only the changed fields: about twice as fast for the two or three fields an event
+    usually changes (timeit: 0.6-0.9 µs against 1.0-1.7 µs on Ten, Sequence Stacks and Split).
+    An unknown field name raises KeyError where `_replace` raises ValueError.
+    """
+    position = {name: index for index, name in enumerate(state_type._fields)}  # type: ignore[attr-defined]
+    new = tuple.__new__
+
+    def replace(state: _StateT, **changes: Any) -> _StateT:
+        values = list(state)
+        for name, value in changes.items():
+            values[position[name]] = value
+        return new(state_type, values)
+
+    replace.__qualname__ = replace.__name__ = f"replace_{state_type.__name__}"
+    return replace
 
 
 def competition_ranks(scores: Sequence[float], *, higher_is_better: bool = True) -> list[int]:
