@@ -394,7 +394,7 @@ class SequenceStacksEngine(Engine):
             "turn_limit": state.turn_limit,
             "dry_turns": state.dry_turns,
             "piles": [{"color": color, "cards": list(cards)}
-                      for color, cards in zip(_PILE_COLORS, state.piles)],
+                      for color, cards in zip(_PILE_COLORS, state.piles, strict=True)],
             "draw_pile": len(state.draw) - state.draw_pos,
             "set_aside": len(state.set_aside),
             "action_discard": list(state.action_discard),

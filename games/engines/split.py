@@ -904,7 +904,7 @@ def _seat_view(state: _State, seat: int) -> _SeatView:
         "seat": seat,
         "hand_size": len(state.hands[seat]),
         "had_turn": state.had_turn[seat],
-        "match_rows": dict(zip(_RANKS, state.match_marks[seat])),
+        "match_rows": dict(zip(_RANKS, state.match_marks[seat], strict=True)),
         "negative_rows": list(state.negative_marks[seat]),
         "match_points": match_points,
         "negative_points": negative_points,
@@ -924,7 +924,7 @@ def _standings(state: _State) -> tuple[list[int], list[int], list[int], list[int
 
 def _ranks(scores: list[int], boxes: list[int]) -> list[int]:
     # Higher total first, then fewer negative boxes (D12); the box count is far below 10**6.
-    return competition_ranks([score * 1_000_000 - box for score, box in zip(scores, boxes)])
+    return competition_ranks([score * 1_000_000 - box for score, box in zip(scores, boxes, strict=True)])
 
 
 def _redacted_deal(deck: list[str], players: int, dealer: int, seat: int | None) -> dict:

@@ -658,7 +658,7 @@ def _final_outcome(state: _State) -> dict:
     cards = [len(collection) for collection in state.collections]
     # One number per seat ordering (score, currency, -cards): currency <= 10, cards < 1000.
     keys = [score * 100_000 + money * 1_000 + (999 - count)
-            for score, money, count in zip(scores, currency, cards)]
+            for score, money, count in zip(scores, currency, cards, strict=True)]
     ranks = competition_ranks(keys)
     return {
         "finished": True,
@@ -824,7 +824,7 @@ def _with(values: tuple, index: int, value: Any) -> tuple:
 def _add(values: tuple[int, ...], gains: list[int]) -> tuple[int, ...]:
     if not any(gains):
         return values
-    return tuple(value + gain for value, gain in zip(values, gains))
+    return tuple(value + gain for value, gain in zip(values, gains, strict=True))
 
 
 def _copy_outcome(outcome: dict | None) -> dict | None:
