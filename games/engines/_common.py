@@ -21,7 +21,8 @@ class IllegalMove(Exception):
 class Engine:
     """Base for engines: subclasses set slug/min_players/max_players and implement the contract.
 
-    `replay` is the fold of `evolve` from nothing (state `None`), so every engine's
+    `start` and `canonical_deck` check their arguments here and call the engine's own
+    `_opening` and `_canonical_deck`. `replay` is the fold of `evolve` from nothing (state `None`), so every engine's
     `evolve` must accept `None` as the state before `GameStarted`.
     """
 
@@ -67,7 +68,7 @@ class Engine:
         raise NotImplementedError
 
     def check_players(self, players: Any) -> None:
-        """`start` refuses a player count outside the game's range (ValueError)."""
+        """`start` and `canonical_deck` refuse a player count outside the game's range (ValueError)."""
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players must be an integer, not {players!r}")
         if not self.min_players <= players <= self.max_players:
