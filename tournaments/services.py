@@ -812,19 +812,8 @@ def duplicate_deck(game: str, players: int, deal: int) -> list[str]:
 
 
 def canonical_deck(game: str, players: int) -> list[str]:
-    """The game's deck for a player count in canonical order (the engine's own, where it has one)."""
-    from games.engines import sequence_stacks, split, ten, the_game
-
-    if game == "ten":
-        return ten.canonical_deck(players)
-    if game == "sequence-stacks":
-        return sequence_stacks.canonical_deck(players)
-    if game == "split":
-        return list(split._CANONICAL)  # the whole 104-card deck at every player count
-    if game == "the-game":
-        return list(the_game._CANONICAL_DECK)
-    opening = ENGINES[game].start(players, 0)[0]  # a new game: its dealt deck, sorted as dealt cards
-    return sorted(opening["deck"])
+    """The game's deck for a player count in canonical order, as its engine gives it (ENGINE.md)."""
+    return ENGINES[game].canonical_deck(players)
 
 
 def _latest_round(tournament: Tournament) -> Round | None:

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+_StateT = TypeVar("_StateT", bound=tuple)
 
 
 class IllegalMove(Exception):
@@ -19,13 +21,29 @@ class IllegalMove(Exception):
 class Engine:
     """Base for engines: subclasses set slug/min_players/max_players and implement the contract.
 
-    `replay` is the fold of `evolve` from nothing (state `None`), so every engine's
+    `start` and `canonical_deck` check their arguments here and call the engine's own
+    `_opening` and `_canonical_deck`. `replay` is the fold of `evolve` from nothing (state `None`), so every engine's
     `evolve` must accept `None` as the state before `GameStarted`.
     """
 
     slug: str = ""
     min_players: int = 1
     max_players: int = 1
+    known_options: tuple[str, ...] = ("deck",)  # the keys `start` accepts in `options`
+
+    def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
+        """The opening events: the arguments are checked here, once, then the game's `_opening`.
+
+        A bad player count, a seed that is not an integer or an unknown option raises ValueError.
+        """
+        self.check_players(players)
+        if not is_int(seed):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        return self._opening(players, seed, check_options(options, self.known_options))
+
+    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:  # pragma: no cover - abstract
+        """GameStarted and what follows it; `options` is a new dict holding known keys only."""
+        raise NotImplementedError
 
     def replay(self, events: Iterable[dict]) -> Any:
         state = None
@@ -37,8 +55,20 @@ class Engine:
     def evolve(self, state: Any, event: dict) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def canonical_deck(self, players: int) -> list[str]:
+        """The game's deck for `players`, in the rules page's canonical card order (a new list).
+
+        It is the deck `start` shuffles with the seed and the multiset `options["deck"]` must
+        match; tournaments deal duplicate decks from it. A bad player count raises ValueError.
+        """
+        self.check_players(players)
+        return self._canonical_deck(players)
+
+    def _canonical_deck(self, players: int) -> list[str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
     def check_players(self, players: Any) -> None:
-        """`start` refuses a player count outside the game's range (ValueError)."""
+        """`start` and `canonical_deck` refuse a player count outside the game's range (ValueError)."""
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players must be an integer, not {players!r}")
         if not self.min_players <= players <= self.max_players:
@@ -89,6 +119,27 @@ def seeded_shuffle(canonical: Sequence[str], seed: int, k: int) -> list[str]:
     cards = list(canonical)
     random.Random(seed if k == 0 else f"{seed}:{k}").shuffle(cards)
     return cards
+
+
+def replacer(state_type: type[_StateT]) -> Callable[..., _StateT]:
+    """A fast `state._replace(**changes)` for a NamedTuple state type: replay speed rests on it.
+
+    `_replace` builds a dict of every field and pops each one; this copies the values and
+    writes only the changed fields: about twice as fast for the two or three fields an event
+    usually changes (timeit: 0.6-0.9 µs against 1.0-1.7 µs on Ten, Sequence Stacks and Split).
+    An unknown field name raises KeyError where `_replace` raises ValueError.
+    """
+    position = {name: index for index, name in enumerate(state_type._fields)}  # type: ignore[attr-defined]
+    new = tuple.__new__
+
+    def replace(state: _StateT, **changes: Any) -> _StateT:
+        values = list(state)
+        for name, value in changes.items():
+            values[position[name]] = value
+        return new(state_type, values)
+
+    replace.__qualname__ = replace.__name__ = f"replace_{state_type.__name__}"
+    return replace
 
 
 def competition_ranks(scores: Sequence[float], *, higher_is_better: bool = True) -> list[int]:

@@ -18,10 +18,10 @@ from typing import Any, Callable, NamedTuple
 from games.engines._common import (
     Engine,
     IllegalMove,
-    check_options,
     competition_ranks,
     is_int,
     opening_deck,
+    replacer,
     seeded_shuffle,
 )
 
@@ -98,6 +98,9 @@ class GameState(NamedTuple):
     winner: int | None
 
 
+_replace = replacer(GameState)  # `state._replace(**changes)`, about twice as fast (replay speed)
+
+
 # --- the engine -------------------------------------------------------------------------------------
 
 
@@ -106,11 +109,13 @@ class SequenceStacksEngine(Engine):
     min_players = 2
     max_players = 6
     version = _VERSION
+    known_options = _OPTIONS
 
-    def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
+    def _canonical_deck(self, players: int) -> list[str]:
+        return canonical_deck(players)
+
+    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:
         """GameStarted with the whole deck order, then seat 0's first turn (Setup, R1)."""
-        self.check_players(players)
-        options = check_options(options, _OPTIONS)
         if "turn_limit" in options:
             limit = options["turn_limit"]
             if not is_int(limit) or limit < 1:
@@ -389,7 +394,7 @@ class SequenceStacksEngine(Engine):
             "turn_limit": state.turn_limit,
             "dry_turns": state.dry_turns,
             "piles": [{"color": color, "cards": list(cards)}
-                      for color, cards in zip(_PILE_COLORS, state.piles)],
+                      for color, cards in zip(_PILE_COLORS, state.piles, strict=True)],
             "draw_pile": len(state.draw) - state.draw_pos,
             "set_aside": len(state.set_aside),
             "action_discard": list(state.action_discard),
@@ -482,33 +487,33 @@ def _on_game_started(state: None, event: dict) -> GameState:
 
 
 def _on_turn_started(state: GameState, event: dict) -> GameState:
-    return _update(state, active=event["seat"], turn=event["turn"], skips=0, turn_wet=False)
+    return _replace(state, active=event["seat"], turn=event["turn"], skips=0, turn_wet=False)
 
 
 def _on_cards_drawn(state: GameState, event: dict) -> GameState:
     seat, cards = event["seat"], event["cards"]
     hands = _set(state.hands, seat, _sorted_cards(state.hands[seat] + tuple(cards)))
-    return _update(state, hands=hands, draw_pos=state.draw_pos + len(cards), turn_wet=True)
+    return _replace(state, hands=hands, draw_pos=state.draw_pos + len(cards), turn_wet=True)
 
 
 def _on_draw_pile_reshuffled(state: GameState, event: dict) -> GameState:
-    return _update(state, draw=tuple(event["order"]), draw_pos=0, set_aside=(), shuffles=event["k"])
+    return _replace(state, draw=tuple(event["order"]), draw_pos=0, set_aside=(), shuffles=event["k"])
 
 
 def _on_card_played(state: GameState, event: dict) -> GameState:
     seat, card, pile = event["seat"], event["card"], event["pile"]
     hands, discards = _taken(state, seat, event["source"], card)
     piles = _set(state.piles, pile, state.piles[pile] + (card,))
-    return _update(state, hands=hands, discards=discards, piles=piles, turn_wet=True)
+    return _replace(state, hands=hands, discards=discards, piles=piles, turn_wet=True)
 
 
 def _on_sequence_completed(state: GameState, event: dict) -> GameState:
-    return _update(state, phase=PHASE_BLOCK, completion=event["pile"], waiting=tuple(event["window"]))
+    return _replace(state, phase=PHASE_BLOCK, completion=event["pile"], waiting=tuple(event["window"]))
 
 
 def _on_block_passed(state: GameState, event: dict) -> GameState:
     seat = event["seat"]
-    return _update(state, waiting=tuple(s for s in state.waiting if s != seat))
+    return _replace(state, waiting=tuple(s for s in state.waiting if s != seat))
 
 
 def _on_sequence_scored(state: GameState, event: dict) -> GameState:
@@ -518,7 +523,7 @@ def _on_sequence_scored(state: GameState, event: dict) -> GameState:
         index = _COLOR_INDEX[event["color"]]
         chips = _set(chips, seat, _bump(chips[seat], index, 1))
         supply = _bump(supply, index, -1)
-    return _update(
+    return _replace(
         state,
         set_aside=state.set_aside + state.piles[pile], piles=_set(state.piles, pile, ()),
         chips=chips, supply=supply, phase=PHASE_PLAY, completion=None, waiting=(),
@@ -527,7 +532,7 @@ def _on_sequence_scored(state: GameState, event: dict) -> GameState:
 
 def _on_sequence_blocked(state: GameState, event: dict) -> GameState:
     seat, pile = event["seat"], event["pile"]
-    return _update(
+    return _replace(
         state,
         hands=_set(state.hands, seat, _without(state.hands[seat], "block")),
         action_discard=state.action_discard + ("block",),
@@ -538,13 +543,13 @@ def _on_sequence_blocked(state: GameState, event: dict) -> GameState:
 
 def _on_skip_played(state: GameState, event: dict) -> GameState:
     hands, discards = _taken(state, event["seat"], event["source"], "skip")
-    return _update(state, hands=hands, discards=discards, action_discard=state.action_discard + ("skip",),
+    return _replace(state, hands=hands, discards=discards, action_discard=state.action_discard + ("skip",),
                    skips=state.skips + 1)
 
 
 def _on_reverse_played(state: GameState, event: dict) -> GameState:
     hands, discards = _taken(state, event["seat"], event["source"], "reverse")
-    return _update(state, hands=hands, discards=discards, action_discard=state.action_discard + ("reverse",),
+    return _replace(state, hands=hands, discards=discards, action_discard=state.action_discard + ("reverse",),
                    direction=-state.direction)
 
 
@@ -553,7 +558,7 @@ def _on_card_stolen(state: GameState, event: dict) -> GameState:
     hands, discards = _taken(state, seat, event["source"], "steal_card")
     discards = _set(discards, target, discards[target][:-1])
     hands = _set(hands, seat, _sorted_cards(hands[seat] + (card,)))
-    return _update(state, hands=hands, discards=discards,
+    return _replace(state, hands=hands, discards=discards,
                    action_discard=state.action_discard + ("steal_card",))
 
 
@@ -562,23 +567,23 @@ def _on_chip_stolen(state: GameState, event: dict) -> GameState:
     hands, discards = _taken(state, seat, event["source"], "steal_chip")
     chips = _set(state.chips, target, _bump(state.chips[target], index, -1))
     chips = _set(chips, seat, _bump(chips[seat], index, 1))
-    return _update(state, hands=hands, discards=discards, chips=chips,
+    return _replace(state, hands=hands, discards=discards, chips=chips,
                    action_discard=state.action_discard + ("steal_chip",))
 
 
 def _on_card_discarded(state: GameState, event: dict) -> GameState:
     seat, card = event["seat"], event["card"]
-    return _update(state, hands=_set(state.hands, seat, _without(state.hands[seat], card)),
+    return _replace(state, hands=_set(state.hands, seat, _without(state.hands[seat], card)),
                    discards=_set(state.discards, seat, state.discards[seat] + (card,)))
 
 
 def _on_turn_ended(state: GameState, event: dict) -> GameState:
-    return _update(state, dry_turns=0 if state.turn_wet else state.dry_turns + 1)  # R16
+    return _replace(state, dry_turns=0 if state.turn_wet else state.dry_turns + 1)  # R16
 
 
 def _on_game_ended(state: GameState, event: dict) -> GameState:
     winners = event["winners"]
-    return _update(state, phase=PHASE_FINISHED, reason=event["reason"],
+    return _replace(state, phase=PHASE_FINISHED, reason=event["reason"],
                    winner=winners[0] if winners else None, waiting=(), completion=None)
 
 
@@ -603,18 +608,6 @@ _EVOLVERS: dict[str, Callable[[Any, dict], GameState]] = {
 
 
 # --- helpers ----------------------------------------------------------------------------------------
-
-
-_FIELD_INDEX = {name: index for index, name in enumerate(GameState._fields)}
-_new_tuple = tuple.__new__
-
-
-def _update(state: GameState, **changes: Any) -> GameState:
-    """`state._replace(**changes)`, three times faster: replay speed rests on it."""
-    values = list(state)
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return _new_tuple(GameState, values)
 
 
 def _push(state: GameState, events: list[dict], event: dict) -> GameState:

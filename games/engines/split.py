@@ -21,10 +21,10 @@ from typing import Any, Callable, NamedTuple, TypedDict
 from games.engines._common import (
     Engine,
     IllegalMove,
-    check_options,
     competition_ranks,
     is_int,
     opening_deck,
+    replacer,
     seeded_shuffle,
 )
 
@@ -116,6 +116,9 @@ class _State(NamedTuple):
     match_marks: tuple[tuple[int, ...], ...]  # per seat, 13 uncapped counts
     negative_marks: tuple[tuple[int, ...], ...]  # per seat, 3 uncapped counts
     enders: tuple[int, ...]
+
+
+_replace = replacer(_State)  # `state._replace(**changes)`, about twice as fast (replay speed)
 
 
 # Event shapes (every event also has "type": its class name without the leading underscore).
@@ -251,12 +254,11 @@ class SplitEngine(Engine):
 
     # -- start ---------------------------------------------------------------------------------
 
-    def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
+    def _canonical_deck(self, players: int) -> list[str]:
+        return list(_CANONICAL)  # the whole 104-card deck at every player count (Setup)
+
+    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:
         """The opening event: GameStarted, with round 1's deck."""
-        self.check_players(players)
-        if not is_int(seed):
-            raise ValueError(f"seed must be an integer, not {seed!r}")
-        options = check_options(options, ("deck",))
         deck = opening_deck(options, _CANONICAL, seed)
         if options.get("deck") is not None:
             options["deck"] = list(deck)
@@ -583,7 +585,7 @@ def _deal(state: _State, round_number: int, dealer: int, cards: list[str]) -> _S
     dealt = players * _HAND_SIZE
     # Setup: one card at a time, round-robin from the first player.
     hands = tuple(frozenset(deck[(seat - first) % players:dealt:players]) for seat in range(players))
-    return _with(
+    return _replace(
         state,
         round=round_number, dealer=dealer, phase=_DRAW, current=first, hands=hands, deck=deck,
         pile_pos=dealt + 1, row=(deck[dealt],), matches=(), base_id=state.base_id + len(state.matches),
@@ -592,7 +594,7 @@ def _deal(state: _State, round_number: int, dealer: int, cards: list[str]) -> _S
 
 
 def _on_card_drawn(state: _State, event: _CardDrawn) -> _State:
-    # The hottest handlers edit a list of the fields in place of _with(): replay speed.
+    # The hottest handlers edit a list of the fields in place of _replace(): replay speed.
     seat = event["seat"]
     values = list(state)
     values[_HANDS] = _put(state.hands, seat, state.hands[seat].union((event["card"],)))
@@ -607,7 +609,7 @@ def _on_card_drawn(state: _State, event: _CardDrawn) -> _State:
 
 def _on_bonus_card_drawn(state: _State, event: _CardDrawn) -> _State:
     seat = event["seat"]
-    state = _with(
+    state = _replace(
         state,
         hands=_put(state.hands, seat, state.hands[seat].union((event["card"],))), pile_pos=state.pile_pos + 1,
         phase=_PLAY,
@@ -619,13 +621,13 @@ def _maybe_pile_empty(state: _State, seat: int) -> _State:
     if state.pile_pos < len(state.deck):
         return state
     # R2: the last card of the pile ends the round at once; obligations lapse.
-    return _with(state, phase=_ROUND_OVER, ender=seat, end_reason="pile_empty", must_use=None)
+    return _replace(state, phase=_ROUND_OVER, ender=seat, end_reason="pile_empty", must_use=None)
 
 
 def _on_cards_taken(state: _State, event: _CardsTaken) -> _State:
     seat = event["seat"]
     cards = event["cards"]
-    return _with(
+    return _replace(
         state,
         hands=_put(state.hands, seat, state.hands[seat].union(cards)),
         row=state.row[: len(state.row) - len(cards)],
@@ -640,7 +642,7 @@ def _on_match_made(state: _State, event: _MatchMade) -> _State:
     if must_use == top or must_use == bottom:
         must_use = None
     phase = state.phase if state.phase == _LAST_MATCHES else _BONUS_PHASE[_kind(top, bottom)]
-    return _with(
+    return _replace(
         state,
         hands=_put(state.hands, seat, state.hands[seat] - {top, bottom}),
         matches=state.matches + (_Match(event["id"], seat, top, bottom),), must_use=must_use, phase=phase,
@@ -656,7 +658,7 @@ def _on_match_upgraded(state: _State, event: _MatchUpgraded) -> _State:
         upgraded = _Match(match.id, seat, card, match.bottom, covered)
     else:
         upgraded = _Match(match.id, seat, match.top, card, covered)
-    return _with(
+    return _replace(
         state,
         hands=_put(state.hands, seat, state.hands[seat] - {card}),
         matches=_put(state.matches, index, upgraded),
@@ -670,11 +672,11 @@ def _on_player_penalized(state: _State, event: _PlayerPenalized) -> _State:
     marks = state.negative_marks[target]
     column = state.round - 1
     marks = marks[:column] + (marks[column] + 1,) + marks[column + 1:]
-    return _with(state, negative_marks=_put(state.negative_marks, target, marks), phase=_PLAY)
+    return _replace(state, negative_marks=_put(state.negative_marks, target, marks), phase=_PLAY)
 
 
 def _on_bonus_skipped(state: _State, event: _BonusSkipped) -> _State:
-    return _with(state, phase=_PLAY)
+    return _replace(state, phase=_PLAY)
 
 
 def _on_matches_traded(state: _State, event: _MatchesTraded) -> _State:
@@ -683,7 +685,7 @@ def _on_matches_traded(state: _State, event: _MatchesTraded) -> _State:
     matches = state.matches
     matches = _put(matches, give_index, matches[give_index]._replace(owner=event["other"]))
     matches = _put(matches, take_index, matches[take_index]._replace(owner=event["seat"]))
-    return _with(state, matches=matches, phase=_PLAY)
+    return _replace(state, matches=matches, phase=_PLAY)
 
 
 def _on_card_discarded(state: _State, event: _CardDiscarded) -> _State:
@@ -700,7 +702,7 @@ def _on_card_discarded(state: _State, event: _CardDiscarded) -> _State:
         values[_PHASE] = _DRAW
         values[_FIRST_TURN] = False
         return _new_tuple(_State, values)
-    state = _with(state, hands=hands, row=row, ender=seat, end_reason="went_out")
+    state = _replace(state, hands=hands, row=row, ender=seat, end_reason="went_out")
     if state.first_turn:
         # R16: those without a turn yet lay their last matches, in turn order from the left.
         players = state.players
@@ -708,14 +710,14 @@ def _on_card_discarded(state: _State, event: _CardDiscarded) -> _State:
             s for s in ((seat + step) % players for step in range(1, players)) if not state.had_turn[s]
         )
         if waiting:
-            return _with(state, phase=_LAST_MATCHES, current=waiting[0], waiting=waiting[1:])
-    return _with(state, phase=_ROUND_OVER)
+            return _replace(state, phase=_LAST_MATCHES, current=waiting[0], waiting=waiting[1:])
+    return _replace(state, phase=_ROUND_OVER)
 
 
 def _on_last_matches_done(state: _State, event: _LastMatchesDone) -> _State:
     if state.waiting:
-        return _with(state, current=state.waiting[0], waiting=state.waiting[1:])
-    return _with(state, phase=_ROUND_OVER, current=state.ender)
+        return _replace(state, current=state.waiting[0], waiting=state.waiting[1:])
+    return _replace(state, phase=_ROUND_OVER, current=state.ender)
 
 
 def _on_round_ended(state: _State, event: _RoundEnded) -> _State:
@@ -733,7 +735,7 @@ def _on_round_ended(state: _State, event: _RoundEnded) -> _State:
             row = list(negative_marks[seat])
             row[column] += cards
             negative_marks[seat] = tuple(row)
-    return _with(
+    return _replace(
         state,
         match_marks=tuple(match_marks), negative_marks=tuple(negative_marks),
         enders=state.enders + (event["ender"],),
@@ -742,7 +744,7 @@ def _on_round_ended(state: _State, event: _RoundEnded) -> _State:
 
 
 def _on_game_ended(state: _State, event: _GameEnded) -> _State:
-    return _with(state, phase=_FINISHED, current=None)
+    return _replace(state, phase=_FINISHED, current=None)
 
 
 _EVOLVERS: dict[str, Callable[[Any, Any], _State]] = {
@@ -902,7 +904,7 @@ def _seat_view(state: _State, seat: int) -> _SeatView:
         "seat": seat,
         "hand_size": len(state.hands[seat]),
         "had_turn": state.had_turn[seat],
-        "match_rows": dict(zip(_RANKS, state.match_marks[seat])),
+        "match_rows": dict(zip(_RANKS, state.match_marks[seat], strict=True)),
         "negative_rows": list(state.negative_marks[seat]),
         "match_points": match_points,
         "negative_points": negative_points,
@@ -922,7 +924,7 @@ def _standings(state: _State) -> tuple[list[int], list[int], list[int], list[int
 
 def _ranks(scores: list[int], boxes: list[int]) -> list[int]:
     # Higher total first, then fewer negative boxes (D12); the box count is far below 10**6.
-    return competition_ranks([score * 1_000_000 - box for score, box in zip(scores, boxes)])
+    return competition_ranks([score * 1_000_000 - box for score, box in zip(scores, boxes, strict=True)])
 
 
 def _redacted_deal(deck: list[str], players: int, dealer: int, seat: int | None) -> dict:
@@ -939,21 +941,13 @@ def _redacted_deal(deck: list[str], players: int, dealer: int, seat: int | None)
 # private helpers
 
 
-_FIELD_INDEX = {name: index for index, name in enumerate(_State._fields)}
-_new_tuple = tuple.__new__
+_new_tuple = tuple.__new__  # the hottest handlers write a few fields by position, below
 
 
 _HANDS, _PILE_POS, _HAD_TURN, _FIRST_TURN, _PHASE, _ROW, _CURRENT = (
-    _FIELD_INDEX[name] for name in ("hands", "pile_pos", "had_turn", "first_turn", "phase", "row", "current")
+    _State._fields.index(name)
+    for name in ("hands", "pile_pos", "had_turn", "first_turn", "phase", "row", "current")
 )
-
-
-def _with(state: _State, **changes: Any) -> _State:
-    """`state` with some fields changed: NamedTuple._replace, but faster (replay speed)."""
-    values = list(state)
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return _new_tuple(_State, values)
 
 
 def _put(items: tuple, index: int, value: Any) -> tuple:

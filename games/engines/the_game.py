@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from games.engines._common import Engine, IllegalMove, check_options, is_int, opening_deck
+from games.engines._common import Engine, IllegalMove, is_int, opening_deck
 
 _LOWEST_CARD = 2
 _HIGHEST_CARD = 99
@@ -116,11 +116,13 @@ class TheGameEngine(Engine):
     min_players = 1
     max_players = 5
     version = _VERSION
+    known_options = _OPTIONS
 
-    def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
+    def _canonical_deck(self, players: int) -> list[str]:
+        return list(_CANONICAL_DECK)  # the same 98 cards at every player count (Components)
+
+    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:
         """GameStarted with the whole deck order, then seat 0's first turn (minimum 2)."""
-        self.check_players(players)
-        options = check_options(options, _OPTIONS)
         deck = opening_deck(options, _CANONICAL_DECK, seed)
         if "deck" in options:
             options["deck"] = list(deck)  # the event keeps its own copy, not the caller's list
