@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from accounts import selectors, services
 from accounts.avatars import AVATAR_VARIANTS
-from server.pagination import PAGE_PARAMETERS, Page, PageSerializer
+from server.pagination import PAGE_PARAMETERS, PageSerializer, paged
 
 
 class UserOutputSerializer(serializers.Serializer):
@@ -225,9 +225,7 @@ class TokenListApi(APIView):
 
     @extend_schema(parameters=PAGE_PARAMETERS, responses={200: TokenPageSerializer})
     def get(self, request):
-        paginator = Page()
-        page = paginator.paginate_queryset(selectors.token_list(user=request.user), request, view=self)
-        return paginator.get_paginated_response(TokenOutputSerializer(page, many=True).data)
+        return paged(selectors.token_list(user=request.user), request, self, lambda page: TokenOutputSerializer(page, many=True).data)
 
 
 class TokenRevokeApi(APIView):

@@ -14,7 +14,7 @@ from chat import selectors as chat_selectors
 from games import exchange, replay, selectors, services
 from games.engines import ENGINES
 from games.models import Match
-from server.pagination import PAGE_PARAMETERS, Page, PageSerializer
+from server.pagination import PAGE_PARAMETERS, PageSerializer, paged
 
 
 class SeatOutputSerializer(serializers.Serializer):
@@ -179,9 +179,7 @@ class MatchListCreateApi(APIView):
         matches = selectors.match_list(
             game=request.query_params.get("game"), status=status_filter, player=request.query_params.get("player")
         )
-        paginator = Page()
-        page = paginator.paginate_queryset(matches, request, view=self)
-        return paginator.get_paginated_response(MatchOutputSerializer(selectors.match_summaries(page), many=True).data)
+        return paged(matches, request, self, lambda page: MatchOutputSerializer(selectors.match_summaries(page), many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: MatchOutputSerializer})
     def post(self, request):

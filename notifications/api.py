@@ -15,7 +15,7 @@ from notifications import selectors, services
 from notifications.models import Kind
 from notifications.serializers import NotificationOutputSerializer
 from server.errors import bad_request
-from server.pagination import PAGE_PARAMETERS, Page, PageSerializer
+from server.pagination import PAGE_PARAMETERS, PageSerializer, paged
 
 
 class NotificationPageSerializer(PageSerializer):
@@ -65,9 +65,7 @@ class NotificationListApi(APIView):
         if unread not in ("0", "1", "true", "false"):
             raise bad_request("bad_unread", "unread is 1 or 0 (true or false).")
         rows = selectors.notification_list(user_id=request.user.pk, unread=unread in ("1", "true"))
-        paginator = Page()
-        page = paginator.paginate_queryset(rows, request, view=self)
-        return paginator.get_paginated_response(NotificationOutputSerializer(page, many=True).data)
+        return paged(rows, request, self, lambda page: NotificationOutputSerializer(page, many=True).data)
 
 
 class NotificationUnreadCountApi(APIView):

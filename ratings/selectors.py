@@ -462,7 +462,7 @@ def competitor_ref(game: str, ref: str) -> CompetitorRef:
 
 
 def user_refs(user_ids: list[int]) -> list[CompetitorRef]:
-    """People by id, in that order, as `table_prediction` takes them (for tournaments)."""
+    """People by id, in that order, as `table_prediction` takes them."""
     users = User.objects.in_bulk(user_ids)
     return [CompetitorRef(rmath.user_competitor(uid), Kind.USER, users[uid], users[uid].shown_name) for uid in user_ids]
 

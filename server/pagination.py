@@ -5,10 +5,14 @@ everything learns at once that it did not get it.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.response import Response
 
 from server.errors import bad_request
 from server.limits import whole_number
@@ -54,3 +58,11 @@ class PageSerializer(serializers.Serializer):
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
+
+
+def paged(rows: Any, request, view, shown: Callable[[list], Any]) -> Response:
+    """A page of `rows` (a list, or a queryset read one page at a time) as `Page` answers it, its
+    rows as `shown(page)` gives them."""
+    paginator = Page()
+    page = paginator.paginate_queryset(rows, request, view=view)
+    return paginator.get_paginated_response(shown(page))

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from games.engines import ENGINES
 from server.errors import bad_request, forbidden
-from server.pagination import PAGE_PARAMETERS, Page
+from server.pagination import PAGE_PARAMETERS, paged
 from tournaments import selectors, services, webhooks
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament
@@ -319,11 +319,7 @@ def _summary(tournament: Tournament) -> dict:
 
 def _page_of(serializer_class: type[serializers.Serializer], rows, request, view: APIView, shown=None) -> Response:
     """A page of `rows` (a list, or a queryset read one page at a time), each row `shown` first."""
-    paginator = Page()
-    page = paginator.paginate_queryset(rows, request, view=view)
-    if shown is not None:
-        page = [shown(row) for row in page]
-    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+    return paged(rows, request, view, lambda page: serializer_class([shown(row) for row in page] if shown else page, many=True).data)
 
 
 class TournamentListCreateApi(JsonApiView):
@@ -386,9 +382,7 @@ class TournamentListCreateApi(JsonApiView):
         if organiser is not None:
             organiser = serializers.IntegerField(min_value=1).run_validation(organiser)
         rows = selectors.tournament_list(game=game, status=status_filter, organiser=organiser)
-        paginator = Page()
-        page = paginator.paginate_queryset(rows, request, view=self)
-        return paginator.get_paginated_response([_summary(t) for t in page])
+        return paged(rows, request, self, lambda page: [_summary(t) for t in page])
 
     @extend_schema(request=InputSerializer, responses={201: TournamentOutputSerializer})
     def post(self, request):
