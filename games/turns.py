@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from games import schedule
@@ -122,8 +123,6 @@ def sweep(*, stale_after: float | None = None) -> dict[str, int]:
     Every task it sends names the decision it is for, so one that is no longer needed (or
     that its first copy already did) does nothing. Run periodically by Celery beat.
     """
-    from django.db.models import Max
-
     now = timezone.now()
     grace = timedelta(seconds=settings.SWEEP_STALE_AFTER if stale_after is None else stale_after)
     resent = {"clocks": 0, "windows": 0, "bots": 0}

@@ -27,6 +27,7 @@ from fractions import Fraction
 
 from tournaments.formats._common import Entrant, History, PlayerId, Result, seeded
 
+
 @dataclass(frozen=True)
 class Standing:
     """One row of the standings table."""

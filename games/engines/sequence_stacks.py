@@ -13,7 +13,8 @@ written by `decide`; `evolve` only applies them.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from games.engines._common import (
     Engine,

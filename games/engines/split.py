@@ -16,7 +16,8 @@ trade, a seat in `last_matches` with no possible match, the end of a round, the 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, TypedDict
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypedDict
 
 from games.engines._common import (
     Engine,

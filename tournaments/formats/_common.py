@@ -9,10 +9,9 @@ import datetime as _dt
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
-
 
 PlayerId = Hashable
 

@@ -295,7 +295,8 @@ def _repair_windows(mate: list[int], allowed: Callable[[int, int], bool], dummy:
         local = {v: i for i, v in enumerate(vertices)}
         local_mate = [local.get(mate[v], -1) for v in vertices]
         exposed = [i for i, m in enumerate(local_mate) if m == -1]
-        local_mate = augment_matching(len(vertices), lambda i, j: allowed(vertices[i], vertices[j]),
+        # The lambda is called only inside this call, so it always sees this pass's `vertices`.
+        local_mate = augment_matching(len(vertices), lambda i, j: allowed(vertices[i], vertices[j]),  # noqa: B023
                                       local_mate, exposed)
         for i, v in enumerate(vertices):
             mate[v] = vertices[local_mate[i]] if local_mate[i] != -1 else -1
