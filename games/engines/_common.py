@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 
 class IllegalMove(Exception):
@@ -27,14 +27,39 @@ class Engine:
     min_players: int = 1
     max_players: int = 1
 
-    def replay(self, events: Iterable[dict]) -> Any:
+    def replay(self, events: Iterable[dict[str, Any]]) -> Any:
         state = None
         evolve = self.evolve
         for event in events:
             state = evolve(state, event)
         return state
 
-    def evolve(self, state: Any, event: dict) -> Any:  # pragma: no cover - abstract
+    def evolve(self, state: Any, event: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # The rest of the contract (shared/ENGINE.md), declared so callers of `ENGINES[slug]` are
+    # checked. States, events and moves are each engine's own shapes: `Any` here.
+    version: int
+
+    def start(self, players: int, seed: int, options: dict[str, Any] | None = None) -> list[Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def decide(self, state: Any, seat: int, move: Any) -> list[Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> list[int]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def legal_moves(self, state: Any, seat: int) -> list[dict[str, Any]]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def redact(self, event: Any, seat: int | None) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> dict[str, Any] | None:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def check_players(self, players: Any) -> None:
@@ -53,7 +78,7 @@ class Engine:
             raise ValueError(f"seat must be None or 0..{players - 1}, not {seat!r}")
 
 
-def check_options(options: dict | None, allowed: Iterable[str]) -> dict:
+def check_options(options: dict[str, Any] | None, allowed: Iterable[str]) -> dict[str, Any]:
     """Returns the options as a dict, refusing unknown keys (ValueError)."""
     if options is None:
         return {}
@@ -65,7 +90,7 @@ def check_options(options: dict | None, allowed: Iterable[str]) -> dict:
     return dict(options)
 
 
-def opening_deck(options: dict, canonical: Sequence[str], seed: int) -> list[str]:
+def opening_deck(options: dict[str, Any], canonical: Sequence[str], seed: int) -> list[str]:
     """The first deal's deck, top card first: `options["deck"]` if given, else the seeded shuffle.
 
     `canonical` is the deck for this player count in the rules page's canonical order.
@@ -98,6 +123,6 @@ def competition_ranks(scores: Sequence[float], *, higher_is_better: bool = True)
     return [1 + sum(1 for other in keys if other < key) for key in keys]
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """True for a JSON integer; booleans are not integers in a move."""
     return isinstance(value, int) and not isinstance(value, bool)
