@@ -293,9 +293,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "presence", **message["presence"]})
 
     async def _send_frame(self, kind: str, hint: int | None = None) -> None:
-        where = {"kind": kind, "since": self.last_seq, "hint": hint}
-        known = None if hint is None else frames.frame_text_known(self.match_id, self.user_id, **where)
-        seq, seat, text = known or await _in_thread(frames.frame_text)(self.match_id, self.user_id, **where)
+        known = None if hint is None else frames.frame_text_known(
+            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint
+        )
+        seq, seat, text = known or await _in_thread(frames.frame_text)(
+            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint
+        )
         if seat != self.seat:  # the table is told where this person sits now
             self.seat = seat
             self.entry = {**self.entry, "seat": seat}
