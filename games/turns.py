@@ -128,6 +128,7 @@ def sweep(*, stale_after: float | None = None) -> dict[str, int]:
     resent = {"clocks": 0, "windows": 0, "bots": 0}
     for match in Match.objects.filter(status=Match.Status.RUNNING, deadline__lt=now - grace):
         to_act = ENGINES[match.game].to_act(state_at_head(match.pk, match.game, match.last_seq))
+        assert match.deadline is not None  # the query matched it on its deadline
         if len(to_act) > 1 or match.clock_seconds is None:
             schedule.followups_send([schedule.window_close(match.pk, match.deadline)])
             resent["windows"] += 1

@@ -16,7 +16,7 @@ from server.limits import whole_number
 class Page(LimitOffsetPagination):
     """DRF's limit/offset pages, refusing a limit or offset it would silently replace."""
 
-    def get_limit(self, request) -> int:
+    def get_limit(self, request) -> int | None:  # DRF's default_limit is None without PAGE_SIZE
         text = request.query_params.get(self.limit_query_param)
         if text is None:
             return self.default_limit
