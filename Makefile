@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench check-engines clean
+.PHONY: run test lint bench check-engines clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,11 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest
+
+# ruff and mypy, each configured in pyproject.toml (mypy's paths are its `files`).
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 check-engines: $(VENV)/.installed
 	$(BIN)/python ../shared/tools/check_engines.py

@@ -225,7 +225,8 @@ class TokenListApi(APIView):
 
     @extend_schema(parameters=PAGE_PARAMETERS, responses={200: TokenPageSerializer})
     def get(self, request):
-        return paged(selectors.token_list(user=request.user), request, self, lambda page: TokenOutputSerializer(page, many=True).data)
+        tokens = selectors.token_list(user=request.user)
+        return paged(tokens, request, self, lambda page: TokenOutputSerializer(page, many=True).data)
 
 
 class TokenRevokeApi(APIView):

@@ -14,12 +14,14 @@ import json
 import platform
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 README_START, README_END = "<!-- bench results: start -->", "<!-- bench results: end -->"
-BENCHMARKS = ["engines", "bots", "seats", "pairing", "fair_tables", "ratings", "rating_models", "moves", "live", "memory", "league", "log"]
+BENCHMARKS = [
+    "engines", "bots", "seats", "pairing", "fair_tables", "ratings", "rating_models", "moves", "live", "memory", "league", "log",
+]
 
 
 class Tee(io.TextIOBase):
@@ -51,7 +53,7 @@ def main() -> int:
         with contextlib.redirect_stdout(Tee(sys.stdout, copy)):
             returned = importlib.import_module(f"bench.{name}").main([])
         results[name] = {
-            "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "at": datetime.now(UTC).isoformat(timespec="seconds"),
             "seconds": round(time.perf_counter() - started, 1),
             "result": returned,
             "printed": copy.getvalue().strip(),

@@ -53,7 +53,10 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def print_table(title: str, header: list[str], rows: list[list[object]]) -> None:
-    cells = [header] + [[f"{c:,.0f}" if isinstance(c, float) and c >= 100 else (f"{c:.2f}" if isinstance(c, float) else str(c)) for c in r] for r in rows]
+    cells = [header] + [
+        [f"{c:,.0f}" if isinstance(c, float) and c >= 100 else (f"{c:.2f}" if isinstance(c, float) else str(c)) for c in r]
+        for r in rows
+    ]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     print(f"\n## {title}\n")
     print("| " + " | ".join(h.ljust(w) for h, w in zip(cells[0], widths)) + " |")

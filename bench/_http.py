@@ -17,7 +17,7 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def __aenter__(self) -> "Connection":
+    async def __aenter__(self) -> Connection:
         self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         return self
 

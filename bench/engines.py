@@ -84,7 +84,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
             results.append(measure(slug, players, args.games))
     print_table(
         "Engines (events/s; baseline: trivial dict updates, same count)",
-        ["game", "players", "events/game", "replay ev/s", "decide+evolve ev/s", "random games/s", "baseline ev/s", "replay/baseline"],
+        [
+            "game", "players", "events/game", "replay ev/s", "decide+evolve ev/s", "random games/s", "baseline ev/s",
+            "replay/baseline",
+        ],
         [
             [r["game"], r["players"], r["events_per_game"], r["replay_events_per_s"], r["decide_evolve_events_per_s"],
              r["random_games_per_s"], r["baseline_events_per_s"], r["replay_events_per_s"] / r["baseline_events_per_s"]]

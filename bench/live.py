@@ -42,7 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._common import UVICORN_OPTIONS, percentile, print_table  # noqa: E402
-from bench.moves import DEFAULT_URL as DEFAULT_DATABASE_URL, ensure_database  # noqa: E402
+from bench.moves import DEFAULT_URL as DEFAULT_DATABASE_URL  # noqa: E402
+from bench.moves import ensure_database  # noqa: E402
 
 GAME, PLAYERS = "ten", 2
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/2"
@@ -315,7 +316,7 @@ class TablePlay:
         while max_moves is None or self.sent < max_moves:
             try:
                 await asyncio.wait_for(self.wake.wait(), timeout=max(0.01, stop - time.perf_counter()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             self.wake.clear()
             if time.perf_counter() >= stop:
@@ -350,7 +351,7 @@ class TablePlay:
             self.wake.clear()
             try:
                 await asyncio.wait_for(self.wake.wait(), timeout=max(0.01, until - time.perf_counter()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
 
 

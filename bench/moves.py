@@ -85,7 +85,8 @@ def tables_ready(users: list, per_user: int) -> dict[int, list[tuple[int, list]]
     for user in users:
         ready[user.pk] = []
         for _ in range(per_user):
-            match = services.match_start(match_id=services.match_create(user=user, game="the-game", players=1, rated=False).pk, user=user)
+            created = services.match_create(user=user, game="the-game", players=1, rated=False)
+            match = services.match_start(match_id=created.pk, user=user)
             ready[user.pk].append((match.pk, selectors.match_view_for_user(match, user)["legal_moves"]))
     return ready
 
@@ -185,7 +186,8 @@ def long_match_growth(moves: int = 300, window: int = 10) -> list[list[object]]:
         if len(latencies) < moves:
             continue  # this deal ended early: deal again
         match = selectors.match_get(match.pk)
-        rebuild = min(_timed(lambda: state_at(match.pk, match.game, match.last_seq)) for _ in range(5))
+        # Timed right here, so the lambda sees this deal's `match`.
+        rebuild = min(_timed(lambda: state_at(match.pk, match.game, match.last_seq)) for _ in range(5))  # noqa: B023
         early, late = latencies[:window], latencies[moves - window:moves]
         return [
             [f"moves 1-{window}", median(early) * 1e3, max(early) * 1e3],
@@ -201,7 +203,9 @@ def _timed(run) -> float:
     return time.perf_counter() - start
 
 
-async def http_client(port: int, token: str, tables: list[tuple[int, list]], moves: int, latencies: list[float], seed: int) -> None:
+async def http_client(
+    port: int, token: str, tables: list[tuple[int, list]], moves: int, latencies: list[float], seed: int
+) -> None:
     from bench._http import Connection
 
     rng, tables = random.Random(seed), iter(tables)

@@ -186,7 +186,9 @@ def generate_matches(
             )
             events = []
             for match, (table, _, outcome) in zip(matches, tables):
-                facts = [({"type": "MovePlayed", "seat": s, "move": {"action": "pass"}}, f"user:{u}") for s, u in enumerate(table)]
+                facts = [
+                    ({"type": "MovePlayed", "seat": s, "move": {"action": "pass"}}, f"user:{u}") for s, u in enumerate(table)
+                ]
                 facts.append(({"type": "MatchFinished", "outcome": outcome, "seed": match.seed}, "server"))
                 previous = ""
                 for seq, (data, actor) in enumerate(facts, start=1):

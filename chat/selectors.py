@@ -146,7 +146,9 @@ def _items(match_id: int, rows: list[ChatEvent], staff: bool) -> list[ChatItem]:
     hides = {row.message_seq: row for row in rows if row.type == _HIDDEN}
     hides |= {
         row.message_seq: row
-        for row in ChatEvent.objects.filter(match_id=match_id, message_seq__in=set(posted) - hides.keys()).select_related("author")
+        for row in ChatEvent.objects.filter(
+            match_id=match_id, message_seq__in=set(posted) - hides.keys()
+        ).select_related("author")
     }
     messages = {row.seq: row for row in rows if row.type == _POSTED}
     wanted = {row.message_seq for row in rows if row.type == _HIDDEN} - messages.keys()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 GENESIS_HASH = ""
@@ -32,7 +32,7 @@ def canonical_time(moment: datetime) -> str:
     microseconds and a Z, e.g. 2026-12-03T10:22:32.123456Z (microseconds: what PostgreSQL keeps)."""
     if moment.tzinfo is None:
         raise ValueError("an event's time must say its time zone")
-    return moment.astimezone(timezone.utc).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def event_hash(

@@ -37,8 +37,8 @@ import time
 import uuid
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
@@ -76,7 +76,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         cap = settings.MAX_SOCKETS_PER_CLIENT_AND_TABLE
         if await self._presence("claim", self.socket_id, entry, cap) is False:
             # Accepted first so that the client reads why; a close before accepting says nothing.
-            await self._error(None, "too_many_sockets", f"At most {cap} sockets per table for one person or address; close one first.")
+            await self._error(
+                None, "too_many_sockets", f"At most {cap} sockets per table for one person or address; close one first."
+            )
             await self.close(code=4429)
             return
         self.entry = entry  # the socket's slot, released on disconnect
@@ -123,7 +125,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return  # refused at connect and closing: it is sent nothing more
         if not self._within_rate():
             # The frame's id, if it has one, so the client knows which move was refused.
-            await self._error(_frame_id(text_data), "rate_limited", f"At most {settings.SOCKET_FRAMES_PER_SECOND:g} frames a second.")
+            await self._error(
+                _frame_id(text_data), "rate_limited", f"At most {settings.SOCKET_FRAMES_PER_SECOND:g} frames a second."
+            )
             return
         if text_data is None or len(text_data) > _MAX_FRAME_BYTES:
             await self._error(None, "frame_rejected", f"Send JSON text frames of at most {_MAX_FRAME_BYTES} bytes.")
@@ -289,8 +293,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "presence", **message["presence"]})
 
     async def _send_frame(self, kind: str, hint: int | None = None) -> None:
-        known = None if hint is None else frames.frame_text_known(self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint)
-        seq, seat, text = known or await _in_thread(frames.frame_text)(self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint)
+        known = None if hint is None else frames.frame_text_known(
+            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint
+        )
+        seq, seat, text = known or await _in_thread(frames.frame_text)(
+            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint
+        )
         if seat != self.seat:  # the table is told where this person sits now
             self.seat = seat
             self.entry = {**self.entry, "seat": seat}

@@ -28,7 +28,13 @@ from games.chain import canonical_json, canonical_time
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
 from games.verification import (
-    FORMAT, FORMAT_VERSION, FileRefused, chain_header, file_chain_version, parse_match_file, verify_file_contents,
+    FORMAT,
+    FORMAT_VERSION,
+    FileRefused,
+    chain_header,
+    file_chain_version,
+    parse_match_file,
+    verify_file_contents,
 )
 from server.errors import ApplicationError, conflict, forbidden
 
@@ -72,10 +78,15 @@ def match_export_lines(match: Match, user: User | None = None, *, chat: list[str
     if chat is not None:
         header["chat"] = len(chat)
     yield canonical_json(header)
-    rows = Event.objects.filter(match=match).order_by("seq").values_list("seq", "kind", "type", "actor", "created", "data", "hash")
+    rows = Event.objects.filter(match=match).order_by("seq").values_list(
+        "seq", "kind", "type", "actor", "created", "data", "hash"
+    )
     for seq, kind, type_, actor, created, data, hash_ in rows.iterator():
         yield canonical_json(
-            {"seq": seq, "kind": kind, "type": type_, "actor": actor, "created": canonical_time(created), "data": data, "hash": hash_}
+            {
+                "seq": seq, "kind": kind, "type": type_, "actor": actor, "created": canonical_time(created), "data": data,
+                "hash": hash_,
+            }
         )
     yield from chat or ()
 

@@ -25,7 +25,6 @@ import weakref
 from typing import Any
 
 import redis.asyncio as redis
-
 from django.conf import settings
 from django.db import connections
 from django.http.request import split_domain_port, validate_host
@@ -350,7 +349,8 @@ async def _respond(send, status: int, answer: dict, request_id: str, *, secure: 
         (b"cross-origin-opener-policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY.encode()),
     ]
     if secure and settings.SECURE_HSTS_SECONDS:
-        value = f"max-age={settings.SECURE_HSTS_SECONDS}" + ("; includeSubDomains" if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS else "")
+        value = f"max-age={settings.SECURE_HSTS_SECONDS}"
+        value += "; includeSubDomains" if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS else ""
         headers.append((b"strict-transport-security", value.encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

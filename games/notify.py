@@ -10,6 +10,7 @@ import logging
 import threading
 from collections.abc import Coroutine
 
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
@@ -147,8 +148,6 @@ def server_loop_set(loop: asyncio.AbstractEventLoop) -> None:
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop of the server this process runs, if it runs one."""
-    from asgiref.sync import SyncToAsync
-
     loop = _server_loop_of_process or getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     return loop if loop is not None and loop.is_running() else None
 

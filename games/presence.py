@@ -13,6 +13,7 @@ import threading
 import time
 from functools import lru_cache
 
+import redis
 from django.conf import settings
 
 TTL = 90.0
@@ -79,8 +80,6 @@ return 1
 
 class RedisPresence:
     def __init__(self, url: str) -> None:
-        import redis
-
         self._redis = redis.Redis.from_url(url)
         self._claim = self._redis.register_script(_CLAIM)
 

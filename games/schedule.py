@@ -67,7 +67,7 @@ def after_change(
     if seats is None:
         seats = {s.seat: s for s in Seat.objects.filter(match_id=match.pk, seat__in=to_act)}
     window = len(to_act) > 1
-    continuing = bool(previous_to_act) and len(previous_to_act) > 1 and set(to_act) < set(previous_to_act)
+    continuing = previous_to_act is not None and len(previous_to_act) > 1 and set(to_act) < set(previous_to_act)
     people = []
     for seat in to_act:
         row = seats[seat]

@@ -673,7 +673,10 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
             status=Match.Status.RUNNING, started_at=timezone.now(), seed=source.seed, seed_sha256=source.seed_sha256,
         )
         seats = Seat.objects.bulk_create(
-            [Seat(match=match, seat=s, user=user if s == seat else None, bot="" if s == seat else bot) for s in range(source.players)]
+            [
+                Seat(match=match, seat=s, user=user if s == seat else None, bot="" if s == seat else bot)
+                for s in range(source.players)
+            ]
         )
         started = _match_started_fact(match, seats, _Deal(source.seed, source.seed))
         started["practice_of"] = {"match": source.pk, "seq": seq, "hash": rows[-1].hash}
@@ -796,7 +799,10 @@ def _try_move(
     seat = move_seat(head, match_id, seat, move, user_id=user_id, expected_seq=expected_seq)
     state = state_at_head(match_id, head.match.game, head.match.last_seq)
     decided = move_decide(head, state, seat, move, actor)
-    if not store.head_claim(match_id, decided.base_seq, decided.changes, decided.rows, receipt=receipt and (receipt, decided.response)):
+    claimed = store.head_claim(
+        match_id, decided.base_seq, decided.changes, decided.rows, receipt=receipt and (receipt, decided.response)
+    )
+    if not claimed:
         raise _LostRace
     transaction.on_commit(lambda: match_committed(match_id, decided))
     transaction.on_commit(lambda: move_tasks_send(match_id, decided))

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from django.db import connection, transaction
@@ -156,7 +155,9 @@ def head_claim(
         cursor.execute(*_events_insert_statement(rows))
         if receipt is not None:
             values = ", ".join(["%s"] * len(_RECEIPT_COLUMNS))
-            cursor.execute(f"INSERT INTO {_RECEIPT} ({_RECEIPT_COLUMN_LIST}) VALUES ({values})", _receipt_params(match_id, receipt))
+            cursor.execute(
+                f"INSERT INTO {_RECEIPT} ({_RECEIPT_COLUMN_LIST}) VALUES ({values})", _receipt_params(match_id, receipt)
+            )
     return True
 
 
@@ -306,5 +307,5 @@ def iso(value) -> str | None:
     if isinstance(value, str):
         value = parse_datetime(value)
     if timezone.is_naive(value):
-        value = timezone.make_aware(value, dt_timezone.utc)
+        value = timezone.make_aware(value, UTC)
     return value.isoformat()

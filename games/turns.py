@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from games import schedule
@@ -122,13 +123,12 @@ def sweep(*, stale_after: float | None = None) -> dict[str, int]:
     Every task it sends names the decision it is for, so one that is no longer needed (or
     that its first copy already did) does nothing. Run periodically by Celery beat.
     """
-    from django.db.models import Max
-
     now = timezone.now()
     grace = timedelta(seconds=settings.SWEEP_STALE_AFTER if stale_after is None else stale_after)
     resent = {"clocks": 0, "windows": 0, "bots": 0}
     for match in Match.objects.filter(status=Match.Status.RUNNING, deadline__lt=now - grace):
         to_act = ENGINES[match.game].to_act(state_at_head(match.pk, match.game, match.last_seq))
+        assert match.deadline is not None  # the query matched it on its deadline
         if len(to_act) > 1 or match.clock_seconds is None:
             schedule.followups_send([schedule.window_close(match.pk, match.deadline)])
             resent["windows"] += 1

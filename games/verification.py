@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from games.chain import CHAIN_COVERS, GENESIS_HASH, canonical_json, canonical_time, event_hash, seed_sha256
@@ -313,10 +313,10 @@ def _json_object(line: str, number: int) -> dict[str, Any]:
 
 def _timestamp(value: Any, number: int) -> datetime:
     if value is None:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)
     try:
         moment = datetime.fromisoformat(value)
-        return moment.astimezone(timezone.utc) if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
     except (TypeError, ValueError, OverflowError):
         raise FileRefused(number, "created is not an ISO 8601 time") from None
 

@@ -665,4 +665,6 @@ def _ratings_checked(
     summary.ladders = len(latest_epoch)
     superseded = len(facts.ratings) - len(latest_epoch)
     if superseded:
-        summary.notes.append(f"{superseded} earlier ladder epochs checked for continuity only (their parameters are not published)")
+        summary.notes.append(
+            f"{superseded} earlier ladder epochs checked for continuity only (their parameters are not published)"
+        )

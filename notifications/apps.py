@@ -9,4 +9,4 @@ class NotificationsConfig(AppConfig):
         # Registers the tasks, which the services send by name (the task module imports the
         # services), and listens for invitations addressed to someone (games.signals): games
         # never imports this app.
-        from notifications import receivers, tasks  # noqa: F401
+        from notifications import receivers, tasks  # noqa: F401, PLC0415

@@ -19,9 +19,9 @@ from games.models import Event, Match, Seat
 from games.selectors import people_who_moved, result_ranks
 from ratings import math as rmath
 from ratings.models import Kind, Ladder, Pool, Rating, RatingEntry, TeamResult
-from tournaments.selectors import TableResultChange
 from server.errors import bad_request, not_found
 from server.limits import whole_number
+from tournaments.selectors import TableResultChange
 
 # A board lists every competitor with at least this many rated games unless asked for more
 # (`min_games`): one, so a new player is on the board after their first rated match.

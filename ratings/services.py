@@ -35,8 +35,15 @@ from ratings import math as rmath
 from ratings import projections
 from ratings.models import Ladder, Pool, Rating, RatingEntry
 from ratings.selectors import (
-    LadderPending, RatableMatch, game_params, ladder_pending, match_head, ratable_matches, rating_order,
-    raw_rows, revised_matches,
+    LadderPending,
+    RatableMatch,
+    game_params,
+    ladder_pending,
+    match_head,
+    ratable_matches,
+    rating_order,
+    raw_rows,
+    revised_matches,
 )
 from server.errors import bad_request, match_not_found
 from tournaments.selectors import table_result_changes

@@ -5,9 +5,11 @@ import functools
 import logging
 import os
 
+import redis
 from celery import Celery, shared_task
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils.module_loading import import_string
+from kombu.exceptions import OperationalError as BrokerError
 
 from server.filesystem_broker import install as install_filesystem_broker
 
@@ -23,7 +25,7 @@ app.autodiscover_tasks()
 @app.on_configure.connect
 def _safe_filesystem_broker(sender, **kwargs) -> None:
     # `sender.conf` is not loaded yet when this signal fires (reading it would recurse).
-    from django.conf import settings
+    from django.conf import settings  # noqa: PLC0415
 
     if str(getattr(settings, "CELERY_BROKER_URL", "")).startswith("filesystem"):
         install_filesystem_broker()
@@ -31,10 +33,6 @@ def _safe_filesystem_broker(sender, **kwargs) -> None:
 
 def _transient_errors() -> tuple[type[Exception], ...]:
     """Errors after which a task should simply run again a little later."""
-    import redis
-    from django.db import InterfaceError, OperationalError
-    from kombu.exceptions import OperationalError as BrokerError
-
     return (OperationalError, InterfaceError, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, BrokerError)
 
 

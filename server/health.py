@@ -1,6 +1,7 @@
 """Liveness and readiness for orchestrators and load balancers."""
 from __future__ import annotations
 
+import redis
 from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
@@ -22,8 +23,6 @@ def readyz(request):
         checks["database"] = f"error: {type(exc).__name__}"
     if settings.REDIS_URL:
         try:
-            import redis
-
             redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2).ping()
             checks["redis"] = "ok"
         except Exception as exc:  # noqa: BLE001

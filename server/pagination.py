@@ -21,7 +21,7 @@ from server.limits import whole_number
 class Page(LimitOffsetPagination):
     """DRF's limit/offset pages, refusing a limit or offset it would silently replace."""
 
-    def get_limit(self, request) -> int:
+    def get_limit(self, request) -> int | None:  # DRF's default_limit is None without PAGE_SIZE
         text = request.query_params.get(self.limit_query_param)
         if text is None:
             return self.default_limit
@@ -64,5 +64,5 @@ def paged(rows: Any, request, view, shown: Callable[[list], Any]) -> Response:
     """A page of `rows` (a list, or a queryset read one page at a time) as `Page` answers it, its
     rows as `shown(page)` gives them."""
     paginator = Page()
-    page = paginator.paginate_queryset(rows, request, view=view)
+    page = paginator.paginate_queryset(rows, request, view=view) or []
     return paginator.get_paginated_response(shown(page))

@@ -40,7 +40,8 @@ def document_errors(result, generator, request, public):
     description lists the catalogue itself."""
     rows = "\n".join(f"| `{code}` | {entry.status} | {entry.meaning} |" for code, entry in sorted(CATALOGUE.items()))
     info = result.setdefault("info", {})
-    info["description"] = f"{info.get('description', '')}\n\n## Error codes\n\n| code | status | meaning |\n|---|---|---|\n{rows}\n"
+    table = f"## Error codes\n\n| code | status | meaning |\n|---|---|---|\n{rows}\n"
+    info["description"] = f"{info.get('description', '')}\n\n{table}"
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["Error"] = {
         "type": "object",

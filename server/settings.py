@@ -7,10 +7,12 @@ channel layer, the cache and Celery's broker.
 """
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Runtime files of the embedded default (SQLite database, Celery's filesystem queue).
@@ -31,8 +33,9 @@ DEBUG = env_bool("DEBUG", False)
 
 def _secret_key() -> str:
     """SECRET_KEY from the environment; the embedded default makes one and keeps it in VAR_DIR."""
-    from django.core.exceptions import ImproperlyConfigured
-    from django.core.management.utils import get_random_secret_key
+    # Here, not at the top: importing django.core.management loads the apps machinery, which has
+    # no business running while the settings load (only the embedded default makes a key).
+    from django.core.management.utils import get_random_secret_key  # noqa: PLC0415
 
     key = os.environ.get("SECRET_KEY", "")
     if key:
@@ -52,14 +55,12 @@ def _secret_key() -> str:
 def _log_signing_key() -> str:
     """LOG_SIGNING_KEY from the environment; the embedded default makes one and keeps it in VAR_DIR
     (named `<EXPORT_SERVER_NAME or localhost>/card-league`, the log's origin)."""
-    from django.core.exceptions import ImproperlyConfigured
-
     key = os.environ.get("LOG_SIGNING_KEY", "")
     if key:
         return key
     if EMBEDDED or DEBUG:
         # Here, not at the top: settings load before any app, and production never makes a key.
-        from leaguelog.notes import generate_signer_key
+        from leaguelog.notes import generate_signer_key  # noqa: PLC0415
 
         path = VAR_DIR / "log_signing_key"
         if not path.exists():
@@ -91,10 +92,6 @@ def _trusted_proxies() -> list[str]:
     """TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed (addresses or networks, comma
     separated; none by default). Anything else sends that header freely, so it must not pick
     the address the throttles count. A bad entry stops the server rather than being ignored."""
-    import ipaddress
-
-    from django.core.exceptions import ImproperlyConfigured
-
     proxies = env_list("TRUSTED_PROXIES", "")
     for proxy in proxies:
         try:

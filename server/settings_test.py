@@ -11,7 +11,9 @@ os.environ.setdefault("SECRET_KEY", "tests-only-not-secret")
 os.environ.setdefault("ALLOWED_HOSTS", "*")
 os.environ.setdefault("SECURE_COOKIES", "0")
 # The league log's key for tests only: public here, so it signs nothing anyone should trust.
-os.environ.setdefault("LOG_SIGNING_KEY", "PRIVATE+KEY+tests.card-league.invalid+a3ba505c+AT2uNy0iNVxrxfTK109d5Vx/n3DCrfzCxZDX+KfA9cA7")
+os.environ.setdefault(
+    "LOG_SIGNING_KEY", "PRIVATE+KEY+tests.card-league.invalid+a3ba505c+AT2uNy0iNVxrxfTK109d5Vx/n3DCrfzCxZDX+KfA9cA7"
+)
 # Tests sign up many users from one address; the throttle tests set their own rates.
 os.environ.setdefault("THROTTLE_SIGNUP", "100000/hour")
 os.environ.setdefault("THROTTLE_LOGIN", "100000/hour")

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
+from django.views.defaults import page_not_found
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -35,8 +36,6 @@ def _not_found(request, exception=None):
     """JSON under /api/, the usual page elsewhere."""
     if request.path.startswith("/api/"):
         return error_response("not_found", "No such endpoint.")
-    from django.views.defaults import page_not_found
-
     return page_not_found(request, exception)
 
 

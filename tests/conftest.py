@@ -10,6 +10,21 @@ import io
 import os
 
 import pytest
+import redis
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connections
+from django.db.backends.postgresql.operations import DatabaseOperations
+from kombu.transport.redis import Channel
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from accounts.services import user_token
+from games import fastlane
+from games.frames import forget_all
+from games.state import state_cache
+from server.celery import app
+from tests.games.worker import RUNTIME_ROLE
 
 
 def pytest_configure(config):
@@ -19,8 +34,6 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    from django.conf import settings
-
     for item in items:
         if inspect.iscoroutinefunction(getattr(item, "obj", None)):
             item.fixturenames.append("_fastlane_closed_on_its_loop")
@@ -47,7 +60,6 @@ def _pools_without_lost_connections() -> None:
     Once `DB_POOL_MAX` slots were lost, every later test that needed a second connection waited
     30 s and failed (CI, 47 tests). A closed pool closes each connection still lent as it returns.
     """
-    from django.db import connections
 
     for connection in connections.all():
         pools = getattr(type(connection), "_connection_pools", {})
@@ -65,7 +77,6 @@ def _fastlane_closed_on_its_loop(_function_scoped_runner):  # pytest-asyncio's l
     """An async test's fast-lane pool is closed on its loop before the loop closes. Closed after,
     a connection still being made when the loop cancels its tasks turned the cancellation into a
     failed attempt and retried, and the test run hung in the loop's teardown."""
-    from games import fastlane
 
     yield
     fastlane.pool.discard()
@@ -79,13 +90,7 @@ def _task_queue():
     purge them. Without Redis, keep tasks in memory rather than in the embedded default's
     filesystem queue, where `make run`'s worker would later find them.
     """
-    from django.conf import settings
-
-    from server.celery import app
-
     if settings.REDIS_URL:
-        import redis
-
         broker_emptied()
         # Throttle counts and table presence of an earlier run name users and matches of a
         # database that is gone, too.
@@ -105,15 +110,8 @@ def broker_emptied() -> None:
     (one killed on purpose, or one holding an ETA task when it stopped) back in the queue an hour
     later, when any consumer polls: a test reading the queue would find another run's tasks.
     """
-    from django.conf import settings
-
-    from server.celery import app
-
     app.control.purge()
     if settings.REDIS_URL:
-        import redis
-        from kombu.transport.redis import Channel
-
         redis.Redis.from_url(settings.REDIS_URL).delete(
             Channel.unacked_key, Channel.unacked_index_key, Channel.unacked_mutex_key
         )
@@ -122,8 +120,6 @@ def broker_emptied() -> None:
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
     """Each test starts with empty per-process caches of states and frames (database ids are reused)."""
-    from games.frames import forget_all
-    from games.state import state_cache
 
     state_cache.clear()
     forget_all()
@@ -135,15 +131,12 @@ def _fresh_state_cache():
 @pytest.fixture(autouse=True)
 def _fastlane_closed():
     """Each test's event loop ends with it: so do the fast lane's connections made on it."""
-    from games import fastlane
 
     yield
     fastlane.pool.discard()
 
 
 def make_user(username: str, *, staff: bool = False):
-    from accounts.models import User
-
     user = User.objects.create_user(username=username, password="correct horse battery", display_name=username.title())
     if staff:
         user.is_staff = True
@@ -152,10 +145,6 @@ def make_user(username: str, *, staff: bool = False):
 
 
 def client_for(user=None):
-    from rest_framework.test import APIClient
-
-    from accounts.services import user_token
-
     client = APIClient()
     if user is not None:
         client.credentials(HTTP_AUTHORIZATION=f"Token {user_token(user=user)}")
@@ -187,17 +176,11 @@ def django_db_setup(django_db_setup, django_db_blocker):
     """Grants the runtime role its privileges on the test database, so the server processes the
     tests start run as production's do (tests/games/worker.py); closes the connection pool before
     pytest-django drops the test database."""
-    from django.conf import settings
 
     if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
-        from django.core.management import call_command
-
-        from tests.games.worker import RUNTIME_ROLE
-
         with django_db_blocker.unblock():
             call_command("db_runtime_role", RUNTIME_ROLE, stdout=io.StringIO())
     yield
-    from django.db import connections
 
     connections.close_all()
     for connection in connections.all():
@@ -210,7 +193,6 @@ def _flush_past_append_only():
     """Transactional tests end by emptying every table with one TRUNCATE, which the append-only
     tables refuse: the suite, a superuser, empties them as a replica would (their triggers off),
     which no server role can do."""
-    from django.db.backends.postgresql.operations import DatabaseOperations
 
     sql_flush = DatabaseOperations.sql_flush
 
@@ -226,7 +208,6 @@ def _flush_past_append_only():
 @pytest.fixture
 def eager_tasks():
     """Tasks run where they are sent (retries too), as a worker would run them right after the commit."""
-    from server.celery import app
 
     previous = app.conf.task_always_eager
     app.conf.CELERY_TASK_ALWAYS_EAGER = True  # the namespaced key: the plain one is shadowed by settings

@@ -11,6 +11,7 @@ import time
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from tests.embedded import serve
 
@@ -53,7 +54,6 @@ def test_two_people_play_the_game_and_the_demo_bots_play_on_the_embedded_default
         assert time.monotonic() < deadline, "the demo bots did not move"
         time.sleep(0.2)
     # The worker is another process and the channel layer is in memory: sockets still see its moves.
-    from websockets.sync.client import connect
 
     with connect(base.replace("http", "ws") + f"/ws/matches/{bot_table['id']}/") as socket:
         snapshot = json.loads(socket.recv(timeout=10))

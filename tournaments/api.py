@@ -319,7 +319,10 @@ def _summary(tournament: Tournament) -> dict:
 
 def _page_of(serializer_class: type[serializers.Serializer], rows, request, view: APIView, shown=None) -> Response:
     """A page of `rows` (a list, or a queryset read one page at a time), each row `shown` first."""
-    return paged(rows, request, view, lambda page: serializer_class([shown(row) for row in page] if shown else page, many=True).data)
+    def serialized(page: list) -> list:
+        return serializer_class([shown(row) for row in page] if shown else page, many=True).data
+
+    return paged(rows, request, view, serialized)
 
 
 class TournamentListCreateApi(JsonApiView):

@@ -116,7 +116,7 @@ def fold_in_place(state: State, event: dict[str, Any]) -> None:
     state["last_seq"] = event["seq"]
 
 
-def _created(state: State, data: dict, event: dict) -> None:
+def _created(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     state.update(
         status="registration",
         game=data["game"],
@@ -127,7 +127,7 @@ def _created(state: State, data: dict, event: dict) -> None:
     )
 
 
-def _registered(state: State, data: dict, event: dict) -> None:
+def _registered(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     key = str(data["entrant"])
     state["entrants"][key] = {
         "name": data["name"],
@@ -139,7 +139,7 @@ def _registered(state: State, data: dict, event: dict) -> None:
         state["order"].append(data["entrant"])
 
 
-def _withdrawn(state: State, data: dict, event: dict) -> None:
+def _withdrawn(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     key = str(data["entrant"])
     state["entrants"][key]["status"] = "withdrawn"
     if data["from_round"] is None:  # before the start: simply not in the field (nor waiting)
@@ -154,7 +154,7 @@ def _out_of(state: State, entrant: int) -> None:
             state[name].remove(entrant)
 
 
-def _waitlisted(state: State, data: dict, event: dict) -> None:
+def _waitlisted(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     state["entrants"][str(data["entrant"])] = {
         "name": data["name"], "user": data["user"], "bot": data["bot"], "status": "waitlisted",
     }
@@ -162,24 +162,24 @@ def _waitlisted(state: State, data: dict, event: dict) -> None:
     state["waitlist"].append(data["entrant"])
 
 
-def _checked_in(state: State, data: dict, event: dict) -> None:
+def _checked_in(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     if data["entrant"] not in state["checked_in"]:
         state["checked_in"] = sorted([*state["checked_in"], data["entrant"]])
 
 
-def _promoted(state: State, data: dict, event: dict) -> None:
+def _promoted(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     state["entrants"][str(data["entrant"])]["status"] = "active"
     state["waitlist"].remove(data["entrant"])
     state["order"].append(data["entrant"])
 
 
-def _waitlist_closed(state: State, data: dict, event: dict) -> None:
+def _waitlist_closed(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     for entrant in data["entrants"]:
         state["entrants"][str(entrant)]["status"] = "not_admitted"
         _out_of(state, entrant)
 
 
-def _late_entered(state: State, data: dict, event: dict) -> None:
+def _late_entered(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     key = str(data["entrant"])
     state["entrants"][key] = {"name": data["name"], "user": data["user"], "bot": data["bot"], "status": "active"}
     _out_of(state, data["entrant"])
@@ -190,20 +190,20 @@ def _late_entered(state: State, data: dict, event: dict) -> None:
         state["rounds"][str(data["bye_round"])]["byes"].append(data["entrant"])
 
 
-def _reentered(state: State, data: dict, event: dict) -> None:
+def _reentered(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     key = str(data["entrant"])
     state["entrants"][key]["status"] = "active"
     state["withdrawn"].pop(key, None)
 
 
-def _no_shows_forfeited(state: State, data: dict, event: dict) -> None:
+def _no_shows_forfeited(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     for forfeit in data["tables"]:
         table = table_of(state, data["round"], forfeit["table"])
         table["result"] = no_show_result(forfeit, data)
         table["result_seq"] = event["seq"]
 
 
-def no_show_result(forfeit: dict, data: dict) -> dict[str, Any]:
+def no_show_result(forfeit: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     """One table's result as NoShowsForfeited sets it (`result_of`'s shape)."""
     return {
         "ranks": forfeit.get("ranks"),
@@ -214,13 +214,13 @@ def no_show_result(forfeit: dict, data: dict) -> dict[str, Any]:
     }
 
 
-def _disqualified(state: State, data: dict, event: dict) -> None:
+def _disqualified(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     key = str(data["entrant"])
     state["entrants"][key]["status"] = "disqualified"
     state["disqualified"][key] = data["from_round"]
 
 
-def _started(state: State, data: dict, event: dict) -> None:
+def _started(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     if data.get("start"):  # a league's first matchday, fixed at the start (services._start)
         state["options"] = {**state["options"], "start": data["start"]}
     if data.get("rounds"):  # a Swiss open to late entry: its length does not grow with the field
@@ -233,7 +233,7 @@ def _started(state: State, data: dict, event: dict) -> None:
     )
 
 
-def _paired(state: State, data: dict, event: dict) -> None:
+def _paired(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     tables = [
         {
             "table": t["table"],
@@ -261,13 +261,13 @@ def _paired(state: State, data: dict, event: dict) -> None:
     }
 
 
-def _unpaired(state: State, data: dict, event: dict) -> None:
+def _unpaired(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     key = str(data["round"])
     state["rounds"].pop(key, None)
     state["unpaired"][key] = state["unpaired"].get(key, 0) + 1
 
 
-def _tables_started(state: State, data: dict, event: dict) -> None:
+def _tables_started(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     rnd = state["rounds"][str(data["round"])]
     matches = {t["table"]: t["match"] for t in data["tables"]}
     for table in rnd["tables"]:
@@ -275,18 +275,18 @@ def _tables_started(state: State, data: dict, event: dict) -> None:
             table["match"] = matches[table["table"]]
 
 
-def _round_started(state: State, data: dict, event: dict) -> None:
+def _round_started(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     _tables_started(state, data, event)
     state["rounds"][str(data["round"])].update(started_at=event["created"], deadline=data.get("deadline"))
 
 
-def _result(state: State, data: dict, event: dict) -> None:
+def _result(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     table = table_of(state, data["round"], data["table"])
     table["result"] = result_of(event)
     table["result_seq"] = event["seq"]
 
 
-def result_of(event: dict) -> dict[str, Any]:
+def result_of(event: dict[str, Any]) -> dict[str, Any]:
     """A table's result as a result event (TableResult, ForfeitAwarded, ResultCorrected) sets it."""
     data = event["data"]
     return {
@@ -298,7 +298,7 @@ def result_of(event: dict) -> dict[str, Any]:
     }
 
 
-def _deadline_passed(state: State, data: dict, event: dict) -> None:
+def _deadline_passed(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     rnd = state["rounds"][str(data["round"])]
     rnd["deadline_passed_at"] = event["created"]
     absent = {t["table"]: t["absent"] for t in data["tables"]}
@@ -306,19 +306,19 @@ def _deadline_passed(state: State, data: dict, event: dict) -> None:
         table["absent"] = sorted(absent.get(table["table"], []))
 
 
-def _round_completed(state: State, data: dict, event: dict) -> None:
+def _round_completed(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     state["rounds"][str(data["round"])]["completed_at"] = event["created"]
 
 
-def _finished(state: State, data: dict, event: dict) -> None:
+def _finished(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     state.update(status="finished", finished_at=event["created"], champion=data.get("champion"))
 
 
-def _cancelled(state: State, data: dict, event: dict) -> None:
+def _cancelled(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     state.update(status="cancelled", finished_at=event["created"])
 
 
-_HANDLERS: dict[str, Callable[[State, dict, dict], None]] = {
+_HANDLERS: dict[str, Callable[[State, dict[str, Any], dict[str, Any]], None]] = {
     "TournamentCreated": _created,
     "PlayerRegistered": _registered,
     "PlayerWithdrawn": _withdrawn,
@@ -351,6 +351,7 @@ _HANDLERS: dict[str, Callable[[State, dict, dict], None]] = {
 
 
 def table_of(state: State, round_number: int, table_number: int) -> dict[str, Any]:
+    table: dict[str, Any]
     for table in state["rounds"][str(round_number)]["tables"]:
         if table["table"] == table_number:
             return table
@@ -377,7 +378,8 @@ def bracket_format(state: State, options: Options) -> Format:
     """The format that draws a bracket or places players: the league's inner format for a league."""
     fmt = format_of(state)
     if fmt.slug == "league":
-        return fmt.inner(options)  # type: ignore[attr-defined]
+        inner: Format = fmt.inner(options)  # type: ignore[attr-defined]  # only the league has one
+        return inner
     return fmt
 
 
@@ -428,7 +430,7 @@ def standings(state: State) -> list[dict[str, Any]]:
     places: dict[Any, int] = {}
     placing = bracket_format(state, options)
     if state["status"] != "registration" and len(field) >= 2 and hasattr(placing, "placements"):
-        places = dict(placing.placements(field, options, past))  # type: ignore[attr-defined]
+        places = dict(placing.placements(field, options, past))
     order = {row.player: index for index, row in enumerate(rows)}
     ranks = {row.player: row.rank for row in rows}
     team_sums: dict[Any, float] = {}
@@ -570,7 +572,8 @@ def standings_after(state: State, rows: list[Row], event: dict[str, Any], *, fir
 
 def fold_with_standings(events: Iterable[dict[str, Any]]) -> tuple[State, list[Row]]:
     """The pure fold of the whole stream with its standings rows, as `apply` keeps them."""
-    state, rows = empty_state(), []
+    state = empty_state()
+    rows: list[Row] = []
     for event in events:
         first = event["type"] == "TableResult" and _has_no_result(state, event["data"])
         fold_in_place(state, event)

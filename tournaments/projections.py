@@ -36,8 +36,15 @@ from tournaments.fold import (
     rounds_in_order,
     standings,
 )
-from tournaments.models import Entrant, Round, RoundTable, StandingRow, Tournament, TournamentEvent, TournamentProjection
-
+from tournaments.models import (
+    Entrant,
+    Round,
+    RoundTable,
+    StandingRow,
+    Tournament,
+    TournamentEvent,
+    TournamentProjection,
+)
 
 # --- the rows, event by event (the incremental projection) -------------------------------------
 

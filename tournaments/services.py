@@ -34,14 +34,17 @@ from games.bots import BOTS
 from games.engines import ENGINES
 from games.engines._common import seeded_shuffle
 from games.models import Match, Seat, Shuffle
-from games.selectors import result_ranks, seats_never_moved
+from games.selectors import (
+    result_ranks,
+    seats_never_moved,
+    seats_no_show,  # its own line: away from the games imports others change
+)
 from ratings import math as rmath
 from ratings.models import Pool
 from ratings.selectors import current_pairs
 from server.celery import send_on_commit
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 from tournaments import fold, pairing_check, projections, webhooks
-from games.selectors import seats_no_show  # its own line: away from the games imports others change
 from tournaments.field_rules import CHANGING_FIELD_FORMATS as _CHANGING_FIELD
 from tournaments.field_rules import FieldRules, why
 from tournaments.formats import FORMATS, Pairing, forfeit_result

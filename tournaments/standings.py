@@ -27,6 +27,7 @@ from fractions import Fraction
 
 from tournaments.formats._common import Entrant, History, PlayerId, Result, seeded
 
+
 @dataclass(frozen=True)
 class Standing:
     """One row of the standings table."""
@@ -129,11 +130,11 @@ def standings(entrants: Iterable[Entrant | PlayerId], history: History | None = 
     for res in history.results:
         _count_table(res, tally, unit, spread)
     bye_units = bye.numerator * (unit // bye.denominator)
-    for entry in history.byes:
-        if entry.player not in tally:
-            raise ValueError(f"bye for {entry.player!r}, who is not an entrant")
-        tally[entry.player].byes += 1
-        tally[entry.player].points += bye_units
+    for given in history.byes:
+        if given.player not in tally:
+            raise ValueError(f"bye for {given.player!r}, who is not an entrant")
+        tally[given.player].byes += 1
+        tally[given.player].points += bye_units
     final = {player: t.points for player, t in tally.items()}
     scored = []
     for entrant in field:
@@ -142,6 +143,7 @@ def standings(entrants: Iterable[Entrant | PlayerId], history: History | None = 
         mean = sum(entry.team) / len(entry.team) if entry.team else None
         rating = float("inf") if entrant.rating is None else -entrant.rating  # unrated last
         disqualified = entrant.id in history.disqualified
+        key: tuple[float, ...]
         if cooperative:
             key = (disqualified, float("inf") if mean is None else mean, rating)
         else:

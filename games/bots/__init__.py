@@ -5,10 +5,10 @@
 """
 from __future__ import annotations
 
+from games.bots import sequence_stacks as _sequence_stacks
 from games.bots import split as _split
 from games.bots import ten as _ten
 from games.bots import the_game as _the_game
-from games.bots import sequence_stacks as _sequence_stacks
 from games.bots._common import Bot, MixedBot, RandomBot
 
 # One line per game; each bot module exposes BOTS and STRONG.

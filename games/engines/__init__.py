@@ -5,10 +5,10 @@ Importing this package needs no Django settings.
 from __future__ import annotations
 
 from games.engines._common import Engine, IllegalMove
-from games.engines.the_game import ENGINE as _THE_GAME
 from games.engines.sequence_stacks import ENGINE as _SEQUENCE_STACKS
 from games.engines.split import ENGINE as _SPLIT
 from games.engines.ten import ENGINE as _TEN
+from games.engines.the_game import ENGINE as _THE_GAME
 
 # One line per game; each engine module exposes ENGINE.
 ENGINES: dict[str, Engine] = {

@@ -4,9 +4,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
-_StateT = TypeVar("_StateT", bound=tuple)
+_StateT = TypeVar("_StateT", bound=tuple[Any, ...])
 
 
 class IllegalMove(Exception):
@@ -31,7 +31,7 @@ class Engine:
     max_players: int = 1
     known_options: tuple[str, ...] = ("deck",)  # the keys `start` accepts in `options`
 
-    def start(self, players: int, seed: int, options: dict | None = None) -> list[dict]:
+    def start(self, players: int, seed: int, options: dict[str, Any] | None = None) -> list[Any]:
         """The opening events: the arguments are checked here, once, then the game's `_opening`.
 
         A bad player count, a seed that is not an integer or an unknown option raises ValueError.
@@ -41,18 +41,40 @@ class Engine:
             raise ValueError(f"seed must be an integer, not {seed!r}")
         return self._opening(players, seed, check_options(options, self.known_options))
 
-    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:  # pragma: no cover - abstract
+    def _opening(self, players: int, seed: int, options: dict[str, Any]) -> list[Any]:  # pragma: no cover - abstract
         """GameStarted and what follows it; `options` is a new dict holding known keys only."""
         raise NotImplementedError
 
-    def replay(self, events: Iterable[dict]) -> Any:
+    def replay(self, events: Iterable[dict[str, Any]]) -> Any:
         state = None
         evolve = self.evolve
         for event in events:
             state = evolve(state, event)
         return state
 
-    def evolve(self, state: Any, event: dict) -> Any:  # pragma: no cover - abstract
+    def evolve(self, state: Any, event: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # The rest of the contract (shared/ENGINE.md), declared so callers of `ENGINES[slug]` are
+    # checked. States, events and moves are each engine's own shapes: `Any` here.
+    version: int
+
+    def decide(self, state: Any, seat: int, move: Any) -> list[Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> list[int]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def legal_moves(self, state: Any, seat: int) -> list[dict[str, Any]]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def redact(self, event: Any, seat: int | None) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> dict[str, Any] | None:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def canonical_deck(self, players: int) -> list[str]:
@@ -83,7 +105,7 @@ class Engine:
             raise ValueError(f"seat must be None or 0..{players - 1}, not {seat!r}")
 
 
-def check_options(options: dict | None, allowed: Iterable[str]) -> dict:
+def check_options(options: dict[str, Any] | None, allowed: Iterable[str]) -> dict[str, Any]:
     """Returns the options as a dict, refusing unknown keys (ValueError)."""
     if options is None:
         return {}
@@ -95,7 +117,7 @@ def check_options(options: dict | None, allowed: Iterable[str]) -> dict:
     return dict(options)
 
 
-def opening_deck(options: dict, canonical: Sequence[str], seed: int) -> list[str]:
+def opening_deck(options: dict[str, Any], canonical: Sequence[str], seed: int) -> list[str]:
     """The first deal's deck, top card first: `options["deck"]` if given, else the seeded shuffle.
 
     `canonical` is the deck for this player count in the rules page's canonical order.
@@ -149,6 +171,6 @@ def competition_ranks(scores: Sequence[float], *, higher_is_better: bool = True)
     return [1 + sum(1 for other in keys if other < key) for key in keys]
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """True for a JSON integer; booleans are not integers in a move."""
     return isinstance(value, int) and not isinstance(value, bool)

@@ -13,7 +13,8 @@ written by `decide`; `evolve` only applies them.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from games.engines._common import (
     Engine,
@@ -114,7 +115,7 @@ class SequenceStacksEngine(Engine):
     def _canonical_deck(self, players: int) -> list[str]:
         return canonical_deck(players)
 
-    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:
+    def _opening(self, players: int, seed: int, options: dict[str, Any]) -> list[dict[str, Any]]:
         """GameStarted with the whole deck order, then seat 0's first turn (Setup, R1)."""
         if "turn_limit" in options:
             limit = options["turn_limit"]
@@ -139,7 +140,7 @@ class SequenceStacksEngine(Engine):
 
     # --- decide ---
 
-    def decide(self, state: GameState, seat: int, move: Any) -> list[dict]:
+    def decide(self, state: GameState, seat: int, move: Any) -> list[dict[str, Any]]:
         """The events one move causes; raises IllegalMove (codes in the rules page's order)."""
         if state.phase == PHASE_FINISHED:
             raise IllegalMove("game_over", "the game has ended")
@@ -152,7 +153,7 @@ class SequenceStacksEngine(Engine):
             raise IllegalMove("unknown_action", f"unknown action {move['action']!r}")
         return handler(self, state, seat, move)
 
-    def _decide_play(self, state: GameState, seat: int, move: dict) -> list[dict]:
+    def _decide_play(self, state: GameState, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         card, pile = move.get("card"), move.get("pile")
         if not isinstance(card, str) or not is_int(pile):
             raise IllegalMove("malformed_move", "play needs a string 'card' and an integer 'pile'")
@@ -163,7 +164,7 @@ class SequenceStacksEngine(Engine):
             raise IllegalMove("bad_pile", f"pile must be 0 to 3, not {pile}")
         if not _fits(card, pile, state.piles[pile]):
             raise IllegalMove("pile_rejects_card", f"pile {pile} does not take {card}")  # R3
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         state = _push(state, events, {"type": "CardPlayed", "seat": seat, "card": card, "pile": pile,
                                       "source": source})
         if len(state.piles[pile]) == _PILE_SIZE:
@@ -172,41 +173,41 @@ class SequenceStacksEngine(Engine):
             self._after_play(state, events)
         return events
 
-    def _decide_discard(self, state: GameState, seat: int, move: dict) -> list[dict]:
+    def _decide_discard(self, state: GameState, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         card = move.get("card")
         if not isinstance(card, str):
             raise IllegalMove("malformed_move", "discard needs a string 'card'")
         _require_phase(state, PHASE_PLAY)
         _require_card(state, seat, "hand", card)
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         state = _push(state, events, {"type": "CardDiscarded", "seat": seat, "card": card})
         self._end_turn(state, events, automatic=False)  # R13
         return events
 
-    def _decide_end_turn(self, state: GameState, seat: int, move: dict) -> list[dict]:
+    def _decide_end_turn(self, state: GameState, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         _require_phase(state, PHASE_PLAY)
         if state.hands[seat]:
             raise IllegalMove("hand_not_empty", "end the turn with a discard while you hold cards")  # R13
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         self._end_turn(state, events, automatic=False)
         return events
 
-    def _decide_skip(self, state: GameState, seat: int, move: dict) -> list[dict]:
+    def _decide_skip(self, state: GameState, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         return self._simple_action(state, seat, move, "skip", "SkipPlayed")  # R9
 
-    def _decide_reverse(self, state: GameState, seat: int, move: dict) -> list[dict]:
+    def _decide_reverse(self, state: GameState, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         return self._simple_action(state, seat, move, "reverse", "ReversePlayed")  # R10
 
-    def _simple_action(self, state: GameState, seat: int, move: dict, card: str, kind: str) -> list[dict]:
+    def _simple_action(self, state: GameState, seat: int, move: dict[str, Any], card: str, kind: str) -> list[dict[str, Any]]:
         source = _parse_source(move)
         _require_phase(state, PHASE_PLAY)
         _require_card(state, seat, source, card)
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         state = _push(state, events, {"type": kind, "seat": seat, "source": source})
         self._after_play(state, events)
         return events
 
-    def _decide_steal_card(self, state: GameState, seat: int, move: dict) -> list[dict]:
+    def _decide_steal_card(self, state: GameState, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         target = move.get("target")
         if not is_int(target):
             raise IllegalMove("malformed_move", "steal_card needs an integer 'target'")
@@ -216,13 +217,13 @@ class SequenceStacksEngine(Engine):
         _require_opponent(state, seat, target)
         if not state.discards[target]:
             raise IllegalMove("nothing_to_steal", f"seat {target}'s discard pile is empty")  # R11
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         state = _push(state, events, {"type": "CardStolen", "seat": seat, "source": source, "target": target,
                                       "card": state.discards[target][-1]})
         self._after_play(state, events)
         return events
 
-    def _decide_steal_chip(self, state: GameState, seat: int, move: dict) -> list[dict]:
+    def _decide_steal_chip(self, state: GameState, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         target, color = move.get("target"), move.get("color")
         if not is_int(target) or not isinstance(color, str) or color not in _COLOR_INDEX:
             raise IllegalMove("malformed_move", "steal_chip needs an integer 'target' and a 'color' R or B")
@@ -234,26 +235,27 @@ class SequenceStacksEngine(Engine):
             raise IllegalMove("nothing_to_steal", f"seat {target} holds no {color} chip")
         if _steal_would_win(state.chips[seat], color):
             raise IllegalMove("steal_would_win", "Steal-a-Chip cannot give you a winning set")  # R12
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         state = _push(state, events, {"type": "ChipStolen", "seat": seat, "source": source, "target": target,
                                       "color": color})
         self._after_play(state, events)
         return events
 
-    def _decide_pass(self, state: GameState, seat: int, move: dict) -> list[dict]:
+    def _decide_pass(self, state: GameState, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         _require_phase(state, PHASE_BLOCK)
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         state = _push(state, events, {"type": "BlockPassed", "seat": seat, "automatic": False})
         if not state.waiting:
             self._score(state, events)  # R6: everyone passed
         return events
 
-    def _decide_block(self, state: GameState, seat: int, move: dict) -> list[dict]:
+    def _decide_block(self, state: GameState, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         _require_phase(state, PHASE_BLOCK)
         if "block" not in state.hands[seat]:
             raise IllegalMove("no_block_card", "you hold no Block card")
         pile = state.completion
-        events: list[dict] = []
+        assert pile is not None  # the Block phase is the window a completed pile opens (R5)
+        events: list[dict[str, Any]] = []
         state = _push(state, events, {"type": "SequenceBlocked", "seat": seat, "pile": pile,
                                       "color": _PILE_COLORS[pile]})  # R6: the first Block wins
         self._after_play(state, events)
@@ -261,7 +263,7 @@ class SequenceStacksEngine(Engine):
 
     # --- what follows a move (draws, windows, turn ends), written as events ---
 
-    def _open_window(self, state: GameState, events: list[dict], pile: int) -> None:
+    def _open_window(self, state: GameState, events: list[dict[str, Any]], pile: int) -> None:
         """R5: every opponent in window order; those that may not block pass at once."""
         active, players = state.active, state.players
         window = [(active + state.direction * step) % players for step in range(1, players)]
@@ -274,9 +276,10 @@ class SequenceStacksEngine(Engine):
         if not state.waiting:
             self._score(state, events)
 
-    def _score(self, state: GameState, events: list[dict]) -> None:
+    def _score(self, state: GameState, events: list[dict[str, Any]]) -> None:
         """R6 after every pass: the stack is set aside and a chip taken if any is left; R15."""
         pile = state.completion
+        assert pile is not None  # scoring follows a completed pile (R6)
         color = _PILE_COLORS[pile]
         chip = state.supply[_COLOR_INDEX[color]] > 0
         state = _push(state, events, {"type": "SequenceScored", "seat": state.active, "pile": pile,
@@ -286,18 +289,18 @@ class SequenceStacksEngine(Engine):
             return
         self._after_play(state, events)
 
-    def _after_play(self, state: GameState, events: list[dict]) -> None:
+    def _after_play(self, state: GameState, events: list[dict[str, Any]]) -> None:
         """R7: an emptied hand draws five; then R13's automatic end of a turn without choice."""
         if not state.hands[state.active]:
             state = self._draw(state, events, state.active, _HAND_SIZE)
         self._settle(state, events)
 
-    def _settle(self, state: GameState, events: list[dict]) -> None:
+    def _settle(self, state: GameState, events: list[dict[str, Any]]) -> None:
         """R13: a seat whose only legal move is end_turn ends its turn automatically."""
         if not state.hands[state.active] and not _discard_top_moves(state, state.active):
             self._end_turn(state, events, automatic=True)
 
-    def _end_turn(self, state: GameState, events: list[dict], *, automatic: bool) -> None:
+    def _end_turn(self, state: GameState, events: list[dict[str, Any]], *, automatic: bool) -> None:
         """R13 ends the turn; R16 and R17 may end the game; else R14 picks the next seat."""
         seat = state.active
         state = _push(state, events, {"type": "TurnEnded", "seat": seat, "automatic": automatic})
@@ -309,7 +312,7 @@ class SequenceStacksEngine(Engine):
             return
         self._start_turn(state, events, (seat + state.direction * (1 + state.skips)) % state.players)
 
-    def _start_turn(self, state: GameState, events: list[dict], seat: int) -> None:
+    def _start_turn(self, state: GameState, events: list[dict[str, Any]], seat: int) -> None:
         """R1: count the turn, top the hand up to five, then perhaps an automatic end (R13)."""
         state = _push(state, events, {"type": "TurnStarted", "seat": seat, "turn": state.turn + 1})
         missing = _HAND_SIZE - len(state.hands[seat])
@@ -317,7 +320,7 @@ class SequenceStacksEngine(Engine):
             state = self._draw(state, events, seat, missing)
         self._settle(state, events)
 
-    def _draw(self, state: GameState, events: list[dict], seat: int, count: int) -> GameState:
+    def _draw(self, state: GameState, events: list[dict[str, Any]], seat: int, count: int) -> GameState:
         """R2: draw one by one, reshuffling the set-aside pile only when a card is needed."""
         while count > 0:
             available = len(state.draw) - state.draw_pos
@@ -336,7 +339,7 @@ class SequenceStacksEngine(Engine):
 
     # --- evolve ---
 
-    def evolve(self, state: GameState | None, event: dict) -> GameState:
+    def evolve(self, state: GameState | None, event: dict[str, Any]) -> GameState:
         """Applies one event this engine produced; pure."""
         return _EVOLVERS[event["type"]](state, event)
 
@@ -349,7 +352,7 @@ class SequenceStacksEngine(Engine):
             return list(state.waiting)
         return []
 
-    def legal_moves(self, state: GameState, seat: int) -> list[dict]:
+    def legal_moves(self, state: GameState, seat: int) -> list[dict[str, Any]]:
         """One move per distinct legal choice (Moves); [] for a seat not in to_act."""
         if state.phase == PHASE_PLAY:
             if seat != state.active or not is_int(seat):
@@ -368,7 +371,7 @@ class SequenceStacksEngine(Engine):
             return [{"action": "pass"}]
         return []
 
-    def view(self, state: GameState, seat: int | None) -> dict:
+    def view(self, state: GameState, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may see: its own hand and everything public (View)."""
         self.check_view_seat(seat, state.players)
         completion = state.completion
@@ -403,7 +406,7 @@ class SequenceStacksEngine(Engine):
                 "seat": state.active, "pile": completion, "color": _PILE_COLORS[completion]},
         }
 
-    def redact(self, event: dict, seat: int | None) -> dict | None:
+    def redact(self, event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
         """The deck and seed leave GameStarted, others' draws become counts, reshuffles a count."""
         kind = event["type"]
         if kind == "GameStarted":
@@ -419,7 +422,7 @@ class SequenceStacksEngine(Engine):
             return {"type": "DrawPileReshuffled", "k": event["k"], "count": len(event["order"])}
         return dict(event)
 
-    def outcome(self, state: GameState) -> dict | None:
+    def outcome(self, state: GameState) -> dict[str, Any] | None:
         """None while the game runs; then progress scores and their competition ranks."""
         if state.phase != PHASE_FINISHED:
             return None
@@ -438,7 +441,7 @@ class SequenceStacksEngine(Engine):
         }
 
 
-_DECIDERS: dict[str, Callable[[SequenceStacksEngine, GameState, int, dict], list[dict]]] = {
+_DECIDERS: dict[str, Callable[[SequenceStacksEngine, GameState, int, dict[str, Any]], list[dict[str, Any]]]] = {
     "play": SequenceStacksEngine._decide_play,
     "discard": SequenceStacksEngine._decide_discard,
     "end_turn": SequenceStacksEngine._decide_end_turn,
@@ -454,7 +457,7 @@ _DECIDERS: dict[str, Callable[[SequenceStacksEngine, GameState, int, dict], list
 # --- evolve handlers, one per event type -----------------------------------------------------------
 
 
-def _on_game_started(state: None, event: dict) -> GameState:
+def _on_game_started(state: None, event: dict[str, Any]) -> GameState:
     players, deck = event["players"], event["deck"]
     dealt = _HAND_SIZE * players
     return GameState(
@@ -486,37 +489,37 @@ def _on_game_started(state: None, event: dict) -> GameState:
     )
 
 
-def _on_turn_started(state: GameState, event: dict) -> GameState:
+def _on_turn_started(state: GameState, event: dict[str, Any]) -> GameState:
     return _replace(state, active=event["seat"], turn=event["turn"], skips=0, turn_wet=False)
 
 
-def _on_cards_drawn(state: GameState, event: dict) -> GameState:
+def _on_cards_drawn(state: GameState, event: dict[str, Any]) -> GameState:
     seat, cards = event["seat"], event["cards"]
     hands = _set(state.hands, seat, _sorted_cards(state.hands[seat] + tuple(cards)))
     return _replace(state, hands=hands, draw_pos=state.draw_pos + len(cards), turn_wet=True)
 
 
-def _on_draw_pile_reshuffled(state: GameState, event: dict) -> GameState:
+def _on_draw_pile_reshuffled(state: GameState, event: dict[str, Any]) -> GameState:
     return _replace(state, draw=tuple(event["order"]), draw_pos=0, set_aside=(), shuffles=event["k"])
 
 
-def _on_card_played(state: GameState, event: dict) -> GameState:
+def _on_card_played(state: GameState, event: dict[str, Any]) -> GameState:
     seat, card, pile = event["seat"], event["card"], event["pile"]
     hands, discards = _taken(state, seat, event["source"], card)
     piles = _set(state.piles, pile, state.piles[pile] + (card,))
     return _replace(state, hands=hands, discards=discards, piles=piles, turn_wet=True)
 
 
-def _on_sequence_completed(state: GameState, event: dict) -> GameState:
+def _on_sequence_completed(state: GameState, event: dict[str, Any]) -> GameState:
     return _replace(state, phase=PHASE_BLOCK, completion=event["pile"], waiting=tuple(event["window"]))
 
 
-def _on_block_passed(state: GameState, event: dict) -> GameState:
+def _on_block_passed(state: GameState, event: dict[str, Any]) -> GameState:
     seat = event["seat"]
     return _replace(state, waiting=tuple(s for s in state.waiting if s != seat))
 
 
-def _on_sequence_scored(state: GameState, event: dict) -> GameState:
+def _on_sequence_scored(state: GameState, event: dict[str, Any]) -> GameState:
     seat, pile = event["seat"], event["pile"]
     chips, supply = state.chips, state.supply
     if event["chip"]:
@@ -530,7 +533,7 @@ def _on_sequence_scored(state: GameState, event: dict) -> GameState:
     )
 
 
-def _on_sequence_blocked(state: GameState, event: dict) -> GameState:
+def _on_sequence_blocked(state: GameState, event: dict[str, Any]) -> GameState:
     seat, pile = event["seat"], event["pile"]
     return _replace(
         state,
@@ -541,19 +544,19 @@ def _on_sequence_blocked(state: GameState, event: dict) -> GameState:
     )
 
 
-def _on_skip_played(state: GameState, event: dict) -> GameState:
+def _on_skip_played(state: GameState, event: dict[str, Any]) -> GameState:
     hands, discards = _taken(state, event["seat"], event["source"], "skip")
     return _replace(state, hands=hands, discards=discards, action_discard=state.action_discard + ("skip",),
                    skips=state.skips + 1)
 
 
-def _on_reverse_played(state: GameState, event: dict) -> GameState:
+def _on_reverse_played(state: GameState, event: dict[str, Any]) -> GameState:
     hands, discards = _taken(state, event["seat"], event["source"], "reverse")
     return _replace(state, hands=hands, discards=discards, action_discard=state.action_discard + ("reverse",),
                    direction=-state.direction)
 
 
-def _on_card_stolen(state: GameState, event: dict) -> GameState:
+def _on_card_stolen(state: GameState, event: dict[str, Any]) -> GameState:
     seat, target, card = event["seat"], event["target"], event["card"]
     hands, discards = _taken(state, seat, event["source"], "steal_card")
     discards = _set(discards, target, discards[target][:-1])
@@ -562,7 +565,7 @@ def _on_card_stolen(state: GameState, event: dict) -> GameState:
                    action_discard=state.action_discard + ("steal_card",))
 
 
-def _on_chip_stolen(state: GameState, event: dict) -> GameState:
+def _on_chip_stolen(state: GameState, event: dict[str, Any]) -> GameState:
     seat, target, index = event["seat"], event["target"], _COLOR_INDEX[event["color"]]
     hands, discards = _taken(state, seat, event["source"], "steal_chip")
     chips = _set(state.chips, target, _bump(state.chips[target], index, -1))
@@ -571,23 +574,23 @@ def _on_chip_stolen(state: GameState, event: dict) -> GameState:
                    action_discard=state.action_discard + ("steal_chip",))
 
 
-def _on_card_discarded(state: GameState, event: dict) -> GameState:
+def _on_card_discarded(state: GameState, event: dict[str, Any]) -> GameState:
     seat, card = event["seat"], event["card"]
     return _replace(state, hands=_set(state.hands, seat, _without(state.hands[seat], card)),
                    discards=_set(state.discards, seat, state.discards[seat] + (card,)))
 
 
-def _on_turn_ended(state: GameState, event: dict) -> GameState:
+def _on_turn_ended(state: GameState, event: dict[str, Any]) -> GameState:
     return _replace(state, dry_turns=0 if state.turn_wet else state.dry_turns + 1)  # R16
 
 
-def _on_game_ended(state: GameState, event: dict) -> GameState:
+def _on_game_ended(state: GameState, event: dict[str, Any]) -> GameState:
     winners = event["winners"]
     return _replace(state, phase=PHASE_FINISHED, reason=event["reason"],
                    winner=winners[0] if winners else None, waiting=(), completion=None)
 
 
-_EVOLVERS: dict[str, Callable[[Any, dict], GameState]] = {
+_EVOLVERS: dict[str, Callable[[Any, dict[str, Any]], GameState]] = {
     "GameStarted": _on_game_started,
     "TurnStarted": _on_turn_started,
     "CardsDrawn": _on_cards_drawn,
@@ -610,13 +613,13 @@ _EVOLVERS: dict[str, Callable[[Any, dict], GameState]] = {
 # --- helpers ----------------------------------------------------------------------------------------
 
 
-def _push(state: GameState, events: list[dict], event: dict) -> GameState:
+def _push(state: GameState, events: list[dict[str, Any]], event: dict[str, Any]) -> GameState:
     """Records an event `decide` is writing and returns the state after it."""
     events.append(event)
     return _EVOLVERS[event["type"]](state, event)
 
 
-def _parse_source(move: dict) -> str:
+def _parse_source(move: dict[str, Any]) -> str:
     source = move.get("source", "hand")
     if not isinstance(source, str) or source not in _SOURCES:
         raise IllegalMove("malformed_move", "source must be 'hand' or 'discard'")
@@ -652,7 +655,7 @@ def _fits(card: str, pile: int, cards: tuple[str, ...]) -> bool:
     return number == 0 or number == len(cards) + 1
 
 
-def _card_moves(state: GameState, seat: int, card: str, source: str) -> list[dict]:
+def _card_moves(state: GameState, seat: int, card: str, source: str) -> list[dict[str, Any]]:
     """The play or action moves `card` at `source` allows now (R3, R4, R8-R12); never Block."""
     if card in _CARD_COLOR:
         return [{"action": "play", "card": card, "pile": pile, "source": source}
@@ -670,7 +673,7 @@ def _card_moves(state: GameState, seat: int, card: str, source: str) -> list[dic
     return []
 
 
-def _discard_top_moves(state: GameState, seat: int) -> list[dict]:
+def _discard_top_moves(state: GameState, seat: int) -> list[dict[str, Any]]:
     pile = state.discards[seat]
     return _card_moves(state, seat, pile[-1], "discard") if pile else []
 
@@ -689,14 +692,14 @@ def _steal_would_win(chips: tuple[int, int], color: str) -> bool:
     return _is_winning(_bump(chips, _COLOR_INDEX[color], 1))  # R12
 
 
-def _taken(state: GameState, seat: int, source: str, card: str) -> tuple[tuple, tuple]:
+def _taken(state: GameState, seat: int, source: str, card: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """Hands and discard piles after `seat` took `card` from `source`."""
     if source == "hand":
         return _set(state.hands, seat, _without(state.hands[seat], card)), state.discards
     return state.hands, _set(state.discards, seat, state.discards[seat][:-1])
 
 
-def _set(items: tuple, index: int, value: Any) -> tuple:
+def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return items[:index] + (value,) + items[index + 1:]
 
 

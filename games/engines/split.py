@@ -16,7 +16,8 @@ trade, a seat in `last_matches` with no possible match, the end of a round, the 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, TypedDict
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypedDict
 
 from games.engines._common import (
     Engine,
@@ -128,7 +129,7 @@ class _GameStarted(TypedDict):  # also round 1's opening event: dealer players -
     version: int
     players: int
     seed: int
-    options: dict  # as given; "deck" (if given) is the round-1 deck
+    options: dict[str, Any]  # as given; "deck" (if given) is the round-1 deck
     deck: list[str]  # round 1's deck, as in _RoundStarted
 
 
@@ -257,7 +258,7 @@ class SplitEngine(Engine):
     def _canonical_deck(self, players: int) -> list[str]:
         return list(_CANONICAL)  # the whole 104-card deck at every player count (Setup)
 
-    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:
+    def _opening(self, players: int, seed: int, options: dict[str, Any]) -> list[dict[str, Any]]:
         """The opening event: GameStarted, with round 1's deck."""
         deck = opening_deck(options, _CANONICAL, seed)
         if options.get("deck") is not None:
@@ -267,7 +268,7 @@ class SplitEngine(Engine):
 
     # -- decide --------------------------------------------------------------------------------
 
-    def decide(self, state: _State, seat: int, move: dict) -> list[dict]:
+    def decide(self, state: _State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         """Validates `move` by `seat` and returns the events it causes, automatic ones included."""
         if state.phase == _FINISHED:
             raise IllegalMove("game_over", "the game has ended")
@@ -287,7 +288,7 @@ class SplitEngine(Engine):
 
     # -- evolve --------------------------------------------------------------------------------
 
-    def evolve(self, state: _State | None, event: dict) -> _State:
+    def evolve(self, state: _State | None, event: dict[str, Any]) -> _State:
         """Pure fold step over the engine's own events."""
         return _EVOLVERS[event["type"]](state, event)
 
@@ -296,10 +297,11 @@ class SplitEngine(Engine):
     def to_act(self, state: _State) -> list[int]:
         """The one seat whose decision is awaited, or [] when finished."""
         if state.phase in _PHASE_ACTIONS:
+            assert state.current is not None  # a phase of decisions has a seat to decide
             return [state.current]
         return []
 
-    def legal_moves(self, state: _State, seat: int) -> list[dict]:
+    def legal_moves(self, state: _State, seat: int) -> list[dict[str, Any]]:
         """Every move decide accepts from `seat` now, in canonical form."""
         phase = state.phase
         if seat != state.current or phase not in _PHASE_ACTIONS or not is_int(seat):
@@ -324,7 +326,7 @@ class SplitEngine(Engine):
 
     # -- view ----------------------------------------------------------------------------------
 
-    def view(self, state: _State, seat: int | None) -> dict:
+    def view(self, state: _State, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may see."""
         self.check_view_seat(seat, state.players)
         finished = state.phase == _FINISHED
@@ -351,7 +353,7 @@ class SplitEngine(Engine):
 
     # -- redact --------------------------------------------------------------------------------
 
-    def redact(self, event: dict, seat: int | None) -> dict | None:
+    def redact(self, event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
         """The event as `seat` may see it: no deck order, no seed, no other seat's drawn card."""
         kind = event.get("type")
         if kind == "GameStarted":
@@ -368,7 +370,7 @@ class SplitEngine(Engine):
 
     # -- outcome -------------------------------------------------------------------------------
 
-    def outcome(self, state: _State) -> dict | None:
+    def outcome(self, state: _State) -> dict[str, Any] | None:
         """Ranks by pad total, then fewer negative boxes (D12); None while the game runs."""
         if state.phase != _FINISHED:
             return None
@@ -403,19 +405,19 @@ class _Log:
 
     def __init__(self, state: _State) -> None:
         self.state = state
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
 
-    def emit(self, event: dict) -> None:
+    def emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
         self.state = _EVOLVERS[event["type"]](self.state, event)
 
 
-def _decide_draw(log: _Log, state: _State, seat: int, move: dict) -> None:
+def _decide_draw(log: _Log, state: _State, seat: int, move: dict[str, Any]) -> None:
     # R1: the pile is never empty in phase draw (drawing its last card ends the round, R2).
     log.emit({"type": "CardDrawn", "seat": seat, "card": state.deck[state.pile_pos]})
 
 
-def _decide_take(log: _Log, state: _State, seat: int, move: dict) -> None:
+def _decide_take(log: _Log, state: _State, seat: int, move: dict[str, Any]) -> None:
     card = _card_field(move, "card")
     if card not in state.row:
         raise IllegalMove("card_not_in_row", f"{card} is not in the discard row")
@@ -425,7 +427,7 @@ def _decide_take(log: _Log, state: _State, seat: int, move: dict) -> None:
     log.emit({"type": "CardsTaken", "seat": seat, "cards": list(state.row[position:])})
 
 
-def _decide_match(log: _Log, state: _State, seat: int, move: dict) -> None:
+def _decide_match(log: _Log, state: _State, seat: int, move: dict[str, Any]) -> None:
     cards = move.get("cards")
     if not isinstance(cards, list) or len(cards) != 2 or not all(isinstance(c, str) for c in cards):
         raise IllegalMove("malformed_move", "match needs cards: [top half, bottom half]")
@@ -446,7 +448,7 @@ def _decide_match(log: _Log, state: _State, seat: int, move: dict) -> None:
               "bottom": bottom, "kind": _KIND_NAMES[_kind(top, bottom)]})
 
 
-def _decide_upgrade(log: _Log, state: _State, seat: int, move: dict) -> None:
+def _decide_upgrade(log: _Log, state: _State, seat: int, move: dict[str, Any]) -> None:
     card = _card_field(move, "card")
     match_id = move.get("match")
     if not is_int(match_id):
@@ -466,7 +468,7 @@ def _decide_upgrade(log: _Log, state: _State, seat: int, move: dict) -> None:
               "kind": _KIND_NAMES[new_kind], "previous_owner": match.owner})
 
 
-def _decide_discard(log: _Log, state: _State, seat: int, move: dict) -> None:
+def _decide_discard(log: _Log, state: _State, seat: int, move: dict[str, Any]) -> None:
     card = _card_field(move, "card")
     if card not in state.hands[seat]:
         raise IllegalMove("card_not_in_hand", f"{card} is not in your hand")
@@ -475,7 +477,7 @@ def _decide_discard(log: _Log, state: _State, seat: int, move: dict) -> None:
     log.emit({"type": "CardDiscarded", "seat": seat, "card": card})
 
 
-def _decide_penalize(log: _Log, state: _State, seat: int, move: dict) -> None:
+def _decide_penalize(log: _Log, state: _State, seat: int, move: dict[str, Any]) -> None:
     target = move.get("seat")
     if not is_int(target):
         raise IllegalMove("malformed_move", "penalize needs an integer seat")
@@ -484,17 +486,17 @@ def _decide_penalize(log: _Log, state: _State, seat: int, move: dict) -> None:
     log.emit({"type": "PlayerPenalized", "seat": seat, "target": target})
 
 
-def _decide_bonus_draw(log: _Log, state: _State, seat: int, move: dict) -> None:
+def _decide_bonus_draw(log: _Log, state: _State, seat: int, move: dict[str, Any]) -> None:
     # R11: the pile is never empty here (its last card would have ended the round, R2).
     log.emit({"type": "BonusCardDrawn", "seat": seat, "card": state.deck[state.pile_pos]})
 
 
-def _decide_skip(log: _Log, state: _State, seat: int, move: dict) -> None:
+def _decide_skip(log: _Log, state: _State, seat: int, move: dict[str, Any]) -> None:
     bonus = "strong" if state.phase == _STRONG_BONUS else "weak"
     log.emit({"type": "BonusSkipped", "seat": seat, "bonus": bonus, "automatic": False})
 
 
-def _decide_trade(log: _Log, state: _State, seat: int, move: dict) -> None:
+def _decide_trade(log: _Log, state: _State, seat: int, move: dict[str, Any]) -> None:
     give_id, take_id = move.get("give"), move.get("take")
     if not is_int(give_id) or not is_int(take_id):
         raise IllegalMove("malformed_move", "trade needs integer give and take match ids")
@@ -504,11 +506,11 @@ def _decide_trade(log: _Log, state: _State, seat: int, move: dict) -> None:
     log.emit({"type": "MatchesTraded", "seat": seat, "give": give_id, "take": take_id, "other": take.owner})
 
 
-def _decide_done(log: _Log, state: _State, seat: int, move: dict) -> None:
+def _decide_done(log: _Log, state: _State, seat: int, move: dict[str, Any]) -> None:
     log.emit({"type": "LastMatchesDone", "seat": seat, "automatic": False})
 
 
-_DECIDERS: dict[str, Callable[[_Log, _State, int, dict], None]] = {
+_DECIDERS: dict[str, Callable[[_Log, _State, int, dict[str, Any]], None]] = {
     "draw": _decide_draw,
     "take": _decide_take,
     "match": _decide_match,
@@ -522,15 +524,21 @@ _DECIDERS: dict[str, Callable[[_Log, _State, int, dict], None]] = {
 }
 
 
+def _current(state: _State) -> int:
+    """The seat to act, in a phase that has one (every phase of decisions does)."""
+    assert state.current is not None
+    return state.current
+
+
 def _settle(log: _Log) -> None:
     """Emits the engine's own moves until a seat has a real decision (or the game is over)."""
     while True:
         state = log.state
         phase = state.phase
-        if phase == _WEAK_BONUS and not _trades(state, state.current):
+        if phase == _WEAK_BONUS and not _trades(state, _current(state)):
             # R12 / D7: no possible trade, the engine skips the bonus.
             log.emit({"type": "BonusSkipped", "seat": state.current, "bonus": "weak", "automatic": True})
-        elif phase == _LAST_MATCHES and not _pairs(state.hands[state.current]):
+        elif phase == _LAST_MATCHES and not _pairs(state.hands[_current(state)]):
             # R16 / D10: a seat that cannot make a match is done automatically.
             log.emit({"type": "LastMatchesDone", "seat": state.current, "automatic": True})
         elif phase == _ROUND_OVER:
@@ -548,7 +556,7 @@ def _settle(log: _Log) -> None:
             return
 
 
-def _round_ended(state: _State) -> dict:
+def _round_ended(state: _State) -> dict[str, Any]:
     """R14: each match marks its owner's rank row; each card in hand marks the round's negative row."""
     match_ranks: list[list[str]] = [[] for _ in range(state.players)]
     for match in state.matches:
@@ -561,7 +569,7 @@ def _round_ended(state: _State) -> dict:
 # evolve: one handler per event type.
 
 
-def _on_game_started(state: None, event: _GameStarted) -> _State:
+def _on_game_started(_state: None, event: _GameStarted) -> _State:
     players = event["players"]
     state = _State(
         version=event.get("version", 1), players=players, seed=event["seed"], round=0, dealer=players - 1,
@@ -777,7 +785,7 @@ def _pairs(hand: frozenset[str]) -> list[tuple[str, str]]:
         if entry is None:
             entry = by_rank[card[0]] = ([], [])
         entry[card[2] == "b"].append(card)
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for tops, bottoms in by_rank.values():
         if tops and bottoms:
             pairs.extend((top, bottom) for top in tops for bottom in bottoms)
@@ -841,11 +849,11 @@ def _takeable_positions(state: _State, seat: int) -> list[int]:
     return positions
 
 
-def _play_moves(state: _State, seat: int) -> list[dict]:
+def _play_moves(state: _State, seat: int) -> list[dict[str, Any]]:
     """Phase play: matches, upgrades, discards, narrowed by R5 and R6."""
     hand = state.hands[seat]
     must_use = state.must_use
-    moves: list[dict] = []
+    moves: list[dict[str, Any]] = []
     if len(hand) >= 3:  # R6
         moves.extend(
             {"action": "match", "cards": [top, bottom]}
@@ -927,7 +935,7 @@ def _ranks(scores: list[int], boxes: list[int]) -> list[int]:
     return competition_ranks([score * 1_000_000 - box for score, box in zip(scores, boxes, strict=True)])
 
 
-def _redacted_deal(deck: list[str], players: int, dealer: int, seat: int | None) -> dict:
+def _redacted_deal(deck: list[str], players: int, dealer: int, seat: int | None) -> dict[str, Any]:
     """A round's opening as a seat sees it: the dealer, the row card, and its own nine cards."""
     dealt = players * _HAND_SIZE
     deal: dict[str, Any] = {"dealer": dealer, "discard_row": [deck[dealt]]}
@@ -950,12 +958,12 @@ _HANDS, _PILE_POS, _HAD_TURN, _FIRST_TURN, _PHASE, _ROW, _CURRENT = (
 )
 
 
-def _put(items: tuple, index: int, value: Any) -> tuple:
+def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """`items` with `items[index]` replaced by `value` (a new tuple)."""
     return items[:index] + (value,) + items[index + 1:]
 
 
-def _card_field(move: dict, key: str) -> str:
+def _card_field(move: dict[str, Any], key: str) -> str:
     card = move.get(key)
     if not isinstance(card, str):
         raise IllegalMove("malformed_move", f"{key} must be a card string")

@@ -12,7 +12,7 @@ hidden information is the order of the draw pile (and the seed that made it).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from games.engines._common import (
@@ -116,7 +116,7 @@ class _State(NamedTuple):
     collections: tuple[tuple[str, ...], ...]  # each in canonical order
     final_order: tuple[int, ...] | None
     final_done: int
-    outcome: dict | None
+    outcome: dict[str, Any] | None
 
 
 _replace = replacer(_State)  # `state._replace(**changes)`, about twice as fast (replay speed)
@@ -138,7 +138,7 @@ class TenEngine(Engine):
     def _canonical_deck(self, players: int) -> list[str]:
         return canonical_deck(players)
 
-    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:
+    def _opening(self, players: int, seed: int, options: dict[str, Any]) -> list[dict[str, Any]]:
         """The opening event: the whole draw pile, top card first (Setup)."""
         deck = opening_deck(options, canonical_deck(players), seed)
         if options.get("deck") is not None:
@@ -157,7 +157,7 @@ class TenEngine(Engine):
 
     # -------------------------------------------------------------- decide
 
-    def decide(self, state: _State, seat: int, move: dict) -> list[dict]:
+    def decide(self, state: _State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         """Validates `move` by `seat` and returns the events it causes, automatic steps included."""
         if state.phase == "over":
             raise IllegalMove("game_over", "the game has ended")
@@ -176,13 +176,13 @@ class TenEngine(Engine):
 
     # -------------------------------------------------------------- evolve
 
-    def evolve(self, state: _State | None, event: dict) -> _State:
+    def evolve(self, state: _State | None, event: dict[str, Any]) -> _State:
         """Applies one event (pure: returns a new state)."""
         return _evolve(state, event)
 
-    def replay(self, events: Iterable[dict]) -> _State:
+    def replay(self, events: Iterable[dict[str, Any]]) -> _State | None:
         """The fold of evolve from nothing (a local loop: replay is on every request's path)."""
-        state = None
+        state: _State | None = None
         evolvers = _EVOLVERS
         for event in events:
             state = evolvers[event["type"]](state, event)
@@ -197,20 +197,22 @@ class TenEngine(Engine):
             return [state.active]
         if phase == "auction":
             auction = state.auction
+            assert auction is not None  # there is one throughout the auction phase
             if len(auction.bids) < state.players:
                 return [auction.order[len(auction.bids)]]
             return []
         if phase == "final_buy" and state.final_done < state.players:
+            assert state.final_order is not None  # set as the final buying round starts
             return [state.final_order[state.final_done]]
         return []
 
-    def legal_moves(self, state: _State, seat: int) -> list[dict]:
+    def legal_moves(self, state: _State, seat: int) -> list[dict[str, Any]]:
         """Every move decide accepts from `seat`, in the canonical forms of the rules page."""
         if not is_int(seat) or seat not in self.to_act(state):
             return []
         phase = state.phase
         if phase == "draw":
-            moves: list[dict] = []
+            moves: list[dict[str, Any]] = []
             if state.drawn < len(state.deck):
                 moves.append({"action": "draw"})
             if state.tableau:
@@ -221,7 +223,7 @@ class TenEngine(Engine):
             return _legal_bids(state, seat)
         return _legal_buys(state, seat)
 
-    def view(self, state: _State, seat: int | None) -> dict:
+    def view(self, state: _State, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) sees: everything but the draw pile's order (rules: View)."""
         self.check_view_seat(seat, state.players)
         auction = state.auction
@@ -261,7 +263,7 @@ class TenEngine(Engine):
             ),
         }
 
-    def redact(self, event: dict, seat: int | None) -> dict | None:
+    def redact(self, event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
         """Only GameStarted hides anything (the pile order and the seed); every other event is public."""
         if event.get("type") != "GameStarted":
             return event
@@ -275,7 +277,7 @@ class TenEngine(Engine):
             "deck_count": len(event["deck"]),
         }
 
-    def outcome(self, state: _State) -> dict | None:
+    def outcome(self, state: _State) -> dict[str, Any] | None:
         """None while the game runs; then scores (R13) and ranks (R14)."""
         return _copy_outcome(state.outcome)
 
@@ -286,13 +288,13 @@ ENGINE = TenEngine()
 # ---------------------------------------------------------------- decide handlers, one per action
 
 
-def _decide_draw(state: _State, seat: int, move: dict) -> list[dict]:
+def _decide_draw(state: _State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     if state.phase != "draw":
         raise _wrong_phase("draw", state)
     if state.drawn >= len(state.deck):
         raise IllegalMove("deck_empty", "the draw pile is empty (R6): take a reward")
     card = state.deck[state.drawn]
-    events: list[dict] = [{"type": "CardDrawn", "seat": seat, "card": card}]
+    events: list[dict[str, Any]] = [{"type": "CardDrawn", "seat": seat, "card": card}]
     tableau = state.tableau + (card,)
     if card in _NUMBER_VALUE:
         if state.number_total + _NUMBER_VALUE[card] - state.currency_total >= _BUST_LIMIT:
@@ -303,7 +305,7 @@ def _decide_draw(state: _State, seat: int, move: dict) -> list[dict]:
     return events
 
 
-def _decide_take(state: _State, seat: int, move: dict) -> list[dict]:
+def _decide_take(state: _State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     if state.phase != "draw":
         raise _wrong_phase("take", state)
     reward = move.get("reward")
@@ -327,19 +329,20 @@ def _decide_take(state: _State, seat: int, move: dict) -> list[dict]:
     ]
 
 
-def _decide_bid(state: _State, seat: int, move: dict) -> list[dict]:
+def _decide_bid(state: _State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     if state.phase != "auction":
         raise _wrong_phase("bid", state)
     currency, bust = _tokens_field(move, "currency"), _tokens_field(move, "bust")
     if currency > state.currency[seat] or bust > state.bust[seat]:
         raise IllegalMove("insufficient_funds", "you do not hold the tokens you bid")
     amount = currency + _BUST_TOKEN_WORTH * bust
+    assert state.auction is not None  # there is one throughout the auction phase
     if amount <= state.auction.high_bid:
         raise IllegalMove("bid_too_low", f"a bid must beat the highest bid, {state.auction.high_bid} (R7)")
     return [{"type": "BidPlaced", "seat": seat, "currency": currency, "bust": bust, "amount": amount}]
 
 
-def _decide_pass(state: _State, seat: int, move: dict) -> list[dict]:
+def _decide_pass(state: _State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     if state.phase == "auction":
         return [{"type": "BidPassed", "seat": seat, "auto": False}]
     if state.phase in _BUY_PHASES:
@@ -347,7 +350,7 @@ def _decide_pass(state: _State, seat: int, move: dict) -> list[dict]:
     raise _wrong_phase("pass", state)
 
 
-def _decide_buy(state: _State, seat: int, move: dict) -> list[dict]:
+def _decide_buy(state: _State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     if state.phase not in _BUY_PHASES:
         raise _wrong_phase("buy", state)
     currency, bust = _tokens_field(move, "currency"), _tokens_field(move, "bust")
@@ -387,7 +390,7 @@ _DECIDERS = {
 }
 
 
-def _run_automatic_steps(state: _State, events: list[dict]) -> list[dict]:
+def _run_automatic_steps(state: _State, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Appends the steps nobody decides (forced passes, auction result, turn end, game end)."""
     while True:
         event = _automatic_step(state)
@@ -397,11 +400,12 @@ def _run_automatic_steps(state: _State, events: list[dict]) -> list[dict]:
         state = _evolve(state, event)
 
 
-def _automatic_step(state: _State) -> dict | None:
+def _automatic_step(state: _State) -> dict[str, Any] | None:
     """The next event the rules fire by themselves in this state, or None when a seat must decide."""
     phase = state.phase
     if phase == "auction":
         auction = state.auction
+        assert auction is not None  # there is one throughout the auction phase
         chances = len(auction.bids)
         if chances < state.players:
             bidder = auction.order[chances]
@@ -425,6 +429,7 @@ def _automatic_step(state: _State) -> dict | None:
     if phase == "final_buy":
         if state.final_done >= state.players:
             return {"type": "GameEnded", "outcome": _final_outcome(state)}  # R13, R14
+        assert state.final_order is not None  # set as the final buying round starts
         buyer = state.final_order[state.final_done]
         if not _can_buy(state, buyer):
             return {"type": "BuyPassed", "seat": buyer, "auto": True}  # R12
@@ -434,11 +439,11 @@ def _automatic_step(state: _State) -> dict | None:
 # ---------------------------------------------------------------- evolve handlers, one per event type
 
 
-def _evolve(state: _State | None, event: dict) -> _State:
+def _evolve(state: _State | None, event: dict[str, Any]) -> _State:
     return _EVOLVERS[event["type"]](state, event)
 
 
-def _on_game_started(state: None, event: dict) -> _State:
+def _on_game_started(state: None, event: dict[str, Any]) -> _State:
     players = event["players"]
     return _State(
         players=players,
@@ -461,7 +466,7 @@ def _on_game_started(state: None, event: dict) -> _State:
     )
 
 
-def _on_card_drawn(state: _State, event: dict) -> _State:
+def _on_card_drawn(state: _State, event: dict[str, Any]) -> _State:
     card = event["card"]
     if card in _WILDS:  # R2, R7: a wild card is auctioned, it never enters the tableau
         players, active = state.players, state.active
@@ -480,7 +485,7 @@ def _on_card_drawn(state: _State, event: dict) -> _State:
     )
 
 
-def _on_busted(state: _State, event: dict) -> _State:
+def _on_busted(state: _State, event: dict[str, Any]) -> _State:
     seat = event["seat"]
     bust = list(state.bust)
     bust[seat] += 1
@@ -491,7 +496,7 @@ def _on_busted(state: _State, event: dict) -> _State:
     )
 
 
-def _on_reward_taken(state: _State, event: dict) -> _State:
+def _on_reward_taken(state: _State, event: dict[str, Any]) -> _State:
     seat = event["seat"]
     collections = state.collections
     if event["cards"]:
@@ -505,20 +510,22 @@ def _on_reward_taken(state: _State, event: dict) -> _State:
     )
 
 
-def _on_bid_placed(state: _State, event: dict) -> _State:
+def _on_bid_placed(state: _State, event: dict[str, Any]) -> _State:
     auction = state.auction
+    assert auction is not None  # bids are placed in an auction
     seat, amount, currency, bust = event["seat"], event["amount"], event["currency"], event["bust"]
     bids = auction.bids + ((seat, amount, currency, bust),)
     return _replace(state, auction=_Auction(auction.card, auction.order, amount, seat, currency, bust, bids))
 
 
-def _on_bid_passed(state: _State, event: dict) -> _State:
+def _on_bid_passed(state: _State, event: dict[str, Any]) -> _State:
     auction = state.auction
+    assert auction is not None  # passes are made in an auction
     bids = auction.bids + ((event["seat"], None, 0, 0),)
     return _replace(state, auction=_Auction(*auction[:-1], bids))
 
 
-def _on_auction_won(state: _State, event: dict) -> _State:
+def _on_auction_won(state: _State, event: dict[str, Any]) -> _State:
     seat = event["seat"]
     return _replace(
         state, phase="draw", auction=None,
@@ -528,11 +535,11 @@ def _on_auction_won(state: _State, event: dict) -> _State:
     )
 
 
-def _on_auction_unsold(state: _State, event: dict) -> _State:
+def _on_auction_unsold(state: _State, event: dict[str, Any]) -> _State:
     return _replace(state, phase="draw", auction=None, discard=state.discard + (event["card"],))
 
 
-def _on_card_bought(state: _State, event: dict) -> _State:
+def _on_card_bought(state: _State, event: dict[str, Any]) -> _State:
     seat, card, spent = event["seat"], event["card"], event["cards"]
     collection = state.collections[seat]
     if spent:
@@ -548,7 +555,7 @@ def _on_card_bought(state: _State, event: dict) -> _State:
     )
 
 
-def _on_buy_passed(state: _State, event: dict) -> _State:
+def _on_buy_passed(state: _State, event: dict[str, Any]) -> _State:
     return _replace(state, **_buy_decision_done(state))
 
 
@@ -558,7 +565,7 @@ def _buy_decision_done(state: _State) -> dict[str, Any]:
     return {"final_done": state.final_done + 1}  # R12: the next player in the final round
 
 
-def _on_turn_ended(state: _State, event: dict) -> _State:
+def _on_turn_ended(state: _State, event: dict[str, Any]) -> _State:
     players, seat = state.players, event["seat"]
     if state.drawn < len(state.deck):  # R10
         return _replace(state, active=(seat + 1) % players, phase="draw")
@@ -566,11 +573,11 @@ def _on_turn_ended(state: _State, event: dict) -> _State:
     return _replace(state, phase="final_buy", final_order=order, final_done=0)
 
 
-def _on_game_ended(state: _State, event: dict) -> _State:
+def _on_game_ended(state: _State, event: dict[str, Any]) -> _State:
     return _replace(state, phase="over", outcome=_copy_outcome(event["outcome"]))
 
 
-_EVOLVERS = {
+_EVOLVERS: dict[str, Callable[[Any, dict[str, Any]], _State]] = {
     "GameStarted": _on_game_started,
     "CardDrawn": _on_card_drawn,
     "Busted": _on_busted,
@@ -589,10 +596,11 @@ _EVOLVERS = {
 # ---------------------------------------------------------------- legal moves
 
 
-def _legal_bids(state: _State, seat: int) -> list[dict]:
+def _legal_bids(state: _State, seat: int) -> list[dict[str, Any]]:
     """`pass`, then every bid beating the highest one: bust ascending, then currency ascending."""
+    assert state.auction is not None  # bids are legal only in an auction
     high = state.auction.high_bid
-    moves: list[dict] = [{"action": "pass"}]
+    moves: list[dict[str, Any]] = [{"action": "pass"}]
     currency_held = state.currency[seat]
     for bust in range(state.bust[seat] + 1):
         base = _BUST_TOKEN_WORTH * bust
@@ -601,9 +609,9 @@ def _legal_bids(state: _State, seat: int) -> list[dict]:
     return moves
 
 
-def _legal_buys(state: _State, seat: int) -> list[dict]:
+def _legal_buys(state: _State, seat: int) -> list[dict[str, Any]]:
     """`pass`, then per buyable market card (canonical order) each R9 payment by (bust, currency, k)."""
-    moves: list[dict] = [{"action": "pass"}]
+    moves: list[dict[str, Any]] = [{"action": "pass"}]
     collection = state.collections[seat]
     currency_held, bust_held, cards_held = state.currency[seat], state.bust[seat], len(collection)
     seen = None
@@ -634,7 +642,7 @@ def _can_buy(state: _State, seat: int) -> bool:
 # ---------------------------------------------------------------- view
 
 
-def _auction_view(auction: _Auction) -> dict:
+def _auction_view(auction: _Auction) -> dict[str, Any]:
     bids = auction.bids
     return {
         "card": auction.card,
@@ -650,7 +658,7 @@ def _auction_view(auction: _Auction) -> dict:
 # ---------------------------------------------------------------- outcome and scoring
 
 
-def _final_outcome(state: _State) -> dict:
+def _final_outcome(state: _State) -> dict[str, Any]:
     """R13 scores and R14 ranks: score, then currency tokens, then fewest collected cards."""
     results = [best_runs(collection) for collection in state.collections]
     scores = [score for score, _ in results]
@@ -773,7 +781,7 @@ def _wrong_phase(action: str, state: _State) -> IllegalMove:
     return IllegalMove("wrong_phase", f"{action!r} is not allowed in phase {state.phase!r}")
 
 
-def _tokens_field(move: dict, key: str) -> int:
+def _tokens_field(move: dict[str, Any], key: str) -> int:
     """A move's token count: a non-negative integer, 0 when the key is absent."""
     if key not in move:
         return 0
@@ -783,7 +791,7 @@ def _tokens_field(move: dict, key: str) -> int:
     return value
 
 
-def _busted(state: _State, seat: int, tableau: tuple[str, ...], cause: str) -> dict:
+def _busted(state: _State, seat: int, tableau: tuple[str, ...], cause: str) -> dict[str, Any]:
     """R5: number cards to the market, currency cards discarded, others paid only on a number bust."""
     others = [other for other in range(state.players) if other != seat]
     currency_total = sum(_CURRENCY_VALUE.get(card, 0) for card in tableau)
@@ -817,7 +825,7 @@ def _remove(cards: tuple[str, ...], spent: Iterable[str]) -> tuple[str, ...]:
     return tuple(remaining)
 
 
-def _with(values: tuple, index: int, value: Any) -> tuple:
+def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1:]
 
 
@@ -827,7 +835,7 @@ def _add(values: tuple[int, ...], gains: list[int]) -> tuple[int, ...]:
     return tuple(value + gain for value, gain in zip(values, gains, strict=True))
 
 
-def _copy_outcome(outcome: dict | None) -> dict | None:
+def _copy_outcome(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
     """A fresh copy, so no caller can change a state through what it was given."""
     if outcome is None:
         return None

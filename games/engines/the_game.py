@@ -10,7 +10,7 @@ Cards are strings in a move, an event or a view and ints inside the state.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -70,7 +70,7 @@ class GameStarted(TypedDict):
     version: int
     players: int
     seed: Any
-    options: dict  # as given, `deck` included
+    options: dict[str, Any]  # as given, `deck` included
     deck: list[str]  # all 98 cards, top first
     hand_size: int
 
@@ -121,7 +121,7 @@ class TheGameEngine(Engine):
     def _canonical_deck(self, players: int) -> list[str]:
         return list(_CANONICAL_DECK)  # the same 98 cards at every player count (Components)
 
-    def _opening(self, players: int, seed: int, options: dict) -> list[dict]:
+    def _opening(self, players: int, seed: int, options: dict[str, Any]) -> list[Mapping[str, Any]]:
         """GameStarted with the whole deck order, then seat 0's first turn (minimum 2)."""
         deck = opening_deck(options, _CANONICAL_DECK, seed)
         if "deck" in options:
@@ -140,7 +140,7 @@ class TheGameEngine(Engine):
 
     # --- decide ---
 
-    def decide(self, state: GameState, seat: int, move: Any) -> list[dict]:
+    def decide(self, state: GameState, seat: int, move: Any) -> list[Mapping[str, Any]]:
         """The events one move causes; raises IllegalMove (codes in the rules page's order)."""
         if state.finished:
             raise IllegalMove("game_over", "the game has ended")
@@ -155,7 +155,7 @@ class TheGameEngine(Engine):
             return self._decide_end_turn(state, seat)
         raise IllegalMove("unknown_action", f"unknown action {action!r}; expected 'play' or 'end_turn'")
 
-    def _decide_play(self, state: GameState, seat: int, move: dict) -> list[dict]:
+    def _decide_play(self, state: GameState, seat: int, move: dict[str, Any]) -> list[Mapping[str, Any]]:
         card, pile = move.get("card"), move.get("pile")
         if not isinstance(card, str) or not is_int(pile):
             raise IllegalMove("malformed_move", "a play needs a string 'card' and an integer 'pile'")
@@ -181,12 +181,12 @@ class TheGameEngine(Engine):
             return [played, _game_ended(after, won=False, stuck_seat=seat)]  # R10 after a play
         return [played]
 
-    def _decide_end_turn(self, state: GameState, seat: int) -> list[dict]:
+    def _decide_end_turn(self, state: GameState, seat: int) -> list[Mapping[str, Any]]:
         if state.played_this_turn < state.required:
             raise IllegalMove(
                 "minimum_not_met", f"play {state.required - state.played_this_turn} more card(s) first"
             )
-        events: list[dict] = [{"type": "TurnEnded", "seat": seat}]
+        events: list[Mapping[str, Any]] = [{"type": "TurnEnded", "seat": seat}]
         drawn = state.draw_pile[: state.hand_size - len(state.hands[seat])]  # R7
         if drawn:
             events.append({"type": "CardsDrawn", "seat": seat, "cards": [str(card) for card in drawn]})
@@ -204,16 +204,19 @@ class TheGameEngine(Engine):
 
     # --- evolve ---
 
-    def evolve(self, state: GameState | None, event: dict) -> GameState:
+    def evolve(self, state: GameState | None, event: Mapping[str, Any]) -> GameState:
         """Applies one event this engine produced; pure."""
         return _EVOLVERS[event["type"]](state, event)
 
     # --- queries ---
 
     def to_act(self, state: GameState) -> list[int]:
-        return [] if state.finished else [state.current]
+        if state.finished:
+            return []
+        assert state.current is not None  # a seat has the turn from the first TurnStarted on
+        return [state.current]
 
-    def legal_moves(self, state: GameState, seat: int) -> list[dict]:
+    def legal_moves(self, state: GameState, seat: int) -> list[dict[str, Any]]:
         """Every play (cards ascending, then piles ascending), then end_turn in phase play_or_end."""
         if state.finished or seat != state.current or isinstance(seat, bool):
             return []
@@ -227,7 +230,7 @@ class TheGameEngine(Engine):
             moves.append({"action": "end_turn"})
         return moves
 
-    def view(self, state: GameState, seat: int | None) -> dict:
+    def view(self, state: GameState, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may see: its own hand, the piles, the public counts."""
         self.check_view_seat(seat, state.players)
         return {
@@ -258,7 +261,7 @@ class TheGameEngine(Engine):
             "cards_left": _cards_left(state),
         }
 
-    def redact(self, event: dict, seat: int | None) -> dict | None:
+    def redact(self, event: Mapping[str, Any], seat: int | None) -> Mapping[str, Any] | None:
         """The deck order and seed never leave GameStarted; another seat's draw becomes a count."""
         kind = event["type"]
         if kind == "GameStarted":
@@ -273,7 +276,7 @@ class TheGameEngine(Engine):
             return {"type": "CardsDrawn", "seat": event["seat"], "count": len(event["cards"])}
         return event
 
-    def outcome(self, state: GameState) -> dict | None:
+    def outcome(self, state: GameState) -> dict[str, Any] | None:
         """None while the game runs; then the team's shared result (cards left, lower is better)."""
         if not state.finished:
             return None
@@ -298,7 +301,7 @@ class TheGameEngine(Engine):
 # --- evolve handlers, one per event type -----------------------------------------------------------
 
 
-def _on_game_started(state: None, event: dict) -> GameState:
+def _on_game_started(state: None, event: Mapping[str, Any]) -> GameState:
     players, hand_size = event["players"], event["hand_size"]
     deck = [int(card) for card in event["deck"]]
     dealt = players * hand_size
@@ -311,11 +314,11 @@ def _on_game_started(state: None, event: dict) -> GameState:
     )
 
 
-def _on_turn_started(state: GameState, event: dict) -> GameState:
+def _on_turn_started(state: GameState, event: Mapping[str, Any]) -> GameState:
     return _update(state, current=event["seat"], required=event["minimum"], played_this_turn=0)
 
 
-def _on_card_played(state: GameState, event: dict) -> GameState:
+def _on_card_played(state: GameState, event: Mapping[str, Any]) -> GameState:
     seat, card, pile = event["seat"], int(event["card"]), event["pile"]
     hands = list(state.hands)
     hands[seat] = tuple(held for held in hands[seat] if held != card)
@@ -326,22 +329,22 @@ def _on_card_played(state: GameState, event: dict) -> GameState:
     )
 
 
-def _on_turn_ended(state: GameState, event: dict) -> GameState:
+def _on_turn_ended(state: GameState, event: Mapping[str, Any]) -> GameState:
     return state  # the draw and the next turn are their own events
 
 
-def _on_cards_drawn(state: GameState, event: dict) -> GameState:
+def _on_cards_drawn(state: GameState, event: Mapping[str, Any]) -> GameState:
     seat, drawn = event["seat"], tuple(int(card) for card in event["cards"])
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + drawn))
     return _update(state, hands=tuple(hands), draw_pile=state.draw_pile[len(drawn) :])
 
 
-def _on_game_ended(state: GameState, event: dict) -> GameState:
+def _on_game_ended(state: GameState, event: Mapping[str, Any]) -> GameState:
     return _update(state, finished=True, won=event["won"], stuck_seat=event["stuck_seat"])
 
 
-_EVOLVERS: dict[str, Callable[[Any, dict], GameState]] = {
+_EVOLVERS: dict[str, Callable[[Any, Mapping[str, Any]], GameState]] = {
     "GameStarted": _on_game_started,
     "TurnStarted": _on_turn_started,
     "CardPlayed": _on_card_played,

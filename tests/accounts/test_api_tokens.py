@@ -14,6 +14,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connection
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -210,8 +211,6 @@ async def test_an_open_socket_is_closed_once_its_token_is_revoked(how, alice, ta
 
 
 async def test_an_open_socket_is_closed_once_its_session_logs_out(alice, table, settings):
-    from django.test import Client
-
     settings.SOCKET_CREDENTIAL_CHECK_SECONDS = 0.2
     browser = Client()
     await sync_to_async(browser.force_login)(alice)

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from server.limits import ScopedThrottle, client_address
 from tests.conftest import make_user
 from tests.hardening.test_limits import fresh_address
+from tests.server.test_production_shape import settings_in_a_fresh_process
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +97,9 @@ def test_the_admin_login_is_throttled_per_address_and_per_account(low_rates):
     answers = [Client(REMOTE_ADDR=fresh_address()).post("/admin/login/", {"username": staff.username, "password": "x"})
                for _ in range(3)]
     assert [a.status_code for a in answers] == [200, 200, 200]
-    right = Client(REMOTE_ADDR=fresh_address()).post("/admin/login/", {"username": staff.username, "password": "correct horse battery"})
+    right = Client(REMOTE_ADDR=fresh_address()).post(
+        "/admin/login/", {"username": staff.username, "password": "correct horse battery"}
+    )
     assert right.status_code == 429
     # The admin login and the API count the same account together.
     assert login(APIClient(REMOTE_ADDR=fresh_address()), staff.username).status_code == 429
@@ -139,15 +142,16 @@ def test_client_addresses_as_the_throttles_count_them(settings):
 
 def test_an_ipv6_client_cannot_rotate_addresses_within_its_64(address_rates):
     """Regression: each IPv6 address counted alone, and a home connection has 2**64 of them."""
-    prefix = "2001:db8:%x:%x" % tuple(uuid.uuid4().bytes[:2])
+    first, second = uuid.uuid4().bytes[:2]
+    prefix = f"2001:db8:{first:x}:{second:x}"
     codes = [login(APIClient(REMOTE_ADDR=f"{prefix}::{i + 1:x}"), unique("victim")).status_code for i in range(4)]
     assert codes == [400, 400, 400, 429]
 
 
 def test_a_bad_trusted_proxies_setting_stops_the_server():
-    from tests.server.test_production_shape import settings_in_a_fresh_process
-
     done = settings_in_a_fresh_process({"SECRET_KEY": "x" * 50, "TRUSTED_PROXIES": "*"}, "settings.TRUSTED_PROXIES")
     assert done.returncode != 0 and "TRUSTED_PROXIES" in done.stderr
-    done = settings_in_a_fresh_process({"SECRET_KEY": "x" * 50, "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.1"}, "settings.TRUSTED_PROXIES")
+    done = settings_in_a_fresh_process(
+        {"SECRET_KEY": "x" * 50, "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.1"}, "settings.TRUSTED_PROXIES"
+    )
     assert done.stdout.strip() == "['10.0.0.0/8', '192.0.2.1']"

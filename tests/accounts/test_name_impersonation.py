@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -90,7 +91,6 @@ def test_the_database_refuses_two_usernames_of_one_name(alice):
 
 def test_the_admin_holds_renames_to_the_same_checks(alice, bob, staff):
     """Prevents staff (or a stolen staff session) from giving a user another user's name."""
-    from django.test import Client
 
     staff.is_superuser = True
     staff.save(update_fields=["is_superuser"])

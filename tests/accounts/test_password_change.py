@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from accounts.services import socket_credential_valid
 from tests.accounts.helpers import NEW_PASSWORD, PASSWORD, assert_error, session_client, snapshot
 from tests.conftest import client_for
 
@@ -72,7 +73,6 @@ def test_another_player_or_staff_changes_only_their_own(alice, bob, staff, perso
 def test_an_open_socket_of_another_session_stops_being_served(alice):
     """Regression: an open socket checked only that its session named the user, so a session that
     Django had ended by the password change kept its live table."""
-    from accounts.services import socket_credential_valid
 
     other = session_client(alice)
     session_key = other.cookies["sessionid"].value

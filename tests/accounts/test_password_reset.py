@@ -13,7 +13,9 @@ from django.core import mail
 from django.test import Client
 from rest_framework.test import APIClient
 
+from accounts.tasks import password_reset_email_task
 from server.limits import ScopedThrottle
+from server.logs import secrets_redacted
 from tests.accounts.helpers import NEW_PASSWORD, assert_error, snapshot
 from tests.conftest import client_for
 from tests.hardening.test_limits import fresh_address
@@ -95,8 +97,6 @@ def test_the_link_names_the_host_asked(alice_mail):
 
 
 def test_the_task_sends_one_mail_per_account_with_the_email(alice_mail, bob):
-    from accounts.tasks import password_reset_email_task
-
     bob.email = "ALICE@example.org"  # e-mails are not unique: both accounts get their own link
     bob.save(update_fields=["email"])
     assert password_reset_email_task("alice@example.org", "testserver", True) == 2
@@ -153,7 +153,6 @@ def test_the_page_is_throttled_with_the_api(alice_mail, low_rates):
 
 def test_the_access_log_does_not_keep_an_unused_link():
     """Regression: uvicorn's access line printed the link's token, usable by anyone reading the logs."""
-    from server.logs import secrets_redacted
 
     line = '127.0.0.1:5 - "GET /account/reset/MQ/dj0mty-8f90ac0e62686346a3dc HTTP/1.1" 302'
     assert secrets_redacted(line) == '127.0.0.1:5 - "GET /account/reset/MQ/[redacted] HTTP/1.1" 302'

@@ -3,13 +3,17 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 
 from accounts.services import user_token
 from games.models import Match
+from server.asgi import application
 from tests.chat.conftest import seated_users
 from tests.conftest import client_for, make_user
 from tests.games.helpers import started_match
 from tests.games.test_match_consumer import connect, receive_until
+from tests.tournaments.builders import make_tournament, running_matches
+from tournaments import services
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -76,10 +80,6 @@ async def test_a_reconnecting_socket_catches_up_from_chat_since():
 
 
 async def connect_with_chat_since(match_id, user, chat_since):
-    from channels.testing import WebsocketCommunicator
-
-    from server.asgi import application
-
     socket = WebsocketCommunicator(application, f"/ws/matches/{match_id}/?token={await token(user)}&chat_since={chat_since}")
     assert (await socket.connect())[0]
     return socket
@@ -115,9 +115,6 @@ async def test_a_player_may_leave_out_the_spectators_channel_on_a_socket():
 
 @database_sync_to_async
 def tournament_table():
-    from tests.tournaments.builders import make_tournament, running_matches
-    from tournaments import services
-
     olga = make_user("olga")
     people = [make_user(name) for name in ("alice", "bob", "carol", "dan")]
     tournament = make_tournament(olga, people=tuple(people), options={"duplicate": True, "rounds": 1})

@@ -51,7 +51,9 @@ def test_once_the_round_is_over_the_players_may_read_and_export_it(sealed_world)
 
 def test_an_export_with_chat_shows_hidden_messages_as_hidden_and_still_verifies(open_world):
     users, match_id = open_world["users"], open_world["match"]
-    said = client_for(users["spectator"]).post(f"/api/matches/{match_id}/chat", {"text": "<img src=x onerror=alert(1)>"}, format="json")
+    said = client_for(users["spectator"]).post(
+        f"/api/matches/{match_id}/chat", {"text": "<img src=x onerror=alert(1)>"}, format="json"
+    )
     client_for(users["staff"]).post(f"/api/matches/{match_id}/chat/{said.json()['seq']}/hide")
     client_for(users["seated"]).post(f"/api/matches/{match_id}/chat", {"text": "gg"}, format="json")
     play_to_end(match_id, open_world["players"])

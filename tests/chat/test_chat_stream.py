@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, connection, transaction
 
+from chat import selectors
 from chat.models import ChatEvent
 from tests.conftest import client_for, make_user
 from tests.games.test_concurrency import run_at_once
@@ -45,8 +46,6 @@ def test_a_hide_is_an_event_naming_the_message_which_stays_as_it_was_for_staff(s
 
 @pytest.mark.django_db
 def test_since_and_pages_read_each_event_once(open_world, monkeypatch):
-    from chat import selectors
-
     monkeypatch.setattr(selectors, "CHAT_PAGE_SIZE", 2)
     for number in range(5):
         say(open_world["players"][number % 2], open_world["match"], f"m{number}")

@@ -5,10 +5,13 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import httpx
 from django.conf import settings
 
+from tests.games.servers import free_port
 from tests.games.worker import _wait_until_ready, test_database_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +25,8 @@ def env(**overrides: str) -> dict[str, str]:
 def start_worker(**overrides: str) -> subprocess.Popen:
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=prefork", "--concurrency=2",
-         "--loglevel=" + os.environ.get("WORKER_LOG_LEVEL", "warning"), "--without-gossip", "--without-mingle", "--without-heartbeat"],
+         "--loglevel=" + os.environ.get("WORKER_LOG_LEVEL", "warning"),
+         "--without-gossip", "--without-mingle", "--without-heartbeat"],
         cwd=ROOT, env=env(**overrides), stdout=subprocess.DEVNULL, stderr=_logs(),
     )
     _wait_until_ready(process)
@@ -58,12 +62,6 @@ def stop(process: subprocess.Popen) -> None:
 
 def start_web(**overrides: str) -> tuple[subprocess.Popen, str]:
     """A uvicorn process; returns it and its base URL once it answers."""
-    import time
-
-    import httpx
-
-    from tests.games.servers import free_port
-
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "server.asgi:application", "--port", str(port), "--log-level", "warning"],

@@ -20,8 +20,7 @@ from games import services
 from games.bots import STRONG_BOT
 from games.engines import ENGINES
 from games.models import Match
-from games.selectors import match_log_for_seat
-from games.selectors import verify_match
+from games.selectors import match_log_for_seat, verify_match
 from tests.conftest import make_user
 from tests.e2e.processes import kill, start_beat, start_web, start_worker, stop
 from tests.games.worker import wait_for
@@ -59,7 +58,7 @@ class Follower:
                         self.seqs += [e["seq"] for e in frame["events"]]
                         self.last_seq = frame["seq"]
                         self.finished = frame["view"] is not None and frame["view"]["finished"]
-            except (OSError, asyncio.TimeoutError, websockets.WebSocketException):  # a dead server, any way it shows
+            except (TimeoutError, OSError, websockets.WebSocketException):  # a dead server, any way it shows
                 server = (server + 1) % len(self.bases)
                 self.reconnects += 1
                 await asyncio.sleep(0.2)

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
+from django.conf import settings
+
+from tests.conftest import broker_emptied
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -38,8 +43,6 @@ def pytest_configure(config):
 
 
 def _free_port() -> int:
-    import socket
-
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -67,14 +70,12 @@ def server_env(tmp_path_factory) -> dict[str, str]:
     if not os.environ.get("DATABASE_URL"):
         yield env
         return
-    from django.conf import settings
 
     database = settings.DATABASES["default"]
     name = f"test_{database['NAME'].removeprefix('test_')}_browser"
     _postgres(database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"')
     env.update(DATABASE_URL=f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{name}",
                REDIS_URL=settings.REDIS_URL)
-    from tests.conftest import broker_emptied
 
     broker_emptied()  # tasks left by other tests name matches of another database
     yield env
@@ -82,8 +83,6 @@ def server_env(tmp_path_factory) -> dict[str, str]:
 
 
 def _postgres(database: dict, *statements: str) -> None:
-    import psycopg
-
     with psycopg.connect(
         host=database["HOST"], port=database["PORT"], user=database["USER"],
         password=database.get("PASSWORD") or None, dbname="postgres", autocommit=True,

@@ -300,7 +300,7 @@ def test_a_rematch_is_offered_from_the_result_and_accepted_on_its_table(pages, p
     offerer = open_table(pages, table["id"], 1280, person["username"])
     other = open_table(pages, table["id"], 390, friend_name)
     offerer.get_by_role("button", name="Offer a rematch").click()
-    offerer.wait_for_url(re.compile(r".*/tables/(?!%d$)\d+$" % table["id"]))
+    offerer.wait_for_url(re.compile(rf".*/tables/(?!{table['id']}$)\d+$"))
     rematch_id = int(offerer.url.rsplit("/", 1)[1])
     assert api.get(f"/api/matches/{rematch_id}").json()["rematch_of"] == match["id"]
     other.get_by_role("link", name="Go to the rematch").click()

@@ -1,16 +1,19 @@
 """Bots in seats and turn clocks: a table never stalls on an empty seat or an idle player."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.conf import settings
+from django.utils import timezone
 
 from games import services, turns
 from games.bots import STRONG_BOT
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
-from games.selectors import match_result_ranks, result_ranks
+from games.selectors import match_result_ranks, result_ranks, verify_match
 from games.state import state_at_head
-from games.selectors import verify_match
+from server.celery import app
 from tests.conftest import make_user
 from tests.games.worker import celery_worker, wait_for
 
@@ -145,8 +148,6 @@ def test_idle_people_are_played_by_the_clock_then_abandoned_and_the_match_still_
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_sweep_resends_a_bot_turn_whose_task_was_lost():
-    from server.celery import app
-
     owner = make_user("owner")
     match = bot_table("the-game", 2, owner)
     app.control.purge()  # the bot's task is lost, as with a broker that forgot it
@@ -158,10 +159,6 @@ def test_the_sweep_resends_a_bot_turn_whose_task_was_lost():
 
 @pytest.mark.django_db
 def test_the_sweep_resends_an_overdue_clock(alice, bob):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     match = services.match_create(user=alice, game="the-game", players=2, clock_seconds=30)
     services.match_join(match_id=match.pk, user=bob)
     services.match_start(match_id=match.pk, user=alice)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -40,10 +40,10 @@ def test_version_2_changes_with_the_type_and_the_time(field):
 
 
 def test_a_time_is_spelled_in_utc_with_microseconds_and_a_z_whatever_its_zone():
-    assert canonical_time(datetime(2026, 12, 3, 10, 22, 32, 123456, tzinfo=timezone.utc)) == CREATED
+    assert canonical_time(datetime(2026, 12, 3, 10, 22, 32, 123456, tzinfo=UTC)) == CREATED
     in_paris = datetime(2026, 12, 3, 11, 22, 32, tzinfo=timezone(timedelta(hours=1)))
     assert canonical_time(in_paris) == "2026-12-03T10:22:32.000000Z"
-    assert datetime.fromisoformat(CREATED) == datetime(2026, 12, 3, 10, 22, 32, 123456, tzinfo=timezone.utc)
+    assert datetime.fromisoformat(CREATED) == datetime(2026, 12, 3, 10, 22, 32, 123456, tzinfo=UTC)
 
 
 def test_a_time_without_a_zone_is_refused_rather_than_guessed():

@@ -19,8 +19,8 @@ from games.models import Match
 from ratings.models import RatingEntry
 from ratings.services import match_rate
 from tests.conftest import make_user
-from tests.games.builders import finished_match
 from tests.games import worker
+from tests.games.builders import finished_match
 from tests.games.worker import ROOT
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +95,7 @@ def test_the_real_command_answers_a_bad_user_or_path_with_one_line_and_exit_1(tm
         ([str(missing), "--as", "nobody"], f"CommandError: {missing}: no such file or folder (nothing was imported)"),
     ]:
         run = manage("import_matches", str(tmp_path / "m.jsonl"), *args, DATABASE_URL=worker.test_database_url())
-        assert (run.returncode, [l for l in run.stderr.splitlines() if not l.startswith('{"time"')]) == (1, [line])
+        assert (run.returncode, [out for out in run.stderr.splitlines() if not out.startswith('{"time"')]) == (1, [line])
 
 
 def test_export_names_a_match_it_cannot_export_and_writes_nothing(tmp_path, alice, bob):

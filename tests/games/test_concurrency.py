@@ -6,9 +6,8 @@ import threading
 import pytest
 from django.db import connection
 
-from games.models import Event
+from games.models import Event, Match
 from games.selectors import verify_match
-from games.models import Match
 from tests.conftest import client_for, make_user
 from tests.games.helpers import started_match
 

@@ -12,13 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import services, turns
-from games.chain import canonical_json, seed_sha256
+from games.chain import canonical_json, event_hash, seed_sha256
 from games.engines import ENGINES
 from games.exchange import match_export_lines
 from games.models import Event, Match, ShuffleContribution
+from games.selectors import stored_events, verify_match
 from games.shuffle import DERIVATION, contribution_valid, deck_seed, shuffle_problem
 from games.verification import parse_match_file, verify_file_contents, verify_stream
-from games.selectors import stored_events, verify_match
 from tests.conftest import client_for, make_user
 
 GAME = "sequence-stacks"
@@ -143,7 +143,6 @@ def test_a_finished_contributed_match_verifies_and_reveals_the_server_seed(table
 def _rechained(match: Match, change) -> list:
     """The match's events with `change` applied to the first one's data and every hash recomputed,
     as an attacker with the database would."""
-    from games.chain import event_hash
 
     events = stored_events(match.pk)
     events[0] = dataclasses.replace(events[0], data=change(json.loads(json.dumps(events[0].data))))

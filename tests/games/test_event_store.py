@@ -1,6 +1,7 @@
 """The event store: append-only in the database itself, hash-chained, verified by `verify_events`."""
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -88,7 +89,6 @@ def _tamper_and_verify(match_id, sql, params, capsys):
 def test_verify_events_reports_an_event_altered_behind_the_triggers_back(finished_match, capsys):
     event = Event.objects.filter(match_id=finished_match, type="CardPlayed").order_by("seq").first()
     forged = dict(event.data, pile=(event.data["pile"] + 1) % 4)
-    import json
 
     out = _tamper_and_verify(
         finished_match, "UPDATE games_event SET data = %s WHERE id = %s", [json.dumps(forged), event.pk], capsys
@@ -116,7 +116,6 @@ def test_verify_events_reports_a_rehashed_forgery_that_breaks_the_rules(alice, c
         data = dict(row.data, pile=(row.data["pile"] + 1) % 4) if row.pk == target.pk else row.data
         previous = rehashed(previous, row, data)
         updates.append((data, previous, row.pk))
-    import json
 
     with pytest.raises(SystemExit), transaction.atomic():
         with connection.cursor() as cursor:
@@ -143,7 +142,6 @@ def test_verify_events_checks_the_shuffle_against_the_revealed_seed(alice, capsy
             for row in rows:
                 data = dict(row.data, seed=row.data["seed"] + 1) if row.type == "GameStarted" else row.data
                 previous = rehashed(previous, row, data)
-                import json
 
                 cursor.execute("UPDATE games_event SET data = %s, hash = %s WHERE id = %s", [json.dumps(data), previous, row.pk])
             cursor.execute("UPDATE games_match SET head_hash = %s WHERE id = %s", [previous, match_id])

@@ -9,18 +9,25 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from accounts.models import User
-from games.chain import canonical_time
+from games import services
+from games.chain import CHAIN_VERSION, canonical_time, event_hash
 from games.engines import ENGINES
 from games.exchange import ImportRefused, match_export_lines, match_import
 from games.models import Event, Match
-from games.verification import parse_match_file, verify_file_contents
 from games.selectors import verify_match
+from games.services import match_practice
+from games.verification import parse_match_file, verify_file_contents
+from games.verify_file import verify_file
+from ratings.services import match_rate
 from server.errors import ApplicationError
-from tests.conftest import client_for
-from tests.games.builders import finished_match
+from tests.conftest import client_for, make_user
+from tests.games.builders import bot_moves, finished_match
 from tests.games.helpers import started_match
 
 pytestmark = pytest.mark.django_db
@@ -151,7 +158,7 @@ def refusal(lines) -> ImportRefused:
 
 def test_a_file_with_one_altered_card_is_refused_with_its_line(alice, bob):
     lines = exported_then_forgotten("the-game", [alice, bob])
-    number, line = next((i, l) for i, l in enumerate(lines) if '"CardPlayed"' in l)
+    number, line = next((i, text) for i, text in enumerate(lines) if '"CardPlayed"' in text)
     event = json.loads(line)
     event["data"]["card"] = str(int(event["data"]["card"]) + 1)
     lines[number] = json.dumps(event)
@@ -188,8 +195,6 @@ def test_a_file_whose_final_hash_is_not_the_chains_is_refused_on_the_header(alic
 
 @pytest.mark.parametrize("bad", ["", "not json", "[]", '{"format": "other"}'])
 def test_a_file_that_is_not_a_match_file_is_refused_on_line_1(bad):
-    from tests.conftest import make_user
-
     make_user("importer")
     assert refusal([bad]).line == 1
 
@@ -236,8 +241,6 @@ def test_the_commands_export_and_import_many_matches(tmp_path, alice, bob, capsy
 
 
 def test_a_file_verifies_without_a_server(tmp_path, alice, bob):
-    from games.verify_file import verify_file
-
     match = finished_match("the-game", [alice, bob])
     path = tmp_path / "m.jsonl"
     path.write_text("\n".join(match_export_lines(match)) + "\n")
@@ -271,7 +274,9 @@ def test_an_import_never_credits_a_local_account(alice, bob, carol):
         (None, "alice@cards.example.org"), (None, "bob@cards.example.org"),
     ]
     summary = client_for(None).get(f"/api/matches/{match.pk}").json()
-    assert [(s["user"], s["name"]) for s in summary["seats"]] == [(None, "alice@cards.example.org"), (None, "bob@cards.example.org")]
+    assert [(s["user"], s["name"]) for s in summary["seats"]] == [
+        (None, "alice@cards.example.org"), (None, "bob@cards.example.org")
+    ]
     listed = client_for(None).get("/api/matches", {"player": "alice"}).json()
     assert match.pk not in [m["id"] for m in listed["results"]]
 
@@ -335,10 +340,6 @@ def test_a_local_export_names_this_server_as_source(alice, bob, settings):
 def test_an_imported_match_is_never_rated(alice, bob, carol):
     """Prevents an import from moving anyone's rating: the rating task skips it and the database
     refuses an imported match marked rated."""
-    from django.db import IntegrityError
-
-    from ratings.services import match_rate
-
     match = match_import(exported_then_forgotten("the-game", [alice, bob]), imported_by=carol)
     assert match_rate(match_id=match.pk) == 0
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -347,7 +348,6 @@ def test_an_imported_match_is_never_rated(alice, bob, carol):
 
 def test_a_practice_match_is_not_imported(alice, bob, staff):
     """Prevents a made-up position from entering as a practice match (its source is another server's match)."""
-    from games.services import match_practice
 
     with transaction.atomic():
         source = finished_match("the-game", [alice, bob])
@@ -369,9 +369,6 @@ def test_a_bot_this_game_has_not_is_refused(alice, bob):
 
 
 def services_match_with_bot(user):
-    from games import services
-    from tests.games.builders import bot_moves
-
     moves = bot_moves("the-game", 2, 3, ["tight", "tight"])
     return services.match_record(game="the-game", seats=[user, "tight"], created_by=user, seed=3, moves=moves, rated=False)
 
@@ -380,8 +377,6 @@ def services_match_with_bot(user):
 
 
 def _mutations():
-    from hypothesis import strategies as st
-
     json_values = st.recursive(
         st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70) | st.floats(allow_nan=False)
         | st.text(max_size=200) | st.sampled_from(["\x00", "\ud800", "a" * 300, "<b>x</b>", "", "@", "x@y"]),
@@ -429,8 +424,6 @@ def _apply(lines: list[str], mutation) -> bytes:
 
 
 def _rehashed(lines: list[str]) -> list[str]:
-    from games.chain import CHAIN_VERSION, event_hash
-
     try:
         version = json.loads(lines[0])["chain"]["version"]
     except Exception:  # noqa: BLE001 - a header the edits broke: hash as a new match is
@@ -474,7 +467,6 @@ def _objects(value) -> list[dict]:
 def test_no_mangled_file_answers_500_or_writes_anything(alice, bob, tmp_path):
     """Prevents a hostile file from crashing the import (a 500) or leaving rows behind: every
     mangled file is imported whole or refused with a 4xx, over the API and by the command."""
-    from hypothesis import HealthCheck, given, settings as hypothesis_settings
 
     lines = exported_then_forgotten("the-game", [alice, bob])
     api = client_for(alice)

@@ -7,15 +7,20 @@ and the answers compared: status, body and headers.
 from __future__ import annotations
 
 import json
+import time
 
 import httpx
 import pytest
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 
 from accounts.services import user_token
 from games import fastlane
+from games.chain import canonical_time, event_hash
 from games.models import Event, Match, MoveReceipt
 from games.selectors import verify_match
+from server.asgi import application
 from server.limits import ScopedThrottle
 from tests.conftest import client_for
 from tests.games.helpers import started_match
@@ -29,8 +34,6 @@ pytestmark = [
 
 @pytest.fixture
 def app():
-    from server.asgi import application
-
     return application
 
 
@@ -90,8 +93,6 @@ def legal_move(user, match_id):
 
 
 async def test_a_legal_move_is_played_by_the_lane_and_chained_as_the_service_chains_it(app, lane_calls, alice, table):
-    from asgiref.sync import sync_to_async
-
     match_id, alice_token, _ = table
     before = await sync_to_async(seq_of)(match_id)
     move = await sync_to_async(legal_move)(alice, match_id)
@@ -119,8 +120,6 @@ async def test_a_legal_move_is_played_by_the_lane_and_chained_as_the_service_cha
     ],
 )
 async def test_a_refused_move_gets_the_views_answer_and_writes_nothing(app, lane_calls, table, body, status, code):
-    from asgiref.sync import sync_to_async
-
     match_id, alice_token, _ = table
     before = await sync_to_async(seq_of)(match_id)
     lane, django = await both_lanes(app, f"/api/matches/{match_id}/moves", body, token=alice_token)
@@ -131,8 +130,6 @@ async def test_a_refused_move_gets_the_views_answer_and_writes_nothing(app, lane
 
 
 async def test_a_player_not_seated_and_a_match_that_does_not_exist_get_403_and_404(app, carol, table):
-    from asgiref.sync import sync_to_async
-
     match_id, alice_token, _ = table
     carol_token = await sync_to_async(user_token)(user=carol)
     body = {"move": {"action": "end_turn"}}
@@ -168,8 +165,6 @@ async def test_what_the_lane_does_not_take_django_answers(app, lane_calls, table
 
 
 async def test_an_idempotency_key_answers_a_retry_with_the_first_answer_in_either_lane(app, lane_calls, alice, table):
-    from asgiref.sync import sync_to_async
-
     match_id, alice_token, _ = table
     move = await sync_to_async(legal_move)(alice, match_id)
     headers = {"idempotency-key": "retry-1"}
@@ -183,8 +178,6 @@ async def test_an_idempotency_key_answers_a_retry_with_the_first_answer_in_eithe
 
 
 async def test_moves_in_either_lane_count_against_one_throttle(app, monkeypatch, lane_calls, table, alice):
-    from asgiref.sync import sync_to_async
-
     monkeypatch.setattr(ScopedThrottle, "THROTTLE_RATES", {**ScopedThrottle.THROTTLE_RATES, "moves": "3/hour"})
     match_id, alice_token, _ = table
     body = {"move": {"action": "fly"}}  # refused, but counted
@@ -198,20 +191,12 @@ async def test_moves_in_either_lane_count_against_one_throttle(app, monkeypatch,
 
 
 def _throttle_reset(user):
-    import time
-
-    from django.core.cache import cache
-
     cache.delete(ScopedThrottle.window_key(f"throttle_moves_{user.pk}", int(time.time() // 3600)))
 
 
 async def test_both_lanes_store_each_events_time_exactly_as_chain_version_2_hashed_it(app, lane_calls, alice, table):
     """The lane writes through its own async connections: the time it hashed must be the time stored,
     to the microsecond, as the service's own writes store theirs."""
-    from asgiref.sync import sync_to_async
-
-    from games.chain import canonical_time, event_hash
-
     match_id, alice_token, _ = table
     move = await sync_to_async(legal_move)(alice, match_id)
     lane = await post(app, f"/api/matches/{match_id}/moves", {"move": move}, token=alice_token)

@@ -16,6 +16,7 @@ from django.conf import settings
 
 from accounts.services import user_token
 from games.models import Event, MoveReceipt
+from server.asgi import application
 from tests.conftest import client_for
 from tests.games.helpers import started_match
 
@@ -31,8 +32,6 @@ def two_tables(alice, bob):
 
 
 async def post(path: str, body: dict, token: str, key: str) -> httpx.Response:
-    from server.asgi import application
-
     headers = {"content-type": "application/json", "authorization": f"Token {token}", "idempotency-key": key}
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=application), base_url="http://testserver") as client:
         return await client.post(path, content=json.dumps(body), headers=headers)
@@ -79,8 +78,6 @@ async def test_the_same_key_with_another_move_is_refused_and_plays_nothing(via, 
 
 @pytest.mark.skipif(not settings.REDIS_URL, reason="the socket's lane needs Redis")
 async def test_a_socket_frame_id_reused_at_another_table_plays_there_and_with_another_move_is_refused(alice, two_tables):
-    from server.asgi import application
-
     first, second, token = two_tables
     answers = {}
     for match_id in (first, second):

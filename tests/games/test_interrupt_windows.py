@@ -8,6 +8,7 @@ from games import services, turns
 from games.engines import ENGINES
 from games.models import Event, Match
 from games.state import state_at_head
+from server.errors import ApplicationError
 from tests.conftest import make_user
 from tests.games.engines.test_sequence_stacks import BLUE_RUN, build_deck
 from tests.games.worker import celery_worker, wait_for
@@ -72,7 +73,6 @@ def test_a_window_keeps_its_deadline_while_it_only_shrinks():
 def test_auto_pass_is_a_seats_own_choice(alice, bob, carol):
     match = services.match_create(user=alice, game=GAME, players=2)
     assert services.seat_auto_pass_set(match_id=match.pk, user=alice, enabled=True) is True
-    from server.errors import ApplicationError
 
     with pytest.raises(ApplicationError) as refused:
         services.seat_auto_pass_set(match_id=match.pk, user=carol, enabled=True)

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.models import Invitation, Match, Seat
+from games.models import Invitation, Seat
 from tests.conftest import client_for, make_user
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.games.helpers import game_params, play_to_end
+from accounts.models import User
+from games.engines import ENGINES
+from tests.games.helpers import game_params, play_to_end, started_match
 
 pytestmark = pytest.mark.django_db
 
@@ -36,8 +38,6 @@ def test_two_people_play_a_whole_match_over_the_api(game, players):
     assert started.json()["status"] == "running"
     assert len(started.json()["seed_sha256"]) == 64 and started.json()["seed"] is None
 
-    from accounts.models import User
-
     users = [User.objects.get(username=f"player{i}") for i in range(players)]
     final_view = play_to_end(match_id, users)
 
@@ -54,8 +54,6 @@ def test_two_people_play_a_whole_match_over_the_api(game, players):
 
 
 def test_the_match_list_filters_by_game_status_and_player(alice, bob):
-    from tests.games.helpers import started_match
-
     running = started_match("the-game", [alice, bob])
     anon = APIClient()
     assert [m["id"] for m in anon.get("/api/matches?status=running").json()["results"]] == [running]
@@ -70,8 +68,6 @@ def test_the_match_list_filters_by_game_status_and_player(alice, bob):
 
 
 def test_the_games_endpoint_lists_every_engine_with_its_bots():
-    from games.engines import ENGINES
-
     games = APIClient().get("/api/games").json()
     assert [g["slug"] for g in games] == sorted(ENGINES)
     assert all("random" in g["bots"] and g["strong_bot"] in g["bots"] for g in games)

@@ -18,9 +18,9 @@ from games.chain import seed_sha256
 from games.engines import ENGINES, ten
 from games.engines._common import seeded_shuffle
 from games.models import Event, Match, Seat
+from games.selectors import verify_match
 from games.services import SeatedTable
 from games.state import state_cache
-from games.selectors import verify_match
 from server.celery import app
 from server.errors import ApplicationError
 from tests.conftest import broker_emptied, make_user

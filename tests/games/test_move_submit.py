@@ -5,7 +5,7 @@ import pytest
 
 from games.models import Event, MoveReceipt
 from tests.conftest import client_for
-from tests.games.helpers import started_match
+from tests.games.helpers import play_to_end, started_match
 
 pytestmark = pytest.mark.django_db
 
@@ -138,8 +138,6 @@ def test_it_refuses_moves_before_the_start(alice, bob):
 
 
 def test_it_refuses_moves_after_the_end_with_game_over(alice):
-    from tests.games.helpers import play_to_end
-
     match_id = started_match("the-game", [alice])
     play_to_end(match_id, [alice])
     answer = post_move(alice, match_id, {"action": "end_turn"})

@@ -9,6 +9,7 @@ import pytest
 from games import frames, services
 from games.engines import ENGINES
 from games.models import Match
+from games.selectors import verify_match
 from games.state import state_at_head
 from tests.conftest import client_for, make_user
 from tests.games.builders import finished_match
@@ -80,8 +81,6 @@ def test_the_replay_refuses_a_bad_position_or_seat(alice, bob, query, code):
 
 
 def test_practice_starts_an_unrated_match_from_a_position_with_bots_in_the_other_seats(alice, bob):
-    from games.selectors import verify_match
-
     match = finished_match("the-game", [alice, bob])
     position = client_for(None).get(f"/api/matches/{match.pk}/replay").json()["decisions"][3]
     answer = client_for(bob).post(f"/api/matches/{match.pk}/practice", {"seq": position["after"], "seat": 1}, format="json")

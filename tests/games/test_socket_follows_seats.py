@@ -58,7 +58,8 @@ def _open_table():
 
 async def test_a_socket_opened_before_its_user_left_is_never_sent_the_next_sitters_hand():
     match_id, alice, bob, carol = await _open_table()
-    socket = WebsocketCommunicator(application, f"/ws/matches/{match_id}/?token={await database_sync_to_async(user_token)(user=bob)}")
+    token = await database_sync_to_async(user_token)(user=bob)
+    socket = WebsocketCommunicator(application, f"/ws/matches/{match_id}/?token={token}")
     assert (await socket.connect())[0]
     seated: list[dict] = []
     assert (await _frames_until(socket, "snapshot", seated))["seat"] == 1
@@ -91,7 +92,8 @@ async def test_a_socket_opened_before_its_user_left_is_never_sent_the_next_sitte
 async def test_a_spectator_who_takes_a_seat_gets_that_seats_view_on_the_same_socket():
     match_id, alice, bob, carol = await _open_table()
     await database_sync_to_async(services.match_leave)(match_id=match_id, user=bob)
-    socket = WebsocketCommunicator(application, f"/ws/matches/{match_id}/?token={await database_sync_to_async(user_token)(user=carol)}")
+    token = await database_sync_to_async(user_token)(user=carol)
+    socket = WebsocketCommunicator(application, f"/ws/matches/{match_id}/?token={token}")
     assert (await socket.connect())[0]
     seen: list[dict] = []
     assert (await _frames_until(socket, "snapshot", seen))["seat"] is None

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import json
+import random
+import time
+from contextlib import ExitStack
 
 import httpx
 import pytest
@@ -9,9 +12,13 @@ from django.conf import settings
 from websockets.sync.client import connect
 
 from accounts.services import user_token
+from games import services
+from games.models import Match
+from games.selectors import match_log_for_seat
 from tests.conftest import make_user
 from tests.games.helpers import started_match
 from tests.games.servers import uvicorn_servers
+from tests.games.worker import celery_worker
 
 pytestmark = [
     pytest.mark.postgres,
@@ -46,15 +53,6 @@ def test_a_socket_on_one_server_sees_a_move_posted_over_http_on_the_other():
 
 def test_two_people_and_a_bot_play_live_across_two_servers_while_a_spectator_follows():
     """Alice on one server, Bob on the other, a random bot by a worker; Bob drops and resumes."""
-    import random
-    import time
-    from contextlib import ExitStack
-
-    from games import services
-    from games.models import Match
-    from games.selectors import match_log_for_seat
-    from tests.games.worker import celery_worker
-
     alice, bob = make_user("alice"), make_user("bob")
     match = services.match_create(user=alice, game="the-game", players=3)
     services.match_join(match_id=match.pk, user=bob)

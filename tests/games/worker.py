@@ -11,6 +11,8 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
+from server.celery import app
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -51,7 +53,6 @@ def wait_for(condition, *, timeout: float = 60.0, what: str = "the condition") -
 
 def _wait_until_ready(process: subprocess.Popen, timeout: float = 90.0) -> None:
     """Waits until the worker answers a ping, so timings in tests do not include its start."""
-    from server.celery import app
 
     deadline = time.monotonic() + timeout
     while not app.control.ping(timeout=0.5):

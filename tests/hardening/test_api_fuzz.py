@@ -7,18 +7,17 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import negative_data_rejection, positive_data_acceptance
 
+from accounts.services import user_token
 from server.wsgi import application
+from tests.conftest import make_user
+from tests.games.builders import finished_match
+from tests.games.helpers import started_match
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 
 
 @pytest.fixture
 def token(transactional_db):
-    from accounts.services import user_token
-    from tests.conftest import make_user
-    from tests.games.builders import finished_match
-    from tests.games.helpers import started_match
-
     alice, bob = make_user("alice"), make_user("bob")
     started_match("the-game", [alice, bob])  # match 1 runs; a finished match exists too
     finished_match("the-game", [alice, bob], seed=3)

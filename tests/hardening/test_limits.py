@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from rest_framework.test import APIClient
-from server.limits import ScopedThrottle
 
 from games.models import Event
+from server.limits import ScopedThrottle
 from tests.conftest import client_for
 from tests.games.helpers import started_match
 
@@ -54,7 +56,6 @@ def low_rates(monkeypatch):
 
 def fresh_address() -> str:
     """An address no earlier run has counted (throttle counts live in the cache, Redis in CI)."""
-    import uuid
 
     raw = uuid.uuid4().bytes
     return f"10.{raw[0]}.{raw[1]}.{raw[2]}"
@@ -76,8 +77,6 @@ def test_login_is_throttled_per_address(low_rates, alice):
 
 
 def test_moves_are_throttled_per_user(low_rates, alice, bob):
-    from django.core.cache import cache
-
     hour = int(time.time() // 3600)
     cache.delete(ScopedThrottle.window_key(f"throttle_moves_{alice.pk}", hour))  # ids are reused between tests on SQLite
     match_id = started_match("the-game", [alice, bob])

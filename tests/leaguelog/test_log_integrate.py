@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 
 from games import services as game_services
-from leaguelog import merkle, services
+from leaguelog import merkle, selectors, services
 from leaguelog.checkpoint import open_checkpoint
 from leaguelog.models import LogCheckpoint, LogEntry, LogHash, LogPending
 from leaguelog.notes import parse_verifier_key, verifier_key_for
@@ -115,8 +115,6 @@ def test_every_tournament_event_is_logged_and_a_duplicate_deal_waits_for_its_rou
 
 
 def test_a_fact_too_long_for_one_entry_is_logged_in_parts_that_join_to_it(alice, bob, monkeypatch):
-    from leaguelog import selectors
-
     match = finished_match("ten", [alice, bob])
     monkeypatch.setattr(selectors, "_PART_CHARACTERS", 40)
     monkeypatch.setattr(selectors.tiles, "MAX_ENTRY_SIZE", 100)

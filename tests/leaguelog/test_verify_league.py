@@ -3,6 +3,7 @@ a rated bot tournament with a correction, played to the end) verifies through th
 from a mirror folder and in a process without Django; every kind of tampering is caught and named."""
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import subprocess
@@ -14,22 +15,32 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 
-from games.verify_league import folder_fetch, main, mirrored, served_path
+from games import services as game_services
+from games import turns
 from games.chain import canonical_json, event_hash
+from games.engines import ENGINES
+from games.models import Match
+from games.verify_league import folder_fetch, main, mirrored, served_path
 from leaguelog import merkle, tiles
 from leaguelog import services as log_services
 from leaguelog.checkpoint import Checkpoint
 from leaguelog.cosignature import cosignature_line
 from leaguelog.notes import (
-    ED25519_COSIGNATURE, generate_signer_key, parse_note, parse_signer_key, parse_verifier_key, sign_note,
+    ED25519_COSIGNATURE,
+    generate_signer_key,
+    parse_note,
+    parse_signer_key,
+    parse_verifier_key,
+    sign_note,
     verifier_key_for,
 )
 from leaguelog.verify import Disagreement, Fetch, FetchError, verify_league
-from games import services as game_services
-from games import turns
+from ratings.selectors import game_params
 from ratings.services import match_rate
 from tests.games.builders import finished_match
+from tests.games.servers import uvicorn_servers
 from tests.leaguelog.builders import log_of
 from tests.tournaments.builders import finish_round, make_tournament, play_to_end, reloaded
 from tournaments import services as tournament_services
@@ -88,8 +99,6 @@ def league(alice, bob, staff) -> dict[str, int]:
 
 
 def tournament_matches(tournament_id: int) -> list[int]:
-    from games.models import Match
-
     return list(Match.objects.filter(tournament_table__round__tournament_id=tournament_id).values_list("pk", flat=True))
 
 
@@ -317,8 +326,6 @@ def test_folder_fetch_reads_what_mirrored_wrote(tmp_path):
 
 def test_the_rating_parameters_are_published_exactly():
     published = json.loads(Client().get("/api/ratings/params").content)
-    from games.engines import ENGINES
-    from ratings.selectors import game_params
 
     assert published.keys() == set(ENGINES)
     assert all(published[game] == game_params(game).__dict__ for game in ENGINES)
@@ -327,8 +334,6 @@ def test_the_rating_parameters_are_published_exactly():
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_live_server_verifies_and_mirrors(league, tmp_path, capsys):
-    from tests.games.servers import uvicorn_servers
-
     with uvicorn_servers(1) as (base,):
         assert main([base, "--log-key", LOG_KEY.encode(), "--mirror", str(tmp_path)]) == 0
     assert main([str(tmp_path), "--log-key", LOG_KEY.encode()]) == 0
@@ -338,10 +343,6 @@ def test_a_live_server_verifies_and_mirrors(league, tmp_path, capsys):
 def test_a_tournament_whose_field_changed_verifies(alice, bob, carol, staff):
     """Waitlist, check-in, late entry, a drop and a re-entry and a no-show check are logged
     tournament events; the verifier's fold recomputes the final standings from them."""
-    import datetime as dt
-
-    from django.utils import timezone
-
     starts = timezone.now() + dt.timedelta(minutes=5)
     tournament = make_tournament(
         staff, people=(alice,), bots=3, bot="random", options={"rounds": 4}, max_entrants=5, starts_at=starts,

@@ -15,10 +15,16 @@ from leaguelog.checkpoint import Checkpoint
 from leaguelog.cosignature import cosignature_line, count_cosignatures
 from leaguelog.models import LogCheckpoint, LogCosignature
 from leaguelog.notes import (
-    ED25519_COSIGNATURE, NoteError, generate_signer_key, parse_signer_key, parse_verifier_key, sign_note,
+    ED25519_COSIGNATURE,
+    NoteError,
+    generate_signer_key,
+    parse_signer_key,
+    parse_verifier_key,
+    sign_note,
     verifier_key_for,
 )
 from leaguelog.witness import ForkError, Witnessed, witness_checkpoint
+from tests.conftest import make_user
 from tests.games.builders import finished_match
 from tests.games.servers import uvicorn_servers
 
@@ -111,8 +117,6 @@ def test_the_server_refuses_a_cosignature_of_a_stranger_a_forgery_or_no_checkpoi
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_witness_command_cosigns_a_live_server_and_stops_at_a_fork(tmp_path, capsys):
-    from tests.conftest import make_user
-
     alice, bob = make_user("alice"), make_user("bob")
     finished_match("sequence-stacks", [alice, bob])
     services.log_integrate()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.models import User
 from ratings.selectors import PROVISIONAL_GAMES
 from ratings.services import match_rate
 from tests.conftest import client_for, make_user
@@ -19,8 +20,6 @@ WON_TOGETHER = {"finished": True, "ranks": [1, 1], "scores": [0, 0], "winners": 
 
 
 def person(username):
-    from accounts.models import User
-
     return User.objects.get(username=username)
 
 

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from games.models import Match
 from ratings import math as rmath
 from ratings.models import Pool, Rating, RatingEntry
 from ratings.selectors import game_params, head_to_head
@@ -16,7 +17,6 @@ from tests.conftest import client_for
 from tests.tournaments.builders import finish_round, make_tournament, reloaded
 from tournaments import services
 from tournaments.models import RoundTable
-from games.models import Match
 
 pytestmark = pytest.mark.django_db
 

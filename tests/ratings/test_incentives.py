@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engines import ENGINES
 from ratings import math as rmath
 
 # Each competitive game's TrueSkill setting (server/settings.py RATINGS_TRUESKILL), with the
@@ -97,8 +98,8 @@ def test_finishing_worse_never_rates_higher_over_100_000_random_matches():
 
 
 def test_the_sweep_rates_with_the_server_s_settings_at_every_table_size():
-    from games.engines import ENGINES
-    from ratings.selectors import game_params, is_cooperative
+    # Here, not at the top: the sweep's spawned workers import this module without Django set up.
+    from ratings.selectors import game_params, is_cooperative  # noqa: PLC0415
 
     competitive = {game for game in ENGINES if not is_cooperative(game)}
     assert set(GAMES) == competitive

@@ -10,9 +10,11 @@ from django.db import IntegrityError, transaction
 from django.db.utils import DatabaseError
 
 from games.engines import ENGINES
+from games.services import match_create
 from ratings.models import Ladder, Pool, Rating, RatingEntry, TeamResult
 from ratings.services import match_rate, ratings_rebuild
 from ratings.tasks import match_rate_task
+from server.errors import ApplicationError
 from tests.conftest import client_for, make_user
 from tests.ratings.builders import played, recorded, stored
 
@@ -101,8 +103,6 @@ def test_an_unrated_match_changes_nothing(alice, bob):
 
 
 def test_an_unfinished_match_changes_nothing(alice, bob):
-    from games.services import match_create
-
     match = match_create(user=alice, game="ten", players=2)
     assert match_rate(match_id=match.pk) == 0
     assert RatingEntry.objects.count() == 0
@@ -226,8 +226,6 @@ def test_a_second_row_for_the_same_match_and_competitor_is_refused(alice, bob):
 
 
 def test_an_unknown_match_is_not_found():
-    from server.errors import ApplicationError
-
     with pytest.raises(ApplicationError) as error:
         match_rate(match_id=987654)
     assert error.value.code == "match_not_found"

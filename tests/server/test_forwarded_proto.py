@@ -5,10 +5,14 @@ could reach the server, so a client talking plain HTTP to it passed for a TLS on
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from tests.accounts.test_throttles_through_uvicorn import client_from, loopback
 from tests.games.servers import uvicorn_servers
+from tests.games.worker import ROOT
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -25,11 +29,6 @@ def test_x_forwarded_proto_counts_only_from_a_trusted_proxy():
 
 
 def test_the_setting_that_believed_anyone_stops_the_server():
-    import subprocess
-    import sys
-
-    from tests.games.worker import ROOT
-
     env = {"BEHIND_TLS_PROXY": "1", "DJANGO_SETTINGS_MODULE": "server.settings_test", "PATH": "/usr/bin:/bin"}
     done = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)

@@ -12,6 +12,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from server import logs
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -29,7 +31,9 @@ def test_production_refuses_to_start_without_a_secret_key():
 
 def test_production_is_not_debug_and_sends_cookies_only_over_https():
     env = {"DATABASE_URL": "postgres://u@h/db", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "cards.example.org"}
-    done = settings_in_a_fresh_process(env, "settings.DEBUG, settings.SESSION_COOKIE_SECURE, settings.ALLOWED_HOSTS, settings.LOG_FORMAT")
+    done = settings_in_a_fresh_process(
+        env, "settings.DEBUG, settings.SESSION_COOKIE_SECURE, settings.ALLOWED_HOSTS, settings.LOG_FORMAT"
+    )
     assert done.stdout.strip() == "False True ['cards.example.org'] json"
 
 
@@ -70,8 +74,6 @@ def test_a_request_id_is_kept_from_the_proxy_or_made_and_sent_back():
 
 
 def test_json_logs_carry_the_request_and_match_ids():
-    from server import logs
-
     record = logging.LogRecord("games", logging.WARNING, __file__, 1, "move refused", None, None)
     token, match = logs.request_id.set("r-1"), logs.match_id.set(42)
     try:

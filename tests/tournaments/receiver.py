@@ -6,9 +6,9 @@ unless it speaks TLS), as production never does."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
-import datetime as dt
 import json
 import ssl
 import threading
@@ -16,6 +16,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 
 @dataclass
@@ -87,13 +92,9 @@ def webhook_receiver(
 def tls_for(name: str, folder: Path) -> tuple[ssl.SSLContext, Path]:
     """A server context with a certificate for `name`, and the file of the test CA that signed it
     (cryptography comes with daphne's twisted[tls])."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
 
     def certificate(subject: str, key, issuer: str, issuer_key, *, ca: bool) -> x509.Certificate:
-        now = dt.datetime.now(dt.timezone.utc)
+        now = dt.datetime.now(dt.UTC)
         builder = (
             x509.CertificateBuilder()
             .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)]))

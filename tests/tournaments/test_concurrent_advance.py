@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from django.db import connections
+from django.utils import timezone
 
 from games import turns
 from tests.conftest import make_user
@@ -57,8 +58,6 @@ def test_many_workers_reporting_the_same_round_record_each_table_once_and_pair_t
 
 
 def test_a_start_raced_by_the_organiser_and_the_scheduler_happens_once():
-    from django.utils import timezone
-
     organiser = make_user("organiser")
     tournament = make_tournament(organiser, bots=4, starts_at=timezone.now())
     errors = race([

@@ -9,8 +9,8 @@ import pytest
 from django.utils import timezone
 
 from games.models import Event, Match, Shuffle, ShuffleContribution
-from games.shuffle import deck_seed
 from games.selectors import verify_match
+from games.shuffle import deck_seed
 from tests.conftest import client_for, make_user
 from tests.tournaments.builders import assert_rebuild_equals_incremental, events_of, make_tournament, play_to_end
 from tournaments import services

@@ -9,6 +9,7 @@ from django.db import DatabaseError, connection, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from server.errors import ApplicationError
 from tests.tournaments.builders import (
     assert_rebuild_equals_incremental,
     finish_round,
@@ -114,7 +115,6 @@ _operations = st.lists(
 @given(operations=_operations)
 def test_any_mix_of_results_and_corrections_keeps_incremental_equal_to_rebuilt(alice, operations):
     """Whatever the organiser does in whatever order, folding as we go equals folding at the end."""
-    from server.errors import ApplicationError
 
     tournament = make_tournament(alice, bots=6, options={"rounds": 3})
     services.tournament_start(tournament_id=tournament.pk, user=alice)

@@ -28,6 +28,7 @@ from tests.tournaments.test_concurrent_advance import race
 from tests.tournaments.test_projections import FORMATS
 from tournaments import services
 from tournaments.models import Round, RoundTable, TournamentEvent
+from tournaments.tasks import tournament_sweep_task
 
 
 def _opened(tournament) -> list[int]:
@@ -78,8 +79,6 @@ def test_nobody_leaves_a_round_already_partly_seated_by_re_pairing_it(alice, set
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(not django_settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
 def test_a_worker_killed_mid_start_leaves_every_table_started_once_and_none_twice(settings):
-    from tournaments.tasks import tournament_sweep_task
-
     settings.TOURNAMENT_TABLES_PER_BATCH = 2
     organiser = make_user("organiser")
     tournament = make_tournament(organiser, bots=160, options={"rounds": 1})

@@ -158,7 +158,10 @@ def _reference(entrants, history, bye_points, cooperative):
         for i, player in enumerate(res.seats):
             for j, other in enumerate(res.seats):
                 if i != j:
-                    score = Fraction(1) if res.ranks[i] < res.ranks[j] else Fraction(1, 2) if res.ranks[i] == res.ranks[j] else Fraction(0)
+                    if res.ranks[i] < res.ranks[j]:
+                        score = Fraction(1)
+                    else:
+                        score = Fraction(1, 2) if res.ranks[i] == res.ranks[j] else Fraction(0)
                     points[player] += score / (size - 1)
                     faced[player].append((other, Fraction(1, size - 1), score))
     for bye in history.byes:
@@ -189,7 +192,8 @@ def test_integer_tallies_give_the_exact_fractions_of_the_definitions(data, coope
             if cooperative:
                 results.append(pairing(number, *seats, team_score=data.draw(st.integers(0, 30))))
             else:
-                results.append(pairing(number, *seats, ranks=data.draw(st.lists(st.integers(1, size), min_size=size, max_size=size))))
+                ranks = data.draw(st.lists(st.integers(1, size), min_size=size, max_size=size))
+                results.append(pairing(number, *seats, ranks=ranks))
         byes += [Bye(number, player) for player in pool]
     history = History(results=tuple(results), byes=tuple(byes))
     rows = standings(players, history, bye_points=bye_points, cooperative=cooperative)

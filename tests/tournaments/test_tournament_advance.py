@@ -5,10 +5,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import services as game_services
+from games import turns
 from games.engines import ENGINES
 from games.models import Event, Match
 from games.state import state_at_head
@@ -23,6 +25,7 @@ from tests.tournaments.builders import (
 )
 from tournaments import selectors, services
 from tournaments.models import Round, RoundTable, TournamentEvent
+from tournaments.tasks import tournament_sweep_task
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +34,6 @@ def test_a_finished_table_is_recorded_once_however_often_it_is_reported(alice):
     tournament = make_tournament(alice, bots=4, options={"rounds": 2})
     services.tournament_start(tournament_id=tournament.pk, user=alice)
     first, second = running_matches(tournament)
-    from games import turns
 
     turns.match_play_out(match_id=first)
     assert services.tournament_match_finished(match_id=first) == ["results"]
@@ -171,7 +173,6 @@ def test_the_sweep_finds_what_a_lost_task_left_behind(alice):
     quiet = make_tournament(alice, bots=2, options={"rounds": 1})
     services.tournament_start(tournament_id=running.pk, user=alice)
     services.tournament_start(tournament_id=quiet.pk, user=alice)
-    from games import turns
 
     (match_id,) = running_matches(running)
     turns.match_play_out(match_id=match_id)  # the match-finished task is lost
@@ -185,10 +186,6 @@ def test_the_sweep_finds_what_a_lost_task_left_behind(alice):
 def test_a_match_ending_reaches_the_tournament_through_match_finished_tasks(
     alice, eager_tasks, django_capture_on_commit_callbacks
 ):
-    from django.conf import settings
-
-    from games import turns
-
     assert "tournaments.tasks.tournament_match_finished_task" in settings.MATCH_FINISHED_TASKS
     tournament = make_tournament(alice, bots=2, options={"rounds": 1})
     services.tournament_start(tournament_id=tournament.pk, user=alice)
@@ -200,8 +197,6 @@ def test_a_match_ending_reaches_the_tournament_through_match_finished_tasks(
 
 
 def test_the_periodic_sweep_does_what_lost_tasks_left(alice, eager_tasks):
-    from tournaments.tasks import tournament_sweep_task
-
     tournament = make_tournament(alice, bots=2, starts_at=timezone.now() - dt.timedelta(seconds=5))
     assert tournament_sweep_task() == {"tournaments": 1, "deliveries": 0}
     assert reloaded(tournament).status == "running"

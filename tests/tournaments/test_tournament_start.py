@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games.engines import ENGINES
 from games.models import Match, Seat
+from ratings.models import Kind, Ladder, Pool, Rating
 from server.errors import ApplicationError
 from tests.conftest import client_for, make_user
 from tests.tournaments.builders import event_types, events_of, make_tournament, reloaded
@@ -98,8 +99,6 @@ def test_a_tournament_nobody_entered_is_cancelled_at_its_start_time(alice):
 
 
 def test_seeding_by_rating_uses_each_players_conservative_rating_and_keeps_the_order_for_the_unrated(alice):
-    from ratings.models import Kind, Ladder, Pool, Rating
-
     people = [make_user(f"p{n}") for n in range(4)]
     ladder = Ladder.objects.create(game="sequence-stacks", pool=Pool.PEOPLE)
     Rating.objects.create(

@@ -17,10 +17,9 @@ from django.utils import timezone
 
 from games.models import Match
 from tests.conftest import client_for, make_user
-from tests.games.worker import wait_for
+from tests.games.worker import celery_worker, wait_for
 from tests.tournaments.builders import assert_rebuild_equals_incremental, event_types, events_of, reloaded
 from tests.tournaments.receiver import webhook_receiver
-from tests.games.worker import celery_worker
 from tournaments import selectors, services
 from tournaments.models import Round, RoundTable, Tournament
 

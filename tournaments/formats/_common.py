@@ -9,10 +9,9 @@ import datetime as _dt
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from functools import lru_cache
 from fractions import Fraction
-from typing import Any
-
+from functools import lru_cache
+from typing import Any, TypeGuard
 
 PlayerId = Hashable
 
@@ -259,9 +258,9 @@ class Options:
 
 def _int_at_least(low: int) -> Callable[[str, Any], int]:
     def parse(name: str, value: Any) -> int:
-        if not _is_int(value) or value < low:
-            raise ValueError(f"{name} must be an integer of at least {low}, not {value!r}")
-        return value
+        if _is_int(value) and value >= low:
+            return value
+        raise ValueError(f"{name} must be an integer of at least {low}, not {value!r}")
     return parse
 
 
@@ -276,15 +275,15 @@ def _bool(name: str, value: Any) -> bool:
 
 
 def _seeding(name: str, value: Any) -> str:
-    if value not in _SEEDINGS:
+    if not isinstance(value, str) or value not in _SEEDINGS:
         raise ValueError(f"{name} must be one of {', '.join(_SEEDINGS)}, not {value!r}")
     return value
 
 
 def _any_int(name: str, value: Any) -> int:
-    if not _is_int(value):
-        raise ValueError(f"{name} must be an integer, not {value!r}")
-    return value
+    if _is_int(value):
+        return value
+    raise ValueError(f"{name} must be an integer, not {value!r}")
 
 
 def _fraction(name: str, value: Any) -> Fraction:
@@ -726,7 +725,7 @@ def _find_augmenting_path(count: int, allowed: Callable[[int, int], bool], mate:
 # --- small helpers --------------------------------------------------------------------------
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

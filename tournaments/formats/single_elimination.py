@@ -292,7 +292,7 @@ def _results_by_match(results: Sequence[Result], by_id: Mapping[str, BracketMatc
 
 
 def _slot_players(match: BracketMatch, states: Mapping[str, MatchState],
-                  ids: Sequence[PlayerId]) -> tuple[list, dict[str, int]]:
+                  ids: Sequence[PlayerId]) -> tuple[list[Any], dict[str, int]]:
     """The two slots' players, and the match's `due` and `natural` rounds.
 
     A match is due one round after both slots are known (a bye counts as happening in
@@ -306,12 +306,14 @@ def _slot_players(match: BracketMatch, states: Mapping[str, MatchState],
             continue
         feeder = states[str(source.ref)]
         players.append(feeder.winner if source.kind == "winner" else feeder.loser)
-        known_after = max(known_after, feeder.round if feeder.status == "played" else feeder.due)
+        after = feeder.round if feeder.status == "played" else feeder.due
+        assert after is not None  # a played match records its round
+        known_after = max(known_after, after)
         natural = max(natural, feeder.natural + 1)
     return players, {"due": max(known_after + 1, natural), "natural": natural}
 
 
-def _match_state(match: BracketMatch, players: list, timing: dict[str, int], results: Mapping[str, Result],
+def _match_state(match: BracketMatch, players: list[Any], timing: dict[str, int], results: Mapping[str, Result],
                  absent: _Absence, field_: Field, by_id: Mapping[str, BracketMatch],
                  finish: dict[PlayerId, tuple[int, int]]) -> MatchState:
     res = results.get(match.id)
@@ -357,8 +359,9 @@ class _Absence:
         return []
 
 
-def _reset_state(match: BracketMatch, players: list, timing: dict[str, int], final: MatchState,
-                 results: Mapping[str, Result], absent: _Absence, field_: Field, finish: dict) -> MatchState:
+def _reset_state(match: BracketMatch, players: list[Any], timing: dict[str, int], final: MatchState,
+                 results: Mapping[str, Result], absent: _Absence, field_: Field,
+                 finish: dict[PlayerId, tuple[int, int]]) -> MatchState:
     """A grand-final reset: played only when the losers'-bracket finalist won the final."""
     if final.status in ("waiting", "ready"):
         return MatchState(match, (None, None), "waiting", **timing)

@@ -27,7 +27,7 @@ forfeited game counts as a meeting (the two are not paired again).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 from tournaments import standings as _standings
@@ -87,9 +87,9 @@ def pair_two_player(players: Sequence[PlayerId], scores: Mapping[PlayerId, Any],
     position = {player: index for index, player in enumerate(order)}
     met = _opponents(history, position)
     bye_count = [0] * len(order)
-    for bye in history.byes:
-        if bye.player in position:
-            bye_count[position[bye.player]] += 1
+    for given in history.byes:
+        if given.player in position:
+            bye_count[position[given.player]] += 1
     fewest = min(bye_count, default=0)
     records = seat_records(history)
     colour = [due_seat(records.get(player), final) for player in order]
@@ -204,7 +204,7 @@ def _fit(a: int, b: int, met: Sequence[set[int]], colour: Sequence[int]) -> int 
     return 1 if same_side else 0
 
 
-def _free_from(free: _NextFree, index: int, size: int):
+def _free_from(free: _NextFree, index: int, size: int) -> Iterator[int]:
     j = free.find(index)
     while j < size:
         yield j
@@ -248,10 +248,11 @@ def _repair(mate: list[int], met: Sequence[set[int]], bye_ok: Sequence[bool], co
     has fewer.
     """
     count = len(met)
-    keep_bye = frozenset({dummy, mate[dummy]}) if dummy != -1 else frozenset()
+    nobody: frozenset[int] = frozenset()
+    keep_bye = frozenset({dummy, mate[dummy]}) if dummy != -1 else nobody
     strict = _allowed(met, bye_ok, colour, dummy, strict=True)
     loose = _allowed(met, bye_ok, colour, dummy, strict=False)
-    phases = ((keep_bye, strict), (keep_bye, loose), (frozenset(), strict), (frozenset(), loose))
+    phases = ((keep_bye, strict), (keep_bye, loose), (nobody, strict), (nobody, loose))
     for frozen, allowed in phases:
         mate = _repair_windows(mate, allowed, dummy, frozen, count)
         if all(m != -1 for m in mate):
@@ -295,7 +296,8 @@ def _repair_windows(mate: list[int], allowed: Callable[[int, int], bool], dummy:
         local = {v: i for i, v in enumerate(vertices)}
         local_mate = [local.get(mate[v], -1) for v in vertices]
         exposed = [i for i, m in enumerate(local_mate) if m == -1]
-        local_mate = augment_matching(len(vertices), lambda i, j: allowed(vertices[i], vertices[j]),
+        # The lambda is called only inside this call, so it always sees this pass's `vertices`.
+        local_mate = augment_matching(len(vertices), lambda i, j: allowed(vertices[i], vertices[j]),  # noqa: B023
                                       local_mate, exposed)
         for i, v in enumerate(vertices):
             mate[v] = vertices[local_mate[i]] if local_mate[i] != -1 else -1

@@ -44,7 +44,7 @@ average table result). Rounds: `rounds`, default ⌈log_k n⌉ for tables of k.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from itertools import chain, combinations
 from random import Random
@@ -122,8 +122,8 @@ class SwissTablesFormat(Format):
         sitting_out = set(byes)
         seated = [player for player in order if player not in sitting_out]
         groups = group_tables(seated, sizes, meetings(history), records, scores)
-        tables = tuple(Table(seat_table(group, records)) for group in groups)
-        return Pairing(number, tables, tuple(byes))
+        seated_tables = tuple(Table(seat_table(group, records)) for group in groups)
+        return Pairing(number, seated_tables, tuple(byes))
 
 
 FORMAT = SwissTablesFormat()
@@ -178,9 +178,9 @@ def _out_of_balance(order: Sequence[PlayerId], byes: Sequence[PlayerId], sizes: 
     return _seat_classes(grouping)[1]
 
 
-def meetings(history: History) -> dict[PlayerId, Counter]:
+def meetings(history: History) -> dict[PlayerId, Counter[PlayerId]]:
     """How often each pair of players has shared a table."""
-    met: dict[PlayerId, Counter] = {}
+    met: dict[PlayerId, Counter[PlayerId]] = {}
     for res in history.results:
         for player in res.seats:
             counter = met.setdefault(player, Counter())
@@ -188,19 +188,19 @@ def meetings(history: History) -> dict[PlayerId, Counter]:
     return met
 
 
-def repeat_cost(groups: Sequence[Sequence[PlayerId]], met: Mapping[PlayerId, Counter], base: int) -> int:
+def repeat_cost(groups: Sequence[Sequence[PlayerId]], met: Mapping[PlayerId, Counter[PlayerId]], base: int) -> int:
     """Pairs at one table that met m times before weigh base**(m − 1): with base above the
     number of pairs, fewer third meetings always beat any number of second ones."""
-    empty: Counter = Counter()
+    empty: Counter[PlayerId] = Counter()
     return sum(_weight(met.get(a, empty)[b], base) for group in groups for a, b in combinations(group, 2))
 
 
-def group_tables(order: Sequence[PlayerId], sizes: Sequence[int], met: Mapping[PlayerId, Counter],
+def group_tables(order: Sequence[PlayerId], sizes: Sequence[int], met: Mapping[PlayerId, Counter[PlayerId]],
                  records: Mapping[PlayerId, SeatRecord] | None = None,
                  scores: Mapping[PlayerId, Any] | None = None) -> list[list[PlayerId]]:
     """Players (rank order) into tables of `sizes`, top table first: fewest rematches, then
     players kept in seat balance (`records`), then the least score spread (`scores`)."""
-    tried = []
+    tried: list[_Grouping] = []
     attempts: list[int | None] = [None, *range(_SEAT_ATTEMPTS)]  # None: the rank-order fill
     first = _Grouping(order, sizes, met, records or {}, scores or {})
     choices = sum(mask.bit_count() for mask in first.masks[sizes[0]].values()) if sizes else 0
@@ -250,7 +250,7 @@ def _weight(times: int, base: int) -> int:
 class _Grouping:
     """Tables under construction and what each costs: rematches first, then seats."""
 
-    def __init__(self, order: Sequence[PlayerId], sizes: Sequence[int], met: Mapping[PlayerId, Counter],
+    def __init__(self, order: Sequence[PlayerId], sizes: Sequence[int], met: Mapping[PlayerId, Counter[PlayerId]],
                  records: Mapping[PlayerId, SeatRecord], scores: Mapping[PlayerId, Any]) -> None:
         self.order = list(order)
         self.score = {player: scores.get(player, 0) for player in order}
@@ -321,6 +321,7 @@ class _Grouping:
                     scanned += 1
                     if cost == current or scanned >= _SCAN_LIMIT:
                         break
+                assert best is not None and best_cost is not None  # a table is filled only while players remain
                 table.append(remaining[best])
                 remaining[best] = None
                 current = best_cost
@@ -491,7 +492,7 @@ def _seat_classes(grouping: _Grouping) -> tuple[dict[PlayerId, tuple[int, int]],
     players no place keeps in balance take what is left. Returns the places and the players
     who could be in balance but got no place that keeps them so.
     """
-    free: Counter = Counter()
+    free: Counter[tuple[int, int]] = Counter()
     holders: dict[tuple[int, int], list[PlayerId]] = {}
     seat_of: dict[PlayerId, tuple[int, int]] = {}
     left: list[PlayerId] = []
@@ -531,7 +532,8 @@ def _seat_classes(grouping: _Grouping) -> tuple[dict[PlayerId, tuple[int, int]],
     return seat_of, [p for p in unplaced if any(grouping.masks[size][p] for size in sizes)]
 
 
-def _place_path(player: PlayerId, places, free: Counter, holders: dict, seat_of: dict) -> bool:
+def _place_path(player: PlayerId, places: Callable[[PlayerId], list[tuple[int, int]]], free: Counter[tuple[int, int]],
+                holders: dict[tuple[int, int], list[PlayerId]], seat_of: dict[PlayerId, tuple[int, int]]) -> bool:
     """Seats `player` by a shortest augmenting path over the kinds of place; False if none exists."""
     start = places(player)
     parent: dict[tuple[int, int], tuple[tuple[int, int] | None, PlayerId]] = {}
@@ -546,13 +548,14 @@ def _place_path(player: PlayerId, places, free: Counter, holders: dict, seat_of:
         head += 1
         if free[place]:
             free[place] -= 1
-            while place is not None:  # each mover steps from the previous place into this one
-                previous, mover = parent[place]
+            step: tuple[int, int] | None = place
+            while step is not None:  # each mover steps from the previous place into this one
+                previous, mover = parent[step]
                 if previous is not None:
                     holders[previous].remove(mover)
-                seat_of[mover] = place
-                holders.setdefault(place, []).append(mover)
-                place = previous
+                seat_of[mover] = step
+                holders.setdefault(step, []).append(mover)
+                step = previous
             return True
         for holder in holders.get(place, ()):
             for onward in places(holder):
@@ -566,7 +569,7 @@ def _join_tables(grouping: _Grouping, layer: Sequence[PlayerId], indexes: Sequen
     """Puts one player of `layer` (rank order) at each table of `indexes`: the i-th player at the
     nearest free table to the i-th that holds nobody they have met, by augmenting paths when
     the nearest are taken; a player no free table can take sits at the nearest one left."""
-    empty: Counter = Counter()
+    empty: Counter[PlayerId] = Counter()
     met, groups = grouping.met, grouping.groups
 
     def fits(player: PlayerId, table: int) -> bool:
@@ -596,7 +599,8 @@ def _around(index: int, count: int, reach: int) -> Iterator[int]:
     return chain((index,), by_distance(index, count, reach))
 
 
-def _join_path(player: PlayerId, i: int, owner: dict, fits, indexes: Sequence[int]) -> bool:
+def _join_path(player: PlayerId, i: int, owner: dict[int, PlayerId], fits: Callable[[PlayerId, int], bool],
+               indexes: Sequence[int]) -> bool:
     """An augmenting path from `player` to a free table, nearest tables first (Kuhn)."""
     count = len(indexes)
     seen: set[int] = set()
@@ -612,10 +616,11 @@ def _join_path(player: PlayerId, i: int, owner: dict, fits, indexes: Sequence[in
         j = queue[head]
         head += 1
         if j not in owner:
-            while j is not None:
-                previous, mover = parent[j]
-                owner[j] = mover
-                j = previous
+            step: int | None = j
+            while step is not None:
+                previous, mover = parent[step]
+                owner[step] = mover
+                step = previous
             return True
         holder = owner[j]
         for onward in range(count):
@@ -687,7 +692,7 @@ def _least_repeats(grouping: _Grouping, budget: int,
 def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
                       below: int | None) -> tuple[list[list[PlayerId]], list[int]] | None:
     """`_least_repeats` with the players tried in `order`."""
-    empty: Counter = Counter()
+    empty: Counter[PlayerId] = Counter()
     count = len(order)
     weight = [[0] * count for _ in range(count)]
     for i, a in enumerate(order):
@@ -705,7 +710,7 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
                 classes[weight[i][j]] = classes.get(weight[i][j], 0) | 1 << j
         by_weight.append(sorted(classes.items()))
     kinds = sorted(set(grouping.sizes), reverse=True)
-    memo: dict[tuple[int, tuple[int, ...]], tuple[int, list | None]] = {}
+    memo: dict[tuple[int, tuple[int, ...]], tuple[int, list[tuple[int, list[int]]] | None]] = {}
     work = [0]
 
     def forced(remaining: int, tables_left: int) -> int:
@@ -733,7 +738,8 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
                 short -= taken
         return (total + 1) // 2
 
-    def tables(head: int, tied: list[int], free: list[int], size: int, limit: list[int]):
+    def tables(head: int, tied: list[int], free: list[int], size: int,
+               limit: list[int]) -> Iterator[tuple[list[int], int]]:
         """Tables of `size` for `head` cheaper than `limit[0]` (which the caller lowers as it finds
         better): some of the tied players, then the first free ones.
 
@@ -742,7 +748,7 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
         be filled from what is open is not pursued."""
         clean = limit[0] == 1
 
-        def extend(members: list[int], open_: int, cost: int):
+        def extend(members: list[int], open_: int, cost: int) -> Iterator[tuple[list[int], int]]:
             work[0] += 1
             if work[0] > budget:
                 raise _OutOfBudget
@@ -763,13 +769,14 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
         start = sum(1 << player for player in tied)
         yield from extend([head], start & ~met_mask[head] if clean else start, 0)
 
-    def solve(remaining: int, left: tuple[int, ...], bound: int) -> tuple[int, list | None]:
+    def solve(remaining: int, left: tuple[int, ...], bound: int) -> tuple[int, list[tuple[int, list[int]]] | None]:
         if not remaining:
             return 0, []
         known = memo.get((remaining, left))
         if known is not None and (known[1] is not None or known[0] >= bound):
             return known
         players = [i for i in range(count) if remaining >> i & 1]
+        found: list[tuple[int, list[int]]] | None
         if sum(left) == 1:  # the last table takes who is left
             work[0] += 1
             cost = sum(weight[a][b] for a, b in combinations(players, 2))

@@ -91,7 +91,7 @@ class Progress:
     """Where an elimination by tables stands after the rounds played."""
 
     alive: list[PlayerId]                 # still in, seed order
-    out: dict[PlayerId, tuple]            # placed players: sort key, smaller is better
+    out: dict[PlayerId, tuple[float | None, ...]]  # placed players: sort key, smaller is better
     finished: bool                        # the final table has been played
 
 
@@ -99,7 +99,7 @@ def replay(field_: Field, options: Options, history: History) -> Progress:
     """Walks the rounds played: who went through, who went out and how far they got."""
     alive = [player for player in field_.ids if player not in history.absent_in(1)]
     # players who left before the end place below everyone who played on
-    out: dict[PlayerId, tuple] = {player: (0, 0) for player in field_.ids if player in history.absent}
+    out: dict[PlayerId, tuple[float | None, ...]] = {player: (0, 0) for player in field_.ids if player in history.absent}
     for number in range(1, history.last_round + 1):
         played = [res for res in history.results if res.round == number]
         byes = {bye.player for bye in history.byes if bye.round == number}

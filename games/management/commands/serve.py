@@ -1,6 +1,7 @@
 """Runs everything of the embedded default in one command: migrations, demo, worker, ASGI server."""
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -77,8 +78,6 @@ def _die_with_parent() -> None:
     uvicorn re-raises the signal that stopped it, so `finally` blocks may never run.
     """
     try:
-        import ctypes
-
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except OSError:  # not Linux: the `finally` in handle() is the only cleanup
         pass

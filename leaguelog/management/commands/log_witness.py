@@ -24,7 +24,9 @@ class Command(BaseCommand):
         parser.add_argument("--server", required=True, help="the server's base URL, e.g. https://cards.example.org")
         parser.add_argument("--key", required=True, help="this witness's signing key (log_keygen NAME --witness), or @FILE")
         parser.add_argument("--log-key", required=True, help="the log's verifier key (GET /log/key, checked once)")
-        parser.add_argument("--state", type=Path, help="where the last cosigned checkpoint is kept (default: var/witness-<name>.json)")
+        parser.add_argument(
+            "--state", type=Path, help="where the last cosigned checkpoint is kept (default: var/witness-<name>.json)"
+        )
         parser.add_argument("--interval", type=float, default=5.0, help="seconds between looks (default 5)")
         parser.add_argument("--once", action="store_true", help="look once and exit")
 

@@ -24,7 +24,12 @@ from ratings import math as rmath
 from ratings import model_compare
 from ratings.models import Pool
 from ratings.selectors import (
-    game_params, ladder_get, ledger_positions, ratable_matches, rating_order, revised_matches,
+    game_params,
+    ladder_get,
+    ledger_positions,
+    ratable_matches,
+    rating_order,
+    revised_matches,
 )
 from tournaments.selectors import table_result_changes
 

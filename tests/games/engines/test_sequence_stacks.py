@@ -1001,7 +1001,7 @@ def _secret_keys(obj) -> list[str]:
 @settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(players=PLAYERS, seed=st.integers(min_value=0, max_value=2**32))
 def test_redacted_events_reveal_nothing_hidden(players, seed):
-    for _state, events in _random_game(players, seed):
+    for _state, events in _random_game(players, seed):  # noqa: B007 - the last step's events, used below
         pass
     deal = events[0]["deck"][:5 * players]
     for viewer in list(range(players)) + [None]:
@@ -1053,7 +1053,7 @@ def _canonical_move(move: dict) -> dict:
 @given(players=PLAYERS, seed=st.integers(min_value=0, max_value=2**16), steps=st.integers(0, 150),
        seat=st.integers(-1, 6) | _JSON, move=_MOVES)
 def test_junk_moves_raise_illegal_move_and_change_nothing(players, seed, steps, seat, move):
-    for step, (state, _events) in enumerate(_random_game(players, seed)):
+    for step, (state, _events) in enumerate(_random_game(players, seed)):  # noqa: B007 - the state at `steps`, used below
         if step >= steps:
             break
     before = _observe(state)

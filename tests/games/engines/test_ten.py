@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engines import ENGINES, IllegalMove
-from games.engines.ten import ENGINE, best_runs, canonical_deck
+from games.engines.ten import ENGINE, _final_outcome, best_runs, canonical_deck
 
 # ---------------------------------------------------------------- builders
 
@@ -737,7 +737,6 @@ def test_r13_the_outcome_scores_every_collection():
 
 def finished_with(collections, currency) -> dict:
     """The outcome of a finished two- or three-player game whose end holdings are replaced (R14 only)."""
-    from games.engines.ten import _final_outcome
 
     players = len(collections)
     state = Table(players=players).state._replace(

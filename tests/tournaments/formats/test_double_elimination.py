@@ -1,6 +1,7 @@
 """Double elimination (tournaments/formats/double_elimination.py): brackets, drop-downs, grand final."""
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import replace
 from random import Random
@@ -153,8 +154,6 @@ def test_a_dropped_player_never_meets_a_past_opponent_in_its_drop_down_round(pla
 
 
 def test_the_bracket_serialises_for_a_front_end_with_byes_marked():
-    import json
-
     data = FORMAT.bracket([1, 2, 3]).as_dict()
     first = data["matches"][0]
     assert first["players"] == [1, {"bye": True}] and first["status"] == "bye"

@@ -247,7 +247,7 @@ def test_seat_zero_alternates_so_nobody_is_more_than_two_games_ahead_when_avoida
 @settings(max_examples=25, deadline=None)
 @given(st.integers(4, 12), st.integers(0, 10**6))
 def test_a_withdrawal_mid_event_keeps_everyone_else_paired(n, seed):
-    for history, pairing in simulate(n, 5, seed, withdraw_after=(2, 0)):
+    for _history, pairing in simulate(n, 5, seed, withdraw_after=(2, 0)):
         if pairing.round > 2:
             assert 0 not in set(pairing.players()) and 0 not in pairing.byes
             assert len(list(pairing.players())) + len(pairing.byes) == n - 1
@@ -294,7 +294,7 @@ def test_in_a_field_without_byes_seat_zero_counts_end_within_one_of_each_other(h
     """A balance of ±1 is absolute in the final round, so seat-0 and seat-1 games end within one."""
     n = 2 * half  # even, and large enough that the last round has a pairing without rematches
     final = History()
-    for final, pairing in simulate(n, rounds, seed):
+    for final, pairing in simulate(n, rounds, seed):  # noqa: B007 - the last round's, used below
         pass
     final = final.with_round(pairing, [result(pairing.round, *t.seats) for t in pairing.tables])
     records = seat_records(final)

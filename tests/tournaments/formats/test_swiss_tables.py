@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, permutations
 from random import Random
 
@@ -159,7 +159,7 @@ def test_every_table_has_a_legal_size_and_nobody_sits_twice(game, players, round
     size, low, high = game
     if players < low:
         return
-    for history, pairing in simulate(players, options(size, low, high, rounds=rounds), seed):
+    for _history, pairing in simulate(players, options(size, low, high, rounds=rounds), seed):
         sizes = [len(t.seats) for t in pairing.tables]
         assert all(low <= s <= high for s in sizes) and max(sizes) - min(sizes) <= 1
         seated = list(pairing.players()) + list(pairing.byes)
@@ -200,7 +200,7 @@ def test_rematches_are_as_few_and_as_light_as_any_grouping_allows_in_fields_up_t
 
 def fewest_repeat_cost(players, sizes, met, base):
     """Exhaustive: the least repeat cost over every split of `players` into tables of `sizes`."""
-    @lru_cache(maxsize=None)
+    @cache
     def best(remaining: frozenset, left: tuple) -> int:
         if not left:
             return 0
@@ -237,7 +237,7 @@ def test_every_player_stays_within_one_of_a_fair_share_of_every_seat_in_a_comfor
     tables = max(tables, (rounds - 1) * (size - 1) + 1)
     players = size * tables
     final = History()
-    for final, pairing in simulate(players, options(size, low, high, rounds=rounds), seed):
+    for final, pairing in simulate(players, options(size, low, high, rounds=rounds), seed):  # noqa: B007 - the last round's
         pass
     final = final.with_round(pairing, [seat_order_wins(pairing.round, t) for t in pairing.tables])
     records = seat_records(final)
@@ -255,7 +255,6 @@ def test_a_table_seats_as_many_players_in_balance_as_any_order_of_it_would(game,
     if players < low:
         return
     for history, pairing in simulate(players, options(size, low, high, rounds=rounds), seed):
-        records = seat_records(history)
         for table in pairing.tables:
             after = seat_records(History(results=history.results + (result(pairing.round, *table.seats),)))
             kept = sum(after[p].deviation() < 1 for p in table.seats)
