@@ -25,6 +25,7 @@ from games import store
 from games.engines import ENGINES
 from games.models import Event, Match
 from games.selectors import redacted_events
+from games.shapes import FrameBody
 from games.state import recent_engine_events, state_at_head, state_cache, state_catch_up
 from server.errors import match_not_found
 
@@ -48,25 +49,25 @@ class MatchHead(NamedTuple):
         return next((seat for seat, sitting in enumerate(self.seat_users) if sitting == user_id), None)
 
 
-def frame(match_id: int, seat: int | None, *, since: int) -> dict[str, Any]:
+def frame(match_id: int, seat: int | None, *, since: int) -> FrameBody:
     """What a live socket of `seat` that has seen up to `since` is sent now."""
     return frame_at(_head_read(match_id), seat, since=since)
 
 
-def frame_at(head: MatchHead, seat: int | None, *, since: int) -> dict[str, Any]:
+def frame_at(head: MatchHead, seat: int | None, *, since: int) -> FrameBody:
     """The frame at `head`: view, legal moves and log all name exactly the state at `head.seq`."""
     if head.status == Match.Status.OPEN:
         return _frame_built(head, seat, None, [])
     state = state_at_head(head.match_id, head.game, head.seq)
     rows = recent_engine_events(head.match_id, after=since, upto=head.seq)
     if rows is None:  # a socket far behind (or new): read the log
-        rows = Event.objects.filter(
+        rows = list(Event.objects.filter(
             match_id=head.match_id, kind=Event.Kind.ENGINE, seq__gt=since, seq__lte=head.seq
-        ).order_by("seq").values_list("seq", "data")
+        ).order_by("seq").values_list("seq", "data"))
     return _frame_built(head, seat, state, rows)
 
 
-def _frame_cached(head: MatchHead, seat: int | None, *, since: int) -> dict[str, Any] | None:
+def _frame_cached(head: MatchHead, seat: int | None, *, since: int) -> FrameBody | None:
     """`frame_at` from this process's caches alone, or None if it would need the database."""
     if head.status == Match.Status.OPEN:
         return None
@@ -77,8 +78,8 @@ def _frame_cached(head: MatchHead, seat: int | None, *, since: int) -> dict[str,
     return _frame_built(head, seat, cached.state, rows)
 
 
-def _frame_built(head: MatchHead, seat: int | None, state: Any, rows) -> dict[str, Any]:
-    built: dict[str, Any] = {
+def _frame_built(head: MatchHead, seat: int | None, state: Any, rows) -> FrameBody:
+    built: FrameBody = {
         "seq": head.seq, "status": head.status, "deadline": head.deadline, "view": None, "legal_moves": [], "events": [],
     }
     if state is not None:
@@ -148,7 +149,7 @@ def frame_text(match_id: int, viewer: int | None, *, kind: str, since: int, hint
     return FrameText(head.seq, seat, text)
 
 
-def _text_kept(memo: _Memo, kind: str, seat: int | None, since: int, built: dict) -> str:
+def _text_kept(memo: _Memo, kind: str, seat: int | None, since: int, built: FrameBody) -> str:
     text = json.dumps({"type": kind, "seat": seat, **built})
     if len(memo.texts) >= _TEXTS_PER_HEAD:
         memo.texts.clear()

@@ -11,6 +11,7 @@ from games.bots import BOTS, STRONG_BOT
 from games.chain import canonical_time
 from games.engines import ENGINES
 from games.models import Event, Invitation, Match, Seat, ShuffleContribution
+from games.shapes import MatchRating, MatchSummary, MatchView, ShuffleShown
 from games.shuffle import DERIVATION
 from games.state import state_at_head
 from games.verification import ENGINE_KIND, Report, StoredEvent, leading_engine_events, verify_stream
@@ -33,13 +34,13 @@ def seat_of(match: Match, user: User | None) -> int | None:
     return Seat.objects.filter(match=match, user=user).values_list("seat", flat=True).first()
 
 
-def match_summary(match: Match) -> dict[str, Any]:
+def match_summary(match: Match) -> MatchSummary:
     """A table's public facts. The seed and a chosen deck stay hidden until the match ends; that
     the creator chose the deck does not (`deck_chosen`)."""
     return match_summaries([match])[0]
 
 
-def match_summaries(matches: list[Match]) -> list[dict[str, Any]]:
+def match_summaries(matches: list[Match]) -> list[MatchSummary]:
     """`match_summary` of each match, with what they need read once for all of them (a page of
     fifty tables was fifty reads of seats and a hundred of events more)."""
     ids = [match.pk for match in matches]
@@ -69,7 +70,7 @@ def match_summaries(matches: list[Match]) -> list[dict[str, Any]]:
 
 def _shuffles(
     matches: list[Match], seats_of: dict[int, list[Seat]], firsts: dict[int, tuple[str, dict]]
-) -> dict[int, dict[str, Any]]:
+) -> dict[int, ShuffleShown]:
     """Each contributed shuffle's public side: which seats have sent a contribution while the table
     is open, and every contribution once dealt (MatchStarted records them; the server's seed is the
     match's `seed`, revealed at the end)."""
@@ -77,7 +78,7 @@ def _shuffles(
     sent: set[tuple[int, int]] = set(
         ShuffleContribution.objects.filter(shuffle_id__in=open_ids).values_list("shuffle_id", "user_id")
     ) if open_ids else set()
-    found = {}
+    found: dict[int, ShuffleShown] = {}
     for match in matches:
         if match.status == Match.Status.OPEN:
             seats = [s.seat for s in seats_of[match.pk] if (match.shuffle_id, s.user_id) in sent]
@@ -98,9 +99,9 @@ def _summary(
     seat_rows: list[Seat],
     moved: set[tuple[int, int]],
     opened_by: str | None,
-    shuffle: dict[str, Any] | None,
+    shuffle: ShuffleShown | None,
     rematch: int | None,
-) -> dict[str, Any]:
+) -> MatchSummary:
     finished = match.revealed
     options = match.options if finished else {k: v for k, v in match.options.items() if k != "deck"}
     seats = {s.seat: s for s in seat_rows}
@@ -212,7 +213,7 @@ def _never_moved(match_id: int, seats, moved: set[tuple[int, int]]) -> list[int]
     return [s.seat for s in seats if s.user_id is not None and (match_id, s.user_id) not in moved]
 
 
-def _rating(match: Match, never_moved: list[int]) -> dict[str, Any] | None:
+def _rating(match: Match, never_moved: list[int]) -> MatchRating | None:
     """Whether a finished match counts for ratings, and if not why (None until it ends).
 
     Not rated: a casual match, and a match where a person never played a move of their own
@@ -231,7 +232,7 @@ def _rating(match: Match, never_moved: list[int]) -> dict[str, Any] | None:
     return {"rated": True, "reason": None, "seats": []}
 
 
-def match_view_for_user(match: Match, user: User | None) -> dict[str, Any]:
+def match_view_for_user(match: Match, user: User | None) -> MatchView:
     """The caller's own seat's view and legal moves, or the spectator view for anyone not seated."""
     seat = seat_of(match, user)
     view, legal = None, []
@@ -331,7 +332,7 @@ def result_ranks(ranks: list[int], abandoned: Iterable[int] = (), forfeited: Ite
 def match_result_ranks(match: Match) -> list[int]:
     """The ranks a finished match counts at (`result_ranks`)."""
     abandoned = Seat.objects.filter(match=match, abandoned=True).values_list("seat", flat=True)
-    return result_ranks(match.outcome["ranks"], abandoned)
+    return result_ranks((match.outcome or {})["ranks"], abandoned)
 
 
 def stored_events(match_id: int) -> list[StoredEvent]:

@@ -17,7 +17,7 @@ from games.engines import ENGINES
 from ratings import math as rmath
 from ratings import selectors
 from ratings.models import Kind, Pool
-from server.pagination import PAGE_PARAMETERS, Page
+from server.pagination import PAGE_PARAMETERS, Page, PageSerializer
 
 _GAME = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=sorted(ENGINES), description="The game's slug.")
 _PLAYER = OpenApiParameter(
@@ -61,12 +61,6 @@ class RatingRowSerializer(serializers.Serializer):
         help_text=f"Fewer than {selectors.PROVISIONAL_GAMES} rated games: the rating may still move a lot."
     )
     last_played_at = serializers.DateTimeField(allow_null=True)
-
-
-class _Page(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
 
 
 def _page(paginator: Page, results: list, **extra) -> dict:
@@ -165,7 +159,7 @@ class LeaderboardApi(APIView):
         min_games = serializers.IntegerField(min_value=0, default=selectors.DEFAULT_MIN_GAMES, help_text=_MIN_GAMES_HELP)
         player = serializers.CharField(required=False, max_length=150)
 
-    class OutputSerializer(_Page):
+    class OutputSerializer(PageSerializer):
         results = RatingRowSerializer(many=True)
         player = RatingRowSerializer(allow_null=True, help_text="The asked-for player's row (null: not rated).")
         provisional_games = serializers.IntegerField(help_text="A row is provisional below this many rated games.")
@@ -221,7 +215,7 @@ class RatingHistoryApi(APIView):
     class InputSerializer(serializers.Serializer):
         pool = serializers.ChoiceField(choices=Pool.values, required=False, help_text=_DETAIL_POOL_HELP)
 
-    class OutputSerializer(_Page):
+    class OutputSerializer(PageSerializer):
         results = HistoryRowSerializer(many=True)
 
     @extend_schema(parameters=[_GAME, _PLAYER, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
@@ -248,7 +242,7 @@ class HeadToHeadApi(APIView):
         pool = serializers.ChoiceField(choices=Pool.values, required=False, help_text=_DETAIL_POOL_HELP)
         opponent = serializers.CharField(required=False, max_length=150, help_text="Only this opponent.")
 
-    class OutputSerializer(_Page):
+    class OutputSerializer(PageSerializer):
         results = RecordSerializer(many=True)
 
     @extend_schema(parameters=[_GAME, _PLAYER, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
@@ -308,7 +302,7 @@ class BestResultsApi(APIView):
         players = serializers.IntegerField(required=False, min_value=1, max_value=10)
         pool = serializers.ChoiceField(choices=Pool.values, default=Pool.PEOPLE, help_text=_POOL_HELP)
 
-    class OutputSerializer(_Page):
+    class OutputSerializer(PageSerializer):
         results = TeamResultSerializer(many=True)
         game_ratings = GameRatingSerializer(many=True, help_text="The game's own rating per player count.")
 

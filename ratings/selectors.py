@@ -19,6 +19,7 @@ from games.models import Event, Match, Seat
 from games.selectors import people_who_moved, result_ranks
 from ratings import math as rmath
 from ratings.models import Kind, Ladder, Pool, Rating, RatingEntry, TeamResult
+from ratings.shapes import HistoryRow, LeaderboardRow
 from server.errors import bad_request, not_found
 from server.limits import whole_number
 from tournaments.selectors import TableResultChange
@@ -558,7 +559,7 @@ def leaderboard_position(rating: Rating, pool: str, *, min_games: int, kind: str
 
 def leaderboard_row(
     game: str, pool: str, competitor: str, *, min_games: int, kind: str | None = None
-) -> dict[str, Any] | None:
+) -> LeaderboardRow | None:
     """A competitor's row with its place on the board (None: no rating in that pool)."""
     rating = (
         Rating.objects.filter(ladder__game=game, ladder__pool=pool, competitor=competitor).select_related("user").first()
@@ -621,7 +622,7 @@ def is_provisional(games: int) -> bool:
     return games < PROVISIONAL_GAMES
 
 
-def rating_row(game: str, rating: Rating, position: int | None) -> dict[str, Any]:
+def rating_row(game: str, rating: Rating, position: int | None) -> LeaderboardRow:
     return {
         "position": position,
         "competitor": rating.competitor,
@@ -654,7 +655,7 @@ def rating_history(game: str, pool: str, competitor: str) -> QuerySet[RatingEntr
     )
 
 
-def history_row(entry: RatingEntry) -> dict[str, Any]:
+def history_row(entry: RatingEntry) -> HistoryRow:
     return {
         "match": entry.match_id,
         "position": entry.position,

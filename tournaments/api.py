@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from games.engines import ENGINES
 from server.errors import bad_request, forbidden
-from server.pagination import PAGE_PARAMETERS, paged
+from server.pagination import PAGE_PARAMETERS, PageSerializer, paged
 from tournaments import selectors, services, webhooks
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament
@@ -289,21 +289,15 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
-class _Page(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.CharField(allow_null=True)
-    previous = serializers.CharField(allow_null=True)
-
-
-class TournamentPageSerializer(_Page):
+class TournamentPageSerializer(PageSerializer):
     results = TournamentOutputSerializer(many=True)
 
 
-class EntrantPageSerializer(_Page):
+class EntrantPageSerializer(PageSerializer):
     results = EntrantOutputSerializer(many=True)
 
 
-class StandingPageSerializer(_Page):
+class StandingPageSerializer(PageSerializer):
     results = StandingOutputSerializer(many=True)
 
 

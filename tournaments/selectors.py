@@ -29,6 +29,7 @@ from tournaments.models import (
     TournamentProjection,
     Webhook,
 )
+from tournaments.shapes import EntrantShown, RoundShown, StandingShown, TableShown, TournamentSummary
 
 FEED_LIMIT = 500
 _ID_CHUNK = 900  # ids per IN (...) list: under SQLite's smallest limit on query parameters
@@ -89,7 +90,7 @@ def game_formats() -> list[dict[str, Any]]:
     return rows
 
 
-def tournament_summary(tournament: Tournament) -> dict[str, Any]:
+def tournament_summary(tournament: Tournament) -> TournamentSummary:
     """A tournament's public facts; the seed is shown once it has ended. A few indexed reads,
     whatever the field's size."""
     over = tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
@@ -158,7 +159,7 @@ def total_rounds(tournament: Tournament) -> int | None:
         return None
 
 
-def _entrant_public(entrant: Entrant, seed: int | None, line: int | None = None) -> dict[str, Any]:
+def _entrant_public(entrant: Entrant, seed: int | None, line: int | None = None) -> EntrantShown:
     return {
         "checked_in": entrant.checked_in or bool(entrant.bot),
         "waitlist_position": line,
@@ -172,7 +173,7 @@ def _entrant_public(entrant: Entrant, seed: int | None, line: int | None = None)
     }
 
 
-def entrant_list(tournament: Tournament) -> list[dict[str, Any]]:
+def entrant_list(tournament: Tournament) -> list[EntrantShown]:
     """Every entrant with their seed once the field is frozen (the format's seed order: the
     organiser's, or by rating, unrated last) and the rating frozen then."""
     rows = list(Entrant.objects.filter(tournament=tournament).order_by("pk"))
@@ -182,7 +183,7 @@ def entrant_list(tournament: Tournament) -> list[dict[str, Any]]:
     return [_entrant_public(e, seeds.get(e.pk), lines.get(e.pk)) for e in rows]
 
 
-def entrant_one(entrant: Entrant) -> dict[str, Any]:
+def entrant_one(entrant: Entrant) -> EntrantShown:
     """One entrant as `entrant_list` shows them (read alone while registration is open)."""
     if entrant.tournament.status == Tournament.Status.REGISTRATION:
         line = None
@@ -221,7 +222,7 @@ def standings_rows(tournament: Tournament) -> QuerySet[StandingRow]:
     return StandingRow.objects.filter(tournament=tournament).select_related("entrant").order_by("position")
 
 
-def standing_public(row: StandingRow) -> dict[str, Any]:
+def standing_public(row: StandingRow) -> StandingShown:
     """A standings row with its entrant's name; points and tie-breaks as numbers and as exact fractions."""
     entrant = row.entrant
     return {
@@ -246,12 +247,12 @@ def standing_public(row: StandingRow) -> dict[str, Any]:
     }
 
 
-def standings(tournament: Tournament) -> list[dict[str, Any]]:
+def standings(tournament: Tournament) -> list[StandingShown]:
     """The whole standings table (see `standings_rows` for a page of it)."""
     return [standing_public(row) for row in standings_rows(tournament)]
 
 
-def standing_of(tournament: Tournament, entrant_id: int) -> dict[str, Any]:
+def standing_of(tournament: Tournament, entrant_id: int) -> StandingShown:
     """One entrant's standings row, with its position: one indexed read."""
     row = standings_rows(tournament).filter(entrant_id=entrant_id).first()
     if row is None:
@@ -280,15 +281,15 @@ def match_url(match_id: int | None) -> str | None:
     return reverse("match-detail", kwargs={"match_id": match_id}) if match_id else None
 
 
-def rounds(tournament: Tournament) -> list[dict[str, Any]]:
+def rounds(tournament: Tournament) -> list[RoundShown]:
     """Every round's pairings: tables with seats, links to their matches and their results."""
     names = _names(tournament)
-    shown = []
+    shown: list[RoundShown] = []
     for rnd in (
         Round.objects.filter(tournament=tournament).order_by("number").prefetch_related("tables__match")
     ):
         complete = rnd.completed_at is not None
-        tables = []
+        tables: list[TableShown] = []
         for table in rnd.tables.all():
             tables.append(
                 {

@@ -1,0 +1,69 @@
+"""Each JSON shape the API sends is written once as a TypedDict (`<app>/shapes.py`), which its
+selector returns and its serializer renders: the two must name the same keys, nested ones too."""
+from __future__ import annotations
+
+import types
+import typing
+
+import pytest
+from rest_framework import serializers
+
+from games import api as games_api
+from games import shapes as games_shapes
+from ratings import api as ratings_api
+from ratings import shapes as ratings_shapes
+from tournaments import api as tournaments_api
+from tournaments import shapes as tournaments_shapes
+
+PAIRS = [
+    (games_shapes.MatchSummary, games_api.MatchOutputSerializer),
+    (games_shapes.MatchView, games_api.ViewOutputSerializer),
+    (tournaments_shapes.TournamentSummary, tournaments_api.TournamentOutputSerializer),
+    (tournaments_shapes.EntrantShown, tournaments_api.EntrantOutputSerializer),
+    (tournaments_shapes.StandingShown, tournaments_api.StandingOutputSerializer),
+    (tournaments_shapes.RoundShown, tournaments_api.RoundOutputSerializer),
+    (ratings_shapes.LeaderboardRow, ratings_api.RatingRowSerializer),
+    (ratings_shapes.HistoryRow, ratings_api.HistoryRowSerializer),
+]
+
+
+def _typed_dict_in(hint: object) -> type | None:
+    """The TypedDict a field's hint holds (through `list[...]` and `| None`), if any."""
+    if typing.is_typeddict(hint):
+        return hint  # type: ignore[return-value]
+    if typing.get_origin(hint) in (list, typing.Union, types.UnionType):
+        return next(filter(None, map(_typed_dict_in, typing.get_args(hint))), None)
+    return None
+
+
+def differences(shape: type, serializer: serializers.Serializer, path: str = "") -> list[str]:
+    hints = typing.get_type_hints(shape)
+    fields = serializer.fields
+    found = [f"{path}{key}: only in {shape.__name__}" for key in hints.keys() - fields.keys()]
+    found += [f"{path}{key}: only in {type(serializer).__name__}" for key in fields.keys() - hints.keys()]
+    for key in hints.keys() & fields.keys():
+        field = fields[key]
+        field = field.child if isinstance(field, serializers.ListSerializer) else field
+        nested = _typed_dict_in(hints[key])
+        if isinstance(field, serializers.Serializer) != (nested is not None):
+            found.append(f"{path}{key}: nested on one side only")
+        elif nested is not None:
+            found += differences(nested, field, f"{path}{key}.")
+    return found
+
+
+@pytest.mark.parametrize(("shape", "serializer"), PAIRS, ids=lambda v: v.__name__)
+def test_a_shape_and_its_serializer_name_the_same_keys(shape, serializer):
+    assert differences(shape, serializer()) == []
+
+
+def test_the_check_finds_a_key_missing_on_either_side():
+    class Shown(typing.TypedDict):
+        a: int
+        b: int
+
+    class ShownSerializer(serializers.Serializer):
+        a = serializers.IntegerField()
+        c = serializers.IntegerField()
+
+    assert sorted(differences(Shown, ShownSerializer())) == ["b: only in Shown", "c: only in ShownSerializer"]

@@ -1,0 +1,141 @@
+"""The JSON shapes the tournaments API sends, as its selectors build them (datetimes before rendering).
+
+Each has its serializer in `tournaments/api.py`; tests/server/test_shapes.py holds the two
+to the same keys.
+"""
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, TypedDict
+
+
+class TournamentSummary(TypedDict):
+    id: int
+    name: str
+    game: str
+    format: str
+    cooperative: bool
+    options: dict[str, Any]
+    match_options: dict[str, Any]
+    organiser: int
+    status: str
+    starts_at: datetime | None
+    round_seconds: int | None
+    clock_seconds: int
+    rated: bool
+    max_entrants: int | None
+    contributed_shuffle: bool
+    entrants: int
+    total_rounds: int | None
+    current_round: int | None
+    champion: int | None
+    seq: int
+    seed_sha256: str
+    seed: int | None
+    created_at: datetime
+    field_rules: dict[str, Any]
+    check_in_opens_at: datetime | None
+    waitlisted: int
+
+
+class EntrantShown(TypedDict):
+    id: int
+    name: str
+    user: int | None
+    bot: str
+    status: str
+    seed: int | None
+    rating: float | None
+    checked_in: bool
+    waitlist_position: int | None
+
+
+class StandingShown(TypedDict):
+    position: int
+    rank: int
+    place: int | None
+    entrant: PlayerShown
+    points: float
+    points_exact: str
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    forfeits: int
+    buchholz: float
+    sonneborn_berger: float
+    rating: float | None
+    mean_team_score: float | None
+    withdrawn: bool
+    disqualified: bool
+
+
+class RoundShown(TypedDict):
+    round: int
+    status: str
+    date: date | None
+    starts_at: datetime
+    started_at: datetime | None
+    deadline: datetime | None
+    completed_at: datetime | None
+    byes: list[PlayerShown]
+    tables: list[TableShown]
+    quality: PairingQuality | None
+    quality_summary: str | None
+
+
+class PlayerShown(TypedDict):
+    id: int
+    name: str
+    user: int | None
+    bot: str
+
+
+class TableShown(TypedDict):
+    table: int
+    seats: list[SeatedPlayer]
+    bracket: str | None
+    deal: int | None
+    seed_sha256: str
+    match: int | None
+    match_url: str | None
+    match_status: str | None
+    absent: list[int]
+    result: dict[str, Any] | None
+
+
+class PairingQuality(TypedDict):
+    tables: int
+    table_sizes: list[int]
+    byes: list[int]
+    rematches: list[RematchShown]
+    repeat_cost_minimal: bool | None
+    seat_balance: SeatBalance
+    score_spread: ScoreSpread
+
+
+class SeatedPlayer(TypedDict):
+    id: int
+    name: str
+    user: int | None
+    bot: str
+    seat: int
+
+
+class RematchShown(TypedDict):
+    players: list[int]
+    meeting: int
+    avoidable: bool | None
+
+
+class SeatBalance(TypedDict):
+    max_deviation: float
+    out_of_balance: list[int]
+    first_seat_spread: int
+
+
+class ScoreSpread(TypedDict):
+    per_table: list[float]
+    mean: float
+    max: float
