@@ -160,7 +160,7 @@ def _items(match_id: int, rows: list[ChatEvent], staff: bool) -> list[ChatItem]:
     ]
 
 
-def _message(row: ChatEvent, hides: dict[int, ChatEvent], staff: bool) -> ChatMessage:
+def _message(row: ChatEvent, hides: dict[int | None, ChatEvent], staff: bool) -> ChatMessage:
     hide = hides.get(row.seq)
     return {
         "seq": row.seq, "channel": row.channel, "author": _person(row.author),
