@@ -20,6 +20,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from io import TextIOBase
 from random import Random
 from typing import IO, Any
 
@@ -135,7 +136,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", help="a directory to write tournament-<seed>.json files to")
 
 
-def run(seed: int, count: int = 1, output: str | None = None, stdout: IO[str] | None = None) -> int:
+def run(seed: int, count: int = 1, output: str | None = None, stdout: IO[str] | TextIOBase | None = None) -> int:
     """Prints one export, or writes `count` of them to `output` (printing their paths); 0 when done."""
     out = stdout or sys.stdout
     if count < 1:
