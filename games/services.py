@@ -795,8 +795,12 @@ def _try_move(
     """
     head = store.head_read(match_id, receipt=receipt)
     if head is not None and head.receipt_request is not None:
-        return receipt_answer(receipt, *_receipt(match_id, receipt))
+        assert receipt is not None  # the head reads a receipt only under one
+        stored = _receipt(match_id, receipt)
+        assert stored is not None  # the head found it
+        return receipt_answer(receipt, *stored)
     seat = move_seat(head, match_id, seat, move, user_id=user_id, expected_seq=expected_seq)
+    assert head is not None  # move_seat refuses a missing match
     state = state_at_head(match_id, head.match.game, head.match.last_seq)
     decided = move_decide(head, state, seat, move, actor)
     claimed = store.head_claim(
@@ -815,8 +819,10 @@ def move_seat(
     """The seat a move is for, once the move and the table may take it (else ApplicationError)."""
     if head is None:
         raise match_not_found(match_id)
-    if seat is None and (seat := head.seat_of(user_id)) is None:
-        raise forbidden("not_seated", "You do not sit at this table.")
+    if seat is None:
+        assert user_id is not None  # a move names its seat (a bot's) or its user
+        if (seat := head.seat_of(user_id)) is None:
+            raise forbidden("not_seated", "You do not sit at this table.")
     if not isinstance(move, dict):
         raise bad_request("malformed_move", "A move is a JSON object with an \"action\".")
     if len(json.dumps(move)) > _MAX_MOVE_BYTES:
