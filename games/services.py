@@ -682,10 +682,10 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
         started["practice_of"] = {"match": source.pk, "seq": seq, "hash": rows[-1].hash}
         new = [NewEvent(Event.Kind.TABLE, started, user_actor(user))]
         new += [NewEvent(Event.Kind.ENGINE, data, "server") for data in prefix]
-        rows = _events_create(match, new)
+        new_rows = _events_create(match, new)
         match.deadline = schedule.after_change(match, state, match.last_seq)
         match.save(update_fields=["last_seq", "head_hash", "deadline"])
-        _after_commit(match.pk, 0, rows, state)
+        _after_commit(match.pk, 0, new_rows, state)
     return match
 
 
