@@ -29,7 +29,8 @@ class PlayerChangeForm(UserChangeForm):
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
     form = PlayerChangeForm
-    fieldsets = UserAdmin.fieldsets + (("Player", {"fields": ("display_name",)}),)
+    # The stubs type `fieldsets` as optional (ModelAdmin's default); UserAdmin always sets a tuple.
+    fieldsets = UserAdmin.fieldsets + (("Player", {"fields": ("display_name",)}),)  # type: ignore[operator]
     list_display = ("username", "display_name", "is_staff", "date_joined")
 
 

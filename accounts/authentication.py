@@ -52,7 +52,8 @@ def _converted(index: int, value):
         _converters = []
         for field in User._meta.concrete_fields:
             column = field.get_col(User._meta.db_table)
-            found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+            # Field.get_db_converters exists (django.db.models.fields); the stubs leave it out.
+            found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)  # type: ignore[attr-defined]
             _converters.append([(convert, column) for convert in found])
     for convert, column in _converters[index]:
         value = convert(value, column, connection)

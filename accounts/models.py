@@ -17,7 +17,7 @@ class User(AbstractUser):
     # Which of the generated avatars (accounts/avatars.py) the user picked; nothing is uploaded.
     avatar = models.PositiveSmallIntegerField(default=0)
 
-    class Meta(AbstractUser.Meta):
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # the stubs omit AbstractUser.Meta
         # Usernames are one per reader-visible name, whatever the path that creates the user.
         constraints = [models.UniqueConstraint(fields=["username_key"], name="user_username_key_unique")]
 

@@ -203,7 +203,8 @@ def password_reset_send(*, email: str, domain: str, use_https: bool) -> int:
         use_https=use_https,
         subject_template_name="frontend/email/password_reset_subject.txt",
         email_template_name="frontend/email/password_reset_email.txt",
-        extra_email_context={"timeout_hours": max(1, round(settings.PASSWORD_RESET_TIMEOUT / 3600))},
+        # The stubs type this template context as str values only; Django takes any value.
+        extra_email_context={"timeout_hours": max(1, round(settings.PASSWORD_RESET_TIMEOUT / 3600))},  # type: ignore[dict-item]
     )
     return len(users)
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
+from django.contrib.auth.models import AnonymousUser
+
 from accounts.models import User
 from chat.models import ChatEvent, ChatMute
 from games.chain import canonical_json, canonical_time
@@ -106,7 +108,7 @@ def chat_item(event: ChatEvent, reader: ChatReader) -> ChatItem:
     return _items(event.match_id, [event], reader.staff)[0]
 
 
-def chat_moderator(match: Match, user: User | None) -> bool:
+def chat_moderator(match: Match, user: User | AnonymousUser | None) -> bool:
     """Staff, or the organiser of the match's tournament: who may hide a message."""
     if user is None or not user.is_authenticated:
         return False
@@ -160,7 +162,7 @@ def _items(match_id: int, rows: list[ChatEvent], staff: bool) -> list[ChatItem]:
     ]
 
 
-def _message(row: ChatEvent, hides: dict[int, ChatEvent], staff: bool) -> ChatMessage:
+def _message(row: ChatEvent, hides: dict[int | None, ChatEvent], staff: bool) -> ChatMessage:
     hide = hides.get(row.seq)
     return {
         "seq": row.seq, "channel": row.channel, "author": _person(row.author),

@@ -5,6 +5,7 @@ JSON API and the table's WebSocket for everything that changes while the page is
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -154,6 +155,7 @@ _ACCOUNT_FORMS = {"profile": ProfileForm, "avatar": AvatarForm, "password": Pass
 def account(request: HttpRequest) -> HttpResponse:
     """The logged-in user's account: display name and e-mail, avatar, password, deletion."""
     user = request.user
+    assert isinstance(user, User)  # login_required
     forms = {
         "profile": ProfileForm(initial={"display_name": user.display_name, "email": user.email}),
         "avatar": AvatarForm(initial={"avatar": user.avatar}),
@@ -198,6 +200,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
 def _account_action(request: HttpRequest, action: str, data: dict[str, Any]) -> str:
     """Runs one of the account page's forms through its service; the message to show after."""
     user = request.user
+    assert isinstance(user, User)  # the account page is login_required
     if action == "profile":
         account_services.user_profile_update(
             user=user, display_name=data["display_name"], email=data["email"], password=data["password"] or None
@@ -338,7 +341,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 # The two pools as the pages name them: the bots' pool's board lists people beside the bots.
 POOL_TITLES = {Pool.PEOPLE: "People", Pool.BOTS: "Against bots"}
-BOARD_TITLES = {Pool.PEOPLE: "people's board", Pool.BOTS: "people-and-bots board"}
+BOARD_TITLES: dict[str, str] = {Pool.PEOPLE: "people's board", Pool.BOTS: "people-and-bots board"}
 
 
 BOARD_PAGE = 25  # rows per page of the board (js/leaderboard.js PAGE)
@@ -364,7 +367,7 @@ def profile_by_id(request: HttpRequest, user_id: int) -> HttpResponse:
     return redirect("profile", username=player.username)
 
 
-def _match_row(summary: dict[str, Any], user_id: int) -> dict[str, Any]:
+def _match_row(summary: Mapping[str, Any], user_id: int) -> dict[str, Any]:
     seat = next((s["seat"] for s in summary["seats"] if s["user"] == user_id), None)
     outcome = summary["outcome"]
     result = ""
@@ -377,7 +380,7 @@ def _match_row(summary: dict[str, Any], user_id: int) -> dict[str, Any]:
     return {**summary, "title": title, "seat": seat, "result": result, "not_rated": _not_rated(summary)}
 
 
-def _not_rated(summary: dict[str, Any]) -> str:
+def _not_rated(summary: Mapping[str, Any]) -> str:
     """What the pages' modules say of a finished match that did not count (js/matches.js ratingText)."""
     rating = summary["rating"]
     if not rating or rating["rated"] or rating["reason"] != "seat_never_moved":
@@ -460,7 +463,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     })
 
 
-def _json_ready(summary: dict[str, Any]) -> dict[str, Any]:
+def _json_ready(summary: Mapping[str, Any]) -> dict[str, Any]:
     """Dates as ISO strings, for json_script."""
     return {key: _iso(value) for key, value in summary.items()}
 

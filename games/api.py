@@ -113,7 +113,8 @@ class RawEventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     kind = serializers.CharField()
     type = serializers.CharField()
-    data = serializers.DictField()
+    # A declared field (DRF's metaclass takes it off the class), not Serializer.data as the stubs see it.
+    data = serializers.DictField()  # type: ignore[assignment]
     actor = serializers.CharField()
     created = serializers.DateTimeField()
     hash = serializers.CharField()

@@ -190,13 +190,18 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if expected_seq is not None and (isinstance(expected_seq, bool) or not isinstance(expected_seq, int)):
             await self._error(client_id, "malformed_frame", "expected_seq is an integer.")
             return
-        arguments = {"match_id": self.match_id, "move": message.get("move"), "expected_seq": expected_seq,
-                     "idempotency_key": f"ws:{client_id}"}
+        move, idempotency_key = message.get("move"), f"ws:{client_id}"
         try:
             if fastlane.enabled():
-                result = await fastlane.move_submit(user_id=self.user.pk, **arguments)
+                result = await fastlane.move_submit(
+                    user_id=self.user.pk, match_id=self.match_id, move=move, expected_seq=expected_seq,
+                    idempotency_key=idempotency_key,
+                )
             else:
-                result = await _in_thread(services.move_submit)(user=self.user, **arguments)
+                result = await _in_thread(services.move_submit)(
+                    user=self.user, match_id=self.match_id, move=move, expected_seq=expected_seq,
+                    idempotency_key=idempotency_key,
+                )
         except ApplicationError as exc:
             await self._error(client_id, exc.code, exc.message, exc.extra)
             return
@@ -347,6 +352,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _check_credential(self) -> None:
         """A socket lives no longer than what let it in: once its API token is revoked or expires,
         or its session logs out, it is told so and closed within `SOCKET_CREDENTIAL_CHECK_SECONDS`."""
+        assert self.user_id is not None  # started for a signed-in socket only
         await credential_ended(self.scope, self.user_id)
         await self._error(None, "credential_revoked", "Your token or session has ended: log in again.")
         await self.close(code=4401)

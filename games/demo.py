@@ -60,5 +60,5 @@ def demo_tables_top_up(*, live: int | None = None) -> list[Match]:
 def _bot_table_start(slug: str, house: User) -> Match:
     """A casual table of `slug`: the stronger bot against random ones."""
     players = max(2, ENGINES[slug].min_players)
-    bots = [STRONG_BOT[slug]] + ["random"] * (players - 1)
+    bots: list[User | str] = [STRONG_BOT[slug], *["random"] * (players - 1)]
     return services.match_start_seated(game=slug, seats=bots, created_by=house, rated=False)

@@ -67,7 +67,7 @@ def match_export_lines(match: Match, user: User | None = None, *, chat: list[str
         "game": match.game,
         "engine_version": getattr(ENGINES[match.game], "version", 1),
         "players": [
-            {"seat": s, "username": seats[s].user.username if seats[s].user else seats[s].guest or None, "bot": seats[s].bot}
+            {"seat": s, "username": _player_name(seats[s]), "bot": seats[s].bot}
             for s in range(match.players)
         ],
         "rated": match.rated,
@@ -89,6 +89,11 @@ def match_export_lines(match: Match, user: User | None = None, *, chat: list[str
             }
         )
     yield from chat or ()
+
+
+def _player_name(seat: Seat) -> str | None:
+    """A seat's player as the export names it: the user's username, or the guest's name."""
+    return seat.user.username if seat.user else seat.guest or None
 
 
 def match_import_bytes(content: bytes, *, imported_by: User) -> Match:

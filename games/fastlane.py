@@ -122,8 +122,12 @@ async def _move(conn, match_id: int, user_id: int, head: store.Head | None, move
             cursor = await conn.execute(store.HEAD_SQL, store.head_params(match_id, receipt))
             head = store.head_from_rows(match_id, await cursor.fetchall())
         if head is not None and head.receipt_request is not None:
-            return services.receipt_answer(receipt, *await _receipt(conn, match_id, receipt))
+            assert receipt is not None  # the head reads a receipt only under one
+            stored = await _receipt(conn, match_id, receipt)
+            assert stored is not None  # the head found it
+            return services.receipt_answer(receipt, *stored)
         seat = services.move_seat(head, match_id, None, move, user_id=user_id, expected_seq=expected_seq)
+        assert head is not None  # move_seat refuses a missing match
         state = await _state(conn, head.match)
         decided = services.move_decide(head, state, seat, move, services.user_actor_of(user_id))
         sql, params = store.claim_statement(
@@ -212,6 +216,7 @@ async def http_move(scope, receive, send, django) -> None:
                 answer, status = {"error": exc.as_dict()}, exc.status
     if status is None:
         return await django(scope, receive, send)  # no such token (401) or throttled (429), as Django words them
+    assert answer is not None  # set with the status
     await _respond(send, status, answer, request_id, secure=_is_secure(scope))
 
 
@@ -264,7 +269,9 @@ def _request_parsed(scope, headers: dict[str, str], body: bytes):
     expected_seq = data.get("expected_seq")
     if expected_seq is not None and (type(expected_seq) is not int or expected_seq < 0):
         return None
-    return int(_MOVES_PATH.match(scope["path"])[1]), token, key, data["move"], expected_seq
+    path = _MOVES_PATH.match(scope["path"])
+    assert path is not None  # `handles` let only this path in
+    return int(path[1]), token, key, data["move"], expected_seq
 
 
 def _media_type(header: str | None) -> str:
@@ -304,13 +311,14 @@ class _Throttle:
     """The moves throttle's counter (`server.limits.ScopedThrottle`, same keys), on the loop."""
 
     def __init__(self) -> None:
-        self._redis = None
-        self._loop = None
+        self._redis: redis.Redis | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def allows(self, user_id: int) -> bool:
         throttle = ScopedThrottle()
         throttle.scope = "moves"
         limit, duration = throttle.parse_rate(throttle.get_rate())
+        assert limit is not None and duration is not None  # get_rate gives a rate or raises
         loop = asyncio.get_running_loop()
         if self._redis is None or self._loop is not loop:
             self._redis, self._loop = redis.Redis.from_url(settings.REDIS_URL), loop

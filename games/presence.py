@@ -12,6 +12,7 @@ import json
 import threading
 import time
 from functools import lru_cache
+from typing import cast
 
 import redis
 from django.conf import settings
@@ -104,7 +105,9 @@ class RedisPresence:
 
     def summary(self, match_id: int) -> dict:
         now = time.time()
-        entries = [json.loads(raw) for raw in self._redis.hgetall(self._key(match_id)).values()]
+        # redis-py types its commands for the sync and async clients at once; this one is sync.
+        found = cast(dict, self._redis.hgetall(self._key(match_id)))
+        entries = [json.loads(raw) for raw in found.values()]
         return _summary([e for e in entries if now - e["at"] < TTL])
 
 

@@ -36,6 +36,7 @@ def replay_position(match: Match, user: User | None, *, seq: int | None, seat: i
         position["view"] = engine.view(state, None)
         position["log"] = [{"seq": s, "event": data} for s, kind, data, _ in rows if kind == Event.Kind.ENGINE]
     else:
+        assert not isinstance(seat, str)  # the only text let through above is "all"
         position["views"] = None
         position["view"] = engine.view(state, seat)
         position["log"] = [

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from django.conf import settings
 from django.utils import timezone
@@ -22,6 +22,9 @@ from django.utils import timezone
 from games.engines import ENGINES
 from games.models import Match, Seat
 from server.celery import app, send_now, send_on_commit
+
+if TYPE_CHECKING:
+    from games.store import MatchRow
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +40,32 @@ class FollowUp:
     options: dict = field(default_factory=dict)
 
 
+@overload
 def after_change(
-    match: Match,
+    match: Match | MatchRow,
+    state: Any,
+    head: int,
+    *,
+    previous_to_act: None = None,
+    seats: Mapping[int, Any] | None = None,
+    followups: list[FollowUp] | None = None,
+) -> datetime | None: ...  # without the decision before, never KEEP_DEADLINE
+
+
+@overload
+def after_change(
+    match: Match | MatchRow,
+    state: Any,
+    head: int,
+    *,
+    previous_to_act: list[int] | None,
+    seats: Mapping[int, Any] | None = None,
+    followups: list[FollowUp] | None = None,
+) -> datetime | None | object: ...
+
+
+def after_change(
+    match: Match | MatchRow,
     state: Any,
     head: int,
     *,

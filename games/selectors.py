@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
@@ -28,7 +29,7 @@ def match_get(match_id: int) -> Match:
     return match
 
 
-def seat_of(match: Match, user: User | None) -> int | None:
+def seat_of(match: Match, user: User | AnonymousUser | None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     return Seat.objects.filter(match=match, user=user).values_list("seat", flat=True).first()

@@ -682,10 +682,10 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
         started["practice_of"] = {"match": source.pk, "seq": seq, "hash": rows[-1].hash}
         new = [NewEvent(Event.Kind.TABLE, started, user_actor(user))]
         new += [NewEvent(Event.Kind.ENGINE, data, "server") for data in prefix]
-        rows = _events_create(match, new)
+        new_rows = _events_create(match, new)
         match.deadline = schedule.after_change(match, state, match.last_seq)
         match.save(update_fields=["last_seq", "head_hash", "deadline"])
-        _after_commit(match.pk, 0, rows, state)
+        _after_commit(match.pk, 0, new_rows, state)
     return match
 
 
@@ -795,8 +795,12 @@ def _try_move(
     """
     head = store.head_read(match_id, receipt=receipt)
     if head is not None and head.receipt_request is not None:
-        return receipt_answer(receipt, *_receipt(match_id, receipt))
+        assert receipt is not None  # the head reads a receipt only under one
+        stored = _receipt(match_id, receipt)
+        assert stored is not None  # the head found it
+        return receipt_answer(receipt, *stored)
     seat = move_seat(head, match_id, seat, move, user_id=user_id, expected_seq=expected_seq)
+    assert head is not None  # move_seat refuses a missing match
     state = state_at_head(match_id, head.match.game, head.match.last_seq)
     decided = move_decide(head, state, seat, move, actor)
     claimed = store.head_claim(
@@ -815,8 +819,10 @@ def move_seat(
     """The seat a move is for, once the move and the table may take it (else ApplicationError)."""
     if head is None:
         raise match_not_found(match_id)
-    if seat is None and (seat := head.seat_of(user_id)) is None:
-        raise forbidden("not_seated", "You do not sit at this table.")
+    if seat is None:
+        assert user_id is not None  # a move names its seat (a bot's) or its user
+        if (seat := head.seat_of(user_id)) is None:
+            raise forbidden("not_seated", "You do not sit at this table.")
     if not isinstance(move, dict):
         raise bad_request("malformed_move", "A move is a JSON object with an \"action\".")
     if len(json.dumps(move)) > _MAX_MOVE_BYTES:

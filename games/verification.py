@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from games.chain import CHAIN_COVERS, GENESIS_HASH, canonical_json, canonical_time, event_hash, seed_sha256
 from games.engines import ENGINES, IllegalMove
@@ -126,7 +126,7 @@ def _check_rules(game: str, events: list[StoredEvent], report: Report) -> None:
     _check_moves(engine, events, 1 + len(opening), engine.replay(expected_opening), committed, report)
 
 
-def _is_seed(value: Any) -> bool:
+def _is_seed(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value in _SEED_RANGE
 
 

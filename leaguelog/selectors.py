@@ -101,6 +101,8 @@ def _match_entries(match_ids: list[int]) -> dict[int, dict[str, Any] | None]:
     entries: dict[int, dict[str, Any] | None] = {}
     for match in Match.objects.filter(pk__in=match_ids):
         seats = players.get(match.pk, {})
+        # Logged at its end: a finished match has its outcome and end time.
+        assert match.outcome is not None and match.finished_at is not None
         entries[match.pk] = {
             "v": 1, "type": Kind.MATCH.value, "match": match.pk, "game": match.game, "origin": match.origin,
             "rated": match.rated, "players": [seats[seat] for seat in sorted(seats)],

@@ -102,7 +102,7 @@ def parse_tile_path(path: str) -> Tile | EntryBundle:
 
 def hash_tiles_for_size(tree_size: int) -> list[Tile]:
     """Every hash tile, full or partial, of a tree of tree_size leaves, level by level."""
-    tiles = []
+    tiles: list[Tile] = []
     level = 0
     while hash_count := tree_size >> (TILE_HEIGHT * level):
         full_tiles, partial_width = divmod(hash_count, TILE_WIDTH)
@@ -149,7 +149,7 @@ def entry_bundle_bytes(entries: Iterable[bytes]) -> bytes:
 
 def parse_entry_bundle(data: bytes, width: int = TILE_WIDTH) -> list[bytes]:
     """The entries of a bundle that must hold exactly width of them; TileError if truncated or padded."""
-    entries = []
+    entries: list[bytes] = []
     position = 0
     while position < len(data):
         if position + _ENTRY_LENGTH_SIZE > len(data):

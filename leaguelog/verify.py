@@ -86,7 +86,7 @@ class Summary:
 class LoggedRating(NamedTuple):
     """A `rating_entry`, with the index of the entry that logged it."""
 
-    index: int
+    entry: int  # not `index`, which would shadow tuple.index
     position: int
     match: int
     competitor: str
@@ -352,7 +352,7 @@ def tournament_checked(
 
 def _gapless(tournament: int, stream: Mapping[int, tuple[int, dict[str, Any]]], summary: Summary) -> list:
     """The events as the fold takes them, seq 1, 2, ... each with its entry's index."""
-    events = []
+    events: list[tuple[int, dict[str, Any]]] = []
     for expected_seq, seq in enumerate(sorted(stream), start=1):
         index, entry = stream[seq]
         if seq != expected_seq:
@@ -479,11 +479,11 @@ def ladder_checked(
     tables: dict[int, list[rmath.Table]] = {}  # match -> its table at revision 0, 1, ...
     by_position: dict[int, list[LoggedRating]] = {}
     # Within a position a match's reversals come first (`LadderBook.rate`), then its new ratings.
-    for row in sorted(rows, key=lambda row: (row.position, not row.reversal, row.index)):
+    for row in sorted(rows, key=lambda row: (row.position, not row.reversal, row.entry)):
         by_position.setdefault(row.position, []).append(row)
     for expected_position, position in enumerate(by_position, start=1):
         at = by_position[position]
-        where = f"ladder {game}/{pool} epoch {epoch} position {position} (entry {at[0].index})"
+        where = f"ladder {game}/{pool} epoch {epoch} position {position} (entry {at[0].entry})"
         if position != expected_position:
             raise Disagreement(f"ladder {game}/{pool} epoch {epoch}: position {expected_position} is missing from the log")
         match_id, revision = at[0].match, at[0].revision
@@ -568,7 +568,7 @@ def _table_at(
 
 def _recomputed(
     where: str, env: Any, table: rmath.Table, at: list[LoggedRating], previous: list[LoggedRating],
-    pairs: Mapping[str, rmath.Pair],
+    pairs: dict[str, rmath.Pair],
 ) -> None:
     """The position's rows as `ratings.projections.LadderBook.rate` makes them from the ratings
     before it: a revision first takes back the match's last revision, then `table_updates`."""
@@ -587,7 +587,7 @@ def _recomputed(
         raise Disagreement(f"{where}: the rows logged are not the rows recomputed (missing {missing}, not expected {extra})")
     for key, (seat, rank, before, after) in expected.items():
         row = logged[key]
-        what = f"{where}: {key[1]}'s {'reversal ' if key[0] else ''}row (entry {row.index})"
+        what = f"{where}: {key[1]}'s {'reversal ' if key[0] else ''}row (entry {row.entry})"
         if (row.seat, row.rank) != (seat, rank):
             raise Disagreement(f"{what}: seat {row.seat} rank {row.rank}, recomputed seat {seat} rank {rank}")
         if row.before != before:

@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import time
+from typing import cast
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -104,16 +105,17 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "error", "code": code, "message": message})
 
 
+# The `cast`s: a many=True serializer's data is a list; the stubs type every serializer's data as a dict.
 def _snapshot(user_id: int) -> tuple[int, list[dict]]:
     latest = selectors.notification_list(user_id=user_id)[: selectors.LATEST_ON_CONNECT]
-    return selectors.unread_count(user_id=user_id), NotificationOutputSerializer(latest, many=True).data
+    return selectors.unread_count(user_id=user_id), cast(list[dict], NotificationOutputSerializer(latest, many=True).data)
 
 
 def _newer(user_id: int, after_id: int) -> tuple[int, list[dict]]:
     new = selectors.unread_after(user_id=user_id, after_id=after_id)
     if not new:
         return 0, []
-    return selectors.unread_count(user_id=user_id), NotificationOutputSerializer(new, many=True).data
+    return selectors.unread_count(user_id=user_id), cast(list[dict], NotificationOutputSerializer(new, many=True).data)
 
 
 def _in_thread(func):

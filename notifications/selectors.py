@@ -9,7 +9,7 @@ from accounts.models import User
 from notifications.models import Kind, Notification, NotificationPreference
 
 # Where a kind reaches a person who never chose (no NotificationPreference row).
-DEFAULT_CHOICE = {"browser": True, "email": False}
+DEFAULT_CHOICE: Choice = {"browser": True, "email": False}
 # Notifications a socket sends on connect, newest first.
 LATEST_ON_CONNECT = 10
 

@@ -83,7 +83,8 @@ def _inserted_unless_present(rows: list[Notification]) -> list[tuple[int, int]]:
     returning = [Notification._meta.pk, Notification._meta.get_field("user")]
     created: list[tuple[int, int]] = []
     for start in range(0, len(rows), _INSERT_BATCH):
-        inserted = Notification.objects._insert(
+        # QuerySet._insert, which managers pass on; the stubs leave the private method out.
+        inserted = Notification.objects._insert(  # type: ignore[attr-defined]
             rows[start : start + _INSERT_BATCH], fields=fields, returning_fields=returning, on_conflict=OnConflict.IGNORE
         )
         created += [tuple(row) for row in inserted if row]  # a single row's conflict comes back as None
@@ -186,6 +187,7 @@ def _round_started_data(event: TournamentEvent) -> dict[int, NotificationData]:
 def invitation_notify(*, invitation: Invitation, token: str) -> list[int]:
     """Sends an invitation addressed to a person its link (games.signals.invitation_addressed).
     The link is the invitee's own: kept in their notification, which only they can read."""
+    assert invitation.invitee_id is not None  # sent only for an invitation addressed to a person
     match = invitation.match
     seat = "any free seat" if invitation.seat is None else f"seat {invitation.seat}"
     data: NotificationData = {

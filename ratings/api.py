@@ -6,7 +6,9 @@ A player in a path or a query is a username (or user id), `bot:<name>` for a bot
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, TypeVar
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -36,6 +38,9 @@ _MIN_GAMES_HELP = (
 )
 
 
+_Row = TypeVar("_Row")
+
+
 def _query(serializer_class: type[serializers.Serializer], request) -> dict:
     data = serializer_class(data=request.query_params)
     data.is_valid(raise_exception=True)
@@ -61,6 +66,13 @@ class RatingRowSerializer(serializers.Serializer):
         help_text=f"Fewer than {selectors.PROVISIONAL_GAMES} rated games: the rating may still move a lot."
     )
     last_played_at = serializers.DateTimeField(allow_null=True)
+
+
+def _page_rows(paginator: Page, rows: QuerySet[Any, _Row], request, view: APIView) -> list[_Row]:
+    """The rows of the page asked for."""
+    page = paginator.paginate_queryset(rows, request, view=view)
+    assert page is not None  # DRF leaves a request unpaged only without a page size; PAGE_SIZE is set
+    return page
 
 
 def _page(paginator: Page, results: list, **extra) -> dict:
@@ -170,7 +182,8 @@ class LeaderboardApi(APIView):
         board_filter = {"min_games": query["min_games"], "kind": query.get("kind")}
         board = selectors.leaderboard_ids(game, query["pool"], **board_filter)
         paginator = Page()
-        page = selectors.ratings_in_order(paginator.paginate_queryset(board, request, view=self))
+        page = selectors.ratings_in_order(_page_rows(paginator, board, request, self))
+        assert paginator.offset is not None  # set with the page
         rows = [selectors.rating_row(game, r, paginator.offset + i + 1) for i, r in enumerate(page)]
         asked = query.get("player") or (request.user.username if request.user.is_authenticated else None)
         player = None
@@ -225,7 +238,7 @@ class RatingHistoryApi(APIView):
         ref = selectors.competitor_ref(game, player)
         history = selectors.rating_history(game, selectors.detail_pool(game, ref, query.get("pool")), ref.competitor)
         paginator = Page()
-        page = paginator.paginate_queryset(history, request, view=self)
+        page = _page_rows(paginator, history, request, self)
         rows = [selectors.history_row(entry) for entry in page]
         return Response(self.OutputSerializer(_page(paginator, rows)).data)
 
@@ -255,7 +268,7 @@ class HeadToHeadApi(APIView):
             game, selectors.detail_pool(game, ref, query.get("pool")), ref.competitor, opponent=opponent
         )
         paginator = Page()
-        page = paginator.paginate_queryset(records, request, view=self)
+        page = _page_rows(paginator, records, request, self)
         rows = [selectors.head_to_head_row(game, row) for row in page]
         return Response(self.OutputSerializer(_page(paginator, rows)).data)
 
@@ -311,7 +324,7 @@ class BestResultsApi(APIView):
         query = _query(self.InputSerializer, request)
         results = selectors.best_results(game, query["pool"], players=query.get("players"))
         paginator = Page()
-        page = paginator.paginate_queryset(results, request, view=self)
+        page = _page_rows(paginator, results, request, self)
         body = _page(
             paginator, selectors.best_result_rows(page), game_ratings=selectors.game_ratings(game, query["pool"])
         )

@@ -160,16 +160,18 @@ def table_updates(env: trueskill.TrueSkill, table: Table, current: Mapping[str, 
         weights = None
     # `before` is the stored pair itself: a Rating keeps (pi, tau), and its mu and sigma read back
     # need not be the very floats it was made from.
-    befores = [[current.get(competitor, default) for _, competitor in group] for group in members]
-    rating_groups = [tuple(trueskill.Rating(mu, sigma) for mu, sigma in group) for group in befores]
+    group_befores = [[current.get(competitor, default) for _, competitor in group] for group in members]
+    rating_groups = [tuple(trueskill.Rating(mu, sigma) for mu, sigma in group) for group in group_befores]
     try:
-        afters = [[(r.mu, r.sigma) for r in group] for group in env.rate(rating_groups, ranks=group_ranks, weights=weights)]
+        group_afters = [
+            [(r.mu, r.sigma) for r in group] for group in env.rate(rating_groups, ranks=group_ranks, weights=weights)
+        ]
     except (FloatingPointError, ValueError, ZeroDivisionError):  # trueskill's maths gave out
-        afters = befores
+        group_afters = group_befores
     seated = Counter(competitor for group in members for _, competitor in group)
     return [
         (competitor, seat, rank, before, after)
-        for group, before_group, after_group, rank in zip(members, befores, afters, group_ranks)
+        for group, before_group, after_group, rank in zip(members, group_befores, group_afters, group_ranks)
         for (seat, competitor), before, after in zip(group, before_group, after_group)
         if seated[competitor] == 1
     ]
@@ -220,7 +222,7 @@ def _cooperative_groups(table: Table) -> tuple[list[list[tuple[int | None, str]]
     best = min(table.ranks)
     team: list[tuple[int | None, str]] = [(s, c) for s, c in enumerate(table.seats) if table.ranks[s] == best]
     abandoned: list[tuple[int | None, str]] = [(s, c) for s, c in enumerate(table.seats) if table.ranks[s] != best]
-    members = [team, [(None, game_competitor(len(table.seats)))]]
+    members: list[list[tuple[int | None, str]]] = [team, [(None, game_competitor(len(table.seats)))]]
     ranks = [1, 2] if table.won else [2, 1]
     if abandoned:
         members.append(abandoned)

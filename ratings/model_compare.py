@@ -733,7 +733,7 @@ def evaluate(
             model.fit(train)
         scores = [score_match(model.predict(table), observed_ranks(table)) for table in test]
         metrics = aggregate(scores)
-        resampled = {metric: [] for metric in METRICS}
+        resampled: dict[str, list[float]] = {metric: [] for metric in METRICS}
         for counts in bootstrap_draws(len(test), resamples if test else 0, seed):
             for metric, value in aggregate(scores, counts).items():
                 resampled[metric].append(value)

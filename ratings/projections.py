@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Final
 
 import psycopg
 from django.db import connection, models
@@ -29,8 +30,14 @@ ENTRY_ROW_FIELDS = (
     "position", "match_id", "competitor", "kind", "user_id", "seat", "rank",
     "mu_before", "sigma_before", "mu_after", "sigma_after", "revision", "reversal",
 )
-# Where an EntryRow holds what: its competitor, rank, (mu, sigma) before and after, revision, reversal.
-_COMPETITOR, _RANK, _BEFORE, _AFTER, REVISION, _REVERSAL = 2, 6, slice(7, 9), slice(9, 11), 11, 12
+# Where an EntryRow holds what: its competitor, rank, (mu, sigma) before (from _BEFORE) and after
+# (from _AFTER), revision, reversal. `Final`, so that mypy reads each field's own type.
+_COMPETITOR: Final = 2
+_RANK: Final = 6
+_BEFORE: Final = 7
+_AFTER: Final = 9
+REVISION: Final = 11
+_REVERSAL: Final = 12
 
 _ENTRY_COLUMNS = ("ladder_id", "epoch", *ENTRY_ROW_FIELDS, "created")
 _RATING_COLUMNS = (
@@ -98,8 +105,8 @@ class LadderBook:
             for row in self.latest.get(match_id, ()):
                 competitor = row[_COMPETITOR]
                 before = pairs[competitor]
-                after = pairs[competitor] = rmath.reversed_pair(before, row[_BEFORE], row[_AFTER])
-                rows.append((position, match_id, competitor, *row[3:_BEFORE.start], *before, *after, revision, True))
+                after = pairs[competitor] = rmath.reversed_pair(before, row[_BEFORE:_AFTER], row[_AFTER:REVISION])
+                rows.append((position, match_id, competitor, *row[3:_BEFORE], *before, *after, revision, True))
         reversals = len(rows)
         for competitor, seat, rank, (mu_before, sigma_before), after in rmath.table_updates(
             self.env, match.table, pairs
@@ -242,10 +249,12 @@ def _sender(cursor, model: type[models.Model], columns: tuple[str, ...]) -> Iter
 def _postgres_type(model: type[models.Model], column: str) -> str:
     """A column's type as psycopg names it for a binary COPY: `varchar(64)` is `varchar`."""
     field = next(f for f in model._meta.concrete_fields if f.column == column)
-    return field.db_type(connection).split("(", 1)[0]
+    db_type = field.db_type(connection)
+    assert db_type is not None  # a concrete field's column has a type
+    return db_type.split("(", 1)[0]
 
 
-def book_append(ladder: Ladder, book: LadderBook, last: MatchKey) -> None:
+def book_append(ladder: Ladder, book: LadderBook, last: MatchKey | None) -> None:
     """Writes what the book rated (the incremental path): its ledger rows, the current ratings of
     the competitors it rated, its team results and the ladder's tracking (`ladder_track`).
 

@@ -383,7 +383,7 @@ def _pending(ladder: Ladder, rows: list[tuple], cooperative: bool) -> LadderPend
             looked_up.add(game_competitor)
             _found(ratings, game_competitor, game_columns, to_datetime)
     kept = [fact for fact in facts if fact[2] is not None and fact[0] not in never_moved]
-    outcomes = _json_values([fact[2] for fact in kept])
+    outcomes = _json_values([text for _, _, text, *_ in kept if text is not None])  # all of them (kept)
     matches = [
         _ratable(match_id, finished_at, data["outcome"], seated, abandoned_seats or None, ladder.pool == Pool.BOTS)
         for (match_id, finished_at, _, seated, abandoned_seats, _), data in zip(kept, outcomes)
@@ -392,10 +392,13 @@ def _pending(ladder: Ladder, rows: list[tuple], cooperative: bool) -> LadderPend
     # looked for above (never so for the games there are; kept so no rating starts afresh).
     missing = {rmath.game_competitor(len(m.table.seats)) for m in matches if m.table.cooperative} - looked_up
     if missing:
-        rows = Rating.objects.filter(ladder=ladder, competitor__in=missing).values_list(
+        missing_rows = Rating.objects.filter(ladder=ladder, competitor__in=missing).values_list(
             "competitor", "mu", "sigma", "games", "wins", "last_position", "last_played_at"
         )
-        ratings.update({competitor: tuple(rest) for competitor, *rest in rows})
+        ratings.update({
+            competitor: (mu, sigma, games, wins, last_position, last_played_at)
+            for competitor, mu, sigma, games, wins, last_position, last_played_at in missing_rows
+        })
     return LadderPending(matches, ratings)
 
 
@@ -768,6 +771,7 @@ def table_prediction(game: str, refs: list[CompetitorRef], *, pool: str | None =
     else:
         groups, weights = rmath.table_groups(pairs, cooperative=False)
     chances = rmath.win_probabilities(env, groups, weights)
+    no_chances: list[float | None] = [None] * len(refs)
     players = [
         {
             "player": ref.user.username if ref.user else ref.competitor,
@@ -779,7 +783,7 @@ def table_prediction(game: str, refs: list[CompetitorRef], *, pool: str | None =
             "games": known.get(ref.competitor, default)[1],
             "win_probability": None if cooperative else chance,
         }
-        for ref, pair, chance in zip(refs, pairs, chances if not cooperative else [None] * len(refs))
+        for ref, pair, chance in zip(refs, pairs, chances if not cooperative else no_chances)
     ]
     return {
         "game": game,
@@ -812,7 +816,8 @@ def best_results(game: str, pool: str, *, players: int | None = None) -> QuerySe
     if not is_cooperative(game):
         raise not_found("not_cooperative", f"{game} is not cooperative: it has a leaderboard, not best results.")
     ladder = ladder_get(game, pool)
-    results = TeamResult.objects.filter(ladder_id=ladder.pk if ladder else None)
+    # The stubs refuse None here, which Django reads as IS NULL: no ladder yet, no results.
+    results = TeamResult.objects.filter(ladder_id=ladder.pk if ladder else None)  # type: ignore[misc]
     if players is not None:
         results = results.filter(players=players)
     return results.order_by("players", "cards_left", "finished_at", "match_id")

@@ -36,6 +36,7 @@ from ratings import projections
 from ratings.models import Ladder, Pool, Rating, RatingEntry
 from ratings.selectors import (
     LadderPending,
+    MatchKey,
     RatableMatch,
     game_params,
     ladder_pending,
@@ -91,10 +92,14 @@ def match_rate(*, match_id: int, through_latest: bool = False) -> int:
         raise match_not_found(match_id)
     if not head.ratable or head.in_ledger and not table_result_changes(match_ids=[match_id]):
         return 0
+    assert head.finished_at is not None  # ratable: finished
     key = (head.finished_at, match_id)
     with transaction.atomic():
         ladder = _ladder_locked_for_task(head.game, head.pool)
-        watermark = (ladder.last_finished_at, ladder.last_match_id) if ladder.last_finished_at else None
+        watermark: MatchKey | None = None
+        if ladder.last_finished_at:
+            assert ladder.last_match_id is not None  # set with last_finished_at (projections._tracked)
+            watermark = (ladder.last_finished_at, ladder.last_match_id)
         # A match that ends after the latest rated one cannot be in the ledger: no need to look.
         if watermark is None or key > watermark:
             pending = ladder_pending(ladder, after=watermark, upto=None if through_latest else key)
@@ -146,11 +151,12 @@ def _revisions_due(ladder: Ladder, rating: list[RatableMatch], rated_ids: list[i
     revised = {r.match_id for r in revisions}
     competitors = {c for r in revisions if r.match_id in done for c in r.table.seats}
     competitors |= {rmath.game_competitor(len(r.table.seats)) for r in revisions if r.table.cooperative}
+    rating_rows = Rating.objects.filter(ladder=ladder, competitor__in=competitors).values_list(
+        "competitor", "mu", "sigma", "games", "wins", "last_position", "last_played_at"
+    )
     standings = {
-        competitor: projections.Standing(*rest)
-        for competitor, *rest in Rating.objects.filter(ladder=ladder, competitor__in=competitors).values_list(
-            "competitor", "mu", "sigma", "games", "wins", "last_position", "last_played_at"
-        )
+        competitor: projections.Standing(mu, sigma, games, wins, last_position, last_played_at)
+        for competitor, mu, sigma, games, wins, last_position, last_played_at in rating_rows
     }
     return _RevisionsDue(revisions, {m: rows for m, rows in last.items() if m in revised}, standings)
 

@@ -32,7 +32,8 @@ from server.ws_auth import WebSocketAuthStack, origin_checked  # noqa: E402
 
 logs.uvicorn_logs_redacted()
 
-_django_http = WSGIMiddleware(django_wsgi_app, workers=settings.HTTP_THREADS)
+# The stubs type WSGIHandler's result as an HttpResponseBase, which is the iterable of bytes WSGI asks for.
+_django_http = WSGIMiddleware(django_wsgi_app, workers=settings.HTTP_THREADS)  # type: ignore[arg-type]
 
 
 async def _http(scope, receive, send):

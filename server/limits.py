@@ -171,7 +171,9 @@ class ScopedThrottle(ScopedRateThrottle):
         self.scope = getattr(view, self.scope_attr, None)
         if not self.scope:
             return True
-        self.num_requests, self.duration = self.parse_rate(self.get_rate())
+        num_requests, duration = self.parse_rate(self.get_rate())
+        assert num_requests is not None and duration is not None  # get_rate gives a rate or raises
+        self.num_requests, self.duration = num_requests, duration
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_ends = (window + 1) * self.duration
@@ -192,6 +194,7 @@ class ScopedThrottle(ScopedRateThrottle):
         try:
             return self.cache.incr(key)
         except ValueError:  # the window's first request (or its counter just expired)
+            assert self.duration is not None  # set by allow_request, the only caller
             if self.cache.add(key, 1, self.duration + 1):
                 return 1
             return self.cache.incr(key)

@@ -26,6 +26,7 @@ def _user_for(ticket: str | None, key: str | None):
     """`(user, the digest of the token it came with or None)`, or None."""
     if ticket is not None:
         return socket_ticket_redeem(ticket=ticket)
+    assert key is not None  # the middleware asks with a ticket or a key
     user = user_for_token_hash(digest := key_hash(key))
     return (user, digest) if user is not None else None
 

@@ -5,6 +5,8 @@ Anyone may read a tournament; only its organiser changes it (403 `not_organiser`
 
 from __future__ import annotations
 
+from typing import cast
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import JSONParser
@@ -266,7 +268,8 @@ class BracketOutputSerializer(serializers.Serializer):
 class EventOutputSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField()
-    data = serializers.DictField()
+    # A declared field (DRF's metaclass takes it off the class), not Serializer.data as the stubs see it.
+    data = serializers.DictField()  # type: ignore[assignment]
     actor = serializers.CharField()
     created = serializers.DateTimeField()
 
@@ -314,7 +317,8 @@ def _summary(tournament: Tournament) -> dict:
 def _page_of(serializer_class: type[serializers.Serializer], rows, request, view: APIView, shown=None) -> Response:
     """A page of `rows` (a list, or a queryset read one page at a time), each row `shown` first."""
     def serialized(page: list) -> list:
-        return serializer_class([shown(row) for row in page] if shown else page, many=True).data
+        # A list (many=True); the stubs type every serializer's data as a dict.
+        return cast(list, serializer_class([shown(row) for row in page] if shown else page, many=True).data)
 
     return paged(rows, request, view, serialized)
 

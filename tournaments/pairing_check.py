@@ -64,6 +64,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from io import TextIOBase
 from itertools import combinations
 from typing import IO, Any
 
@@ -1106,7 +1107,7 @@ def report_findings(export: Export, findings: Sequence[Finding], *, as_json: boo
     return "\n".join(lines)
 
 
-def run(file: str, *, as_json: bool = False, stdout: IO[str] | None = None,
+def run(file: str, *, as_json: bool = False, stdout: IO[str] | TextIOBase | None = None,
         stdin: IO[str] | None = None) -> int:
     """Checks one export and prints the findings: 0 without findings, 1 with (ExportError if unreadable)."""
     export = read_export(file, stdin)

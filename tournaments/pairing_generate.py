@@ -20,12 +20,22 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from io import TextIOBase
 from random import Random
-from typing import IO, Any
+from typing import IO, Any, TypedDict
 
 from tournaments.formats import FORMATS, Bye, Entrant, History, Result, Table, forfeit_result
+from tournaments.formats._common import PlayerId
 
 _TABLE_SIZE_WEIGHTS = {2: 1, 3: 3, 4: 3, 5: 2, 6: 2}
+
+
+class _EntrantJson(TypedDict):
+    """An entrant as the export lists it."""
+
+    id: int
+    rating: float | None
+    entered: int
 
 
 def generate(seed: int) -> dict[str, Any]:
@@ -34,18 +44,22 @@ def generate(seed: int) -> dict[str, Any]:
     slug, options = _random_format(rng)
     fmt = FORMATS[slug]
     opts = fmt.options(options)
+    rounds_to_play = opts.rounds
+    assert rounds_to_play is not None  # _random_format always sets the rounds
     starting = max(rng.randint(3, 24) if rng.random() < 0.85 else rng.randint(25, 60), opts.min_players)
-    late = rng.choice([0, 0, 0, 1, 2, 3]) if opts.rounds > 1 else 0
+    late = rng.choice([0, 0, 0, 1, 2, 3]) if rounds_to_play > 1 else 0
     ids = rng.sample(range(1, 10 * (starting + late) + 1), starting + late)
-    entrants = [{"id": player, "rating": _random_rating(rng), "entered": 1} for player in ids[:starting]]
-    entrants += sorted(({"id": player, "rating": _random_rating(rng), "entered": rng.randint(2, opts.rounds)}
+    entrants: list[_EntrantJson] = [
+        {"id": player, "rating": _random_rating(rng), "entered": 1} for player in ids[:starting]
+    ]
+    entrants += sorted(({"id": player, "rating": _random_rating(rng), "entered": rng.randint(2, rounds_to_play)}
                         for player in ids[starting:]), key=lambda entrant: entrant["entered"])
-    withdrawn: dict[int, int] = {}
-    disqualified: dict[int, int] = {}
+    withdrawn: dict[PlayerId, int] = {}
+    disqualified: dict[PlayerId, int] = {}
     results: list[Result] = []
     byes: list[Bye] = []
     rounds = []
-    for number in range(1, opts.rounds + 1):
+    for number in range(1, rounds_to_play + 1):
         field_ = [Entrant(e["id"], e["rating"]) for e in entrants if e["entered"] <= number]
         history = History(results=tuple(results), byes=tuple(byes),
                           withdrawn=dict(withdrawn), disqualified=dict(disqualified))
@@ -108,8 +122,8 @@ def _random_result(rng: Random, number: int, table: Table, cooperative: bool) ->
     return Result(number, seats, ranks)
 
 
-def _leave_between_rounds(rng: Random, number: int, field_: Sequence[Entrant], withdrawn: dict[int, int],
-                          disqualified: dict[int, int]) -> None:
+def _leave_between_rounds(rng: Random, number: int, field_: Sequence[Entrant], withdrawn: dict[PlayerId, int],
+                          disqualified: dict[PlayerId, int]) -> None:
     """Now and then a player withdraws or is disqualified: they miss the rounds from the next on."""
     present = [e.id for e in field_ if e.id not in withdrawn and e.id not in disqualified]
     if present and rng.random() < 0.25:
@@ -135,7 +149,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", help="a directory to write tournament-<seed>.json files to")
 
 
-def run(seed: int, count: int = 1, output: str | None = None, stdout: IO[str] | None = None) -> int:
+def run(seed: int, count: int = 1, output: str | None = None, stdout: IO[str] | TextIOBase | None = None) -> int:
     """Prints one export, or writes `count` of them to `output` (printing their paths); 0 when done."""
     out = stdout or sys.stdout
     if count < 1:

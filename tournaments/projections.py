@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import connection, transaction
@@ -109,7 +109,7 @@ _CHANGE_FACTS = frozenset(
 )
 
 
-def _table_before(tournament: Any, event: dict) -> dict[str, Any] | None:
+def _table_before(tournament: Any, event: dict) -> Mapping[str, Any] | None:
     """A result event's table as it was before the event: its seats, and whether it had a result."""
     if event["type"] != "TableResult":
         return None
@@ -198,11 +198,13 @@ def _on_started(tournament: Any, event: dict) -> None:
 
 def _on_paired(tournament: Any, event: dict) -> None:
     data = event["data"]
+    starts_at = when(data["starts_at"])
+    assert starts_at is not None  # RoundPaired always carries its start (services._pair_next)
     rnd = Round.objects.create(
         tournament=tournament,
         number=data["round"],
         date=parse_date(data["date"]) if data.get("date") else None,
-        starts_at=when(data["starts_at"]),
+        starts_at=starts_at,
         byes=list(data["byes"]),
         quality=data.get("quality"),
     )
@@ -285,7 +287,7 @@ _WRITERS: dict[str, Callable[[Any, dict], None]] = {
 
 
 
-def _write_standing_rows(tournament: Any, event: dict, table: dict[str, Any] | None, state: State | None) -> None:
+def _write_standing_rows(tournament: Any, event: dict, table: Mapping[str, Any] | None, state: State | None) -> None:
     """The standings rows after an event whose other rows are written (`standings_after`);
     `table`: a result's table as it was before it; `state`: see `apply`."""
     kind, data = event["type"], event["data"]
@@ -308,6 +310,7 @@ def _write_standing_rows(tournament: Any, event: dict, table: dict[str, Any] | N
         else:
             rows.filter(entrant_id=data["entrant"]).update(withdrawn=True)
     elif kind == "TableResult":
+        assert table is not None  # a first result (a later one went above): its table was found
         _results_counted(tournament, table["seats"], data)
 
 
@@ -419,8 +422,11 @@ def state_of(tournament: Any) -> State:
             state["withdrawn"][str(pk)] = withdrawn
         if disqualified is not None:
             state["disqualified"][str(pk)] = disqualified
-    state["order"] = [row[0] for row in sorted((r for r in entrants if r[5] is not None), key=lambda r: r[5])]
-    state["waitlist"] = [row[0] for row in sorted((r for r in entrants if r[9] is not None), key=lambda r: r[9])]
+    # (order, pk) pairs sorted by the order alone: the sort is stable, so ties keep the rows' order.
+    seeded = sorted(((r[5], r[0]) for r in entrants if r[5] is not None), key=lambda p: p[0])
+    waiting = sorted(((r[9], r[0]) for r in entrants if r[9] is not None), key=lambda p: p[0])
+    state["order"] = [pk for _, pk in seeded]
+    state["waitlist"] = [pk for _, pk in waiting]
     state["checked_in"].sort()
     if state["started_at"] is not None:
         state["field"] = list(state["order"])

@@ -5,7 +5,7 @@ being played) stay hidden."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -17,7 +17,7 @@ from server.errors import bad_request, not_found
 from tournaments import fold, projections
 from tournaments.formats import FORMATS
 from tournaments.formats._common import Entrant as FormatEntrant
-from tournaments.formats._common import seeded
+from tournaments.formats._common import PlayerId, seeded
 from tournaments.models import (
     RESULT_CHANGES,
     Entrant,
@@ -29,7 +29,7 @@ from tournaments.models import (
     TournamentProjection,
     Webhook,
 )
-from tournaments.shapes import EntrantShown, RoundShown, StandingShown, TableShown, TournamentSummary
+from tournaments.shapes import EntrantShown, PlayerShown, RoundShown, StandingShown, TableShown, TournamentSummary
 
 FEED_LIMIT = 500
 _ID_CHUNK = 900  # ids per IN (...) list: under SQLite's smallest limit on query parameters
@@ -178,8 +178,9 @@ def entrant_list(tournament: Tournament) -> list[EntrantShown]:
     organiser's, or by rating, unrated last) and the rating frozen then."""
     rows = list(Entrant.objects.filter(tournament=tournament).order_by("pk"))
     seeds = _seeds(tournament, rows)
-    waiting = sorted((e for e in rows if e.waitlist_order is not None), key=lambda e: e.waitlist_order)
-    lines = {e.pk: line for line, e in enumerate(waiting, start=1)}
+    # (order, entrant) pairs sorted by the order alone: the sort is stable, so ties keep the rows' order.
+    waiting = sorted(((e.waitlist_order, e) for e in rows if e.waitlist_order is not None), key=lambda p: p[0])
+    lines = {e.pk: line for line, (_, e) in enumerate(waiting, start=1)}
     return [_entrant_public(e, seeds.get(e.pk), lines.get(e.pk)) for e in rows]
 
 
@@ -196,21 +197,22 @@ def entrant_one(entrant: Entrant) -> EntrantShown:
     return _entrant_public(entrant, _seeds(entrant.tournament, rows).get(entrant.pk))
 
 
-def _seeds(tournament: Tournament, rows: list[Entrant]) -> dict[int, int]:
+def _seeds(tournament: Tournament, rows: list[Entrant]) -> dict[PlayerId, int]:
     """Seeds once the field is frozen (a tournament cancelled before its start has none)."""
     facts = TournamentProjection.objects.filter(tournament=tournament).values_list("state", flat=True).first()
     if not (facts or {}).get("started_at"):
         return {}
-    field = sorted((e for e in rows if e.seed_order is not None), key=lambda e: e.seed_order)
+    # (order, entrant) pairs sorted by the order alone: the sort is stable, so ties keep the rows' order.
+    field = sorted(((e.seed_order, e) for e in rows if e.seed_order is not None), key=lambda p: p[0])
     if not field:
         return {}
     ordered = seeded(
-        [FormatEntrant(e.pk, e.seed_rating) for e in field], tournament.options.get("seeding", "order")
+        [FormatEntrant(e.pk, e.seed_rating) for _, e in field], tournament.options.get("seeding", "order")
     )
     return {entrant.id: index for index, entrant in enumerate(ordered, start=1)}
 
 
-def _names(tournament: Tournament) -> dict[int, dict[str, Any]]:
+def _names(tournament: Tournament) -> dict[int, PlayerShown]:
     return {
         e.pk: {"id": e.pk, "name": e.name, "user": e.user_id, "bot": e.bot}
         for e in Entrant.objects.filter(tournament=tournament)
@@ -300,7 +302,7 @@ def rounds(tournament: Tournament) -> list[RoundShown]:
                     "seed_sha256": table.seed_sha256,
                     "match": table.match_id,
                     "match_url": match_url(table.match_id),
-                    "match_status": table.match.status if table.match_id else None,
+                    "match_status": table.match.status if table.match is not None else None,
                     "absent": table.absent,
                     "result": table.result,
                 }
@@ -330,10 +332,11 @@ def pairing_summaries(tournament: Tournament) -> list[dict[str, Any]]:
     return [
         {"round": number, "summary": pairing_summary(quality, names)}
         for number, quality in reports.values_list("number", "quality")
+        if quality is not None  # all of them (quality__isnull=False)
     ]
 
 
-def pairing_summary(quality: dict[str, Any], names: dict[int, dict[str, Any]]) -> str:
+def pairing_summary(quality: dict[str, Any], names: Mapping[int, PlayerShown]) -> str:
     """A round's pairing-quality report in one line: its rematches (named, and whether they could
     have been avoided), the seats, the score spread at the tables and who has a bye."""
 
@@ -462,7 +465,7 @@ def bracket(tournament: Tournament) -> dict[str, Any]:
     field = fold.entrants(state)
     if len(field) < 2:
         raise not_found("no_bracket", "The bracket is drawn when the tournament starts.")
-    drawn = fmt.bracket(field, options, fold.history(state)).as_dict()  # type: ignore[attr-defined]
+    drawn = fmt.bracket(field, options, fold.history(state)).as_dict()
     tables = {
         t["bracket"]: t for rnd in fold.rounds_in_order(state) for t in rnd["tables"] if t["bracket"]
     }
@@ -570,9 +573,11 @@ def match_changed_result(match_id: int) -> dict[str, Any] | None:
     """The result the match's tournament table counts when an organiser changed it after the
     match (a correction or a forfeit: what ratings follow too), for the match's own pages; else None."""
     row = RoundTable.objects.filter(match_id=match_id).values_list("result", "round__tournament_id", "seats").first()
-    if row is None or not row[0] or row[0].get("source") not in RESULT_CHANGES:
+    if row is None:
         return None
     result, tournament_id, seats = row
+    if not result or result.get("source") not in RESULT_CHANGES:
+        return None
     forfeited = set(result["forfeited"])
     return {
         "tournament": tournament_id, **result,

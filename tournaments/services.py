@@ -641,6 +641,13 @@ def _start(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
         raise conflict("cannot_pair", f"The format cannot pair this field: {exc}") from None
 
 
+def _rated_as(entrant: Entrant) -> tuple[str, Pool]:
+    """The competitor an entrant is rated as, and the pool of the ladder it is looked up in."""
+    if entrant.user_id is not None:
+        return rmath.user_competitor(entrant.user_id), Pool.PEOPLE
+    return rmath.bot_competitor(entrant.bot), Pool.BOTS
+
+
 def entrant_ratings(tournament: Tournament, field: Sequence[int]) -> dict[str, float | None]:
     """Each entrant's conservative rating (μ − 3σ) in the game, frozen at the start for seeding
     and tie-breaks; None where the ratings app has no entry (seeded by registration order then).
@@ -648,12 +655,7 @@ def entrant_ratings(tournament: Tournament, field: Sequence[int]) -> dict[str, f
     People are looked up in the people's ladder, bots in the bots' (ratings.selectors.current_pairs).
     """
     rows = {e.pk: e for e in Entrant.objects.filter(pk__in=field)}
-    wanted = {
-        entrant_id: (rmath.user_competitor(rows[entrant_id].user_id), Pool.PEOPLE)
-        if rows[entrant_id].user_id is not None
-        else (rmath.bot_competitor(rows[entrant_id].bot), Pool.BOTS)
-        for entrant_id in field
-    }
+    wanted = {entrant_id: _rated_as(rows[entrant_id]) for entrant_id in field}
     found: dict[tuple[str, str], float] = {}
     for pool in {pool for _, pool in wanted.values()}:
         competitors = sorted({competitor for competitor, p in wanted.values() if p == pool})
@@ -726,6 +728,14 @@ def _round_starts_at(tournament: Tournament, pairing: Pairing, now: dt.datetime)
     return max(now, dt.datetime.combine(pairing.date, clock))
 
 
+def _seated_as(entrant: Entrant) -> User | str:
+    """Who sits for an entrant: its user, or its bot by name."""
+    if entrant.user_id:
+        assert entrant.user is not None  # its user_id is set
+        return entrant.user
+    return entrant.bot
+
+
 def _round_start_batch(tournament: Tournament, rnd: Round, *, actor: str, now: dt.datetime) -> bool:
     """Opens the round's next batch of tables (people and bots seated, turn clocks on) and records
     them; the last batch starts the round. True when the round has started. Lock held.
@@ -742,9 +752,7 @@ def _round_start_batch(tournament: Tournament, rnd: Round, *, actor: str, now: d
     shuffles = Shuffle.objects.in_bulk(committed, field_name="seed_sha256") if committed else {}
     seated = []
     for table in batch:
-        seats: list[User | str] = [
-            entrants[e].user if entrants[e].user_id else entrants[e].bot for e in table.seats
-        ]
+        seats = [_seated_as(entrants[e]) for e in table.seats]
         options = dict(tournament.match_options)
         if table.deal is not None:
             options["deck"] = duplicate_deck(tournament.game, len(seats), table.deal)
@@ -1036,17 +1044,18 @@ def tournament_match_finished(*, match_id: int) -> list[str]:
     with transaction.atomic():
         tournament = _locked(tournament_id)
         table = RoundTable.objects.select_related("round", "match").get(match_id=match_id)
-        rnd = table.round
+        rnd, match = table.round, table.match
+        assert match is not None  # the table was found by its match
         if rnd.started_at is None:  # a match of a round still opening its tables: advancing records it
             recorded = None
         elif (
             tournament.status != Tournament.Status.RUNNING
             or table.result is not None
-            or table.match.status != Match.Status.FINISHED
+            or match.status != Match.Status.FINISHED
         ):
             return []
         else:
-            recorded = _table_result_append(tournament, rnd, table, table.match)
+            recorded = _table_result_append(tournament, rnd, table, match)
             if recorded and _waiting_tables(rnd).exists():
                 return ["results"]
     return (["results"] if recorded else []) + tournament_advance(tournament_id=tournament_id)

@@ -29,7 +29,7 @@ import secrets
 import socket
 import ssl
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -270,7 +270,8 @@ def _addresses_checked(host: str, port: int) -> tuple[str, ...]:
     connection would, so its answers are what is checked, not the URL's text.
     """
     answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    addresses = tuple(dict.fromkeys(sockaddr[0] for *_, sockaddr in answers))
+    # An IPv4 or IPv6 address's text: getaddrinfo answers in no other family (the stubs allow them all).
+    addresses = tuple(dict.fromkeys(cast(str, sockaddr[0]) for *_, sockaddr in answers))
     if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES and not all(map(_is_public, addresses)):
         raise bad_request(
             "webhook_url_refused",

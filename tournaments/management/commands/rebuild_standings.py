@@ -31,8 +31,8 @@ class Command(BaseCommand):
             before = selectors.standings_snapshot(tournament)
             if check:
                 events = (projections.event_dict(e) for e in tournament.events.order_by("seq"))
-                state, rows = fold.fold_with_standings(events)
-                same = state == projections.state_of(tournament) and before == selectors.rows_snapshot(rows)
+                state, folded = fold.fold_with_standings(events)
+                same = state == projections.state_of(tournament) and before == selectors.rows_snapshot(folded)
             else:
                 projections.rebuild(tournament)
                 same = before == selectors.standings_snapshot(tournament)
