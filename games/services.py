@@ -819,10 +819,8 @@ def move_seat(
     """The seat a move is for, once the move and the table may take it (else ApplicationError)."""
     if head is None:
         raise match_not_found(match_id)
-    if seat is None:
-        assert user_id is not None  # a move names its seat (a bot's) or its user
-        if (seat := head.seat_of(user_id)) is None:
-            raise forbidden("not_seated", "You do not sit at this table.")
+    if seat is None and (user_id is None or (seat := head.seat_of(user_id)) is None):
+        raise forbidden("not_seated", "You do not sit at this table.")
     if not isinstance(move, dict):
         raise bad_request("malformed_move", "A move is a JSON object with an \"action\".")
     if len(json.dumps(move)) > _MAX_MOVE_BYTES:
