@@ -316,8 +316,8 @@ class MatchInvitationsApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         invitation, token = services.invitation_create(match_id=match_id, user=request.user, **data.validated_data)
-        invitation.token, invitation.url = token, f"/invite/{token}"
-        return Response(InvitationCreatedSerializer(invitation).data, status=status.HTTP_201_CREATED)
+        shown = {**InvitationOutputSerializer(invitation).data, "token": token, "url": f"/invite/{token}"}
+        return Response(shown, status=status.HTTP_201_CREATED)
 
 
 class MatchInvitationRevokeApi(APIView):

@@ -654,6 +654,8 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
         raise match_not_found(match_id)
     if not source.revealed:
         raise forbidden("match_running", "Practice starts from a match that has ended.")
+    if source.seed is None:  # an imported file that never revealed its seed: no commitment to deal under
+        raise conflict("position_not_playable", "This match's seed is not known here, so no practice deal can follow it.")
     if not 0 < seq <= source.last_seq:
         raise bad_request("bad_seq", f"seq runs from 1 to {source.last_seq}.")
     if not 0 <= seat < source.players:

@@ -95,3 +95,13 @@ def test_practice_starts_an_unrated_match_from_a_position_with_bots_in_the_other
     assert verify_match(practice).ok
     late = client_for(bob).post(f"/api/matches/{match.pk}/practice", {"seq": match.last_seq}, format="json")
     assert late.status_code == 409 and late.json()["error"]["code"] == "position_not_playable"
+
+
+def test_practice_needs_the_seed_of_the_match_it_follows(alice, bob):
+    """An imported match whose file revealed no seed: a practice deal would commit to no seed."""
+    match = finished_match("the-game", [alice, bob])
+    Match.objects.filter(pk=match.pk).update(seed=None)
+    before = Match.objects.count()
+    answer = client_for(bob).post(f"/api/matches/{match.pk}/practice", {"seq": 3}, format="json")
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "position_not_playable"
+    assert Match.objects.count() == before
