@@ -6,6 +6,7 @@ from typing import Any
 from accounts.models import User
 from games.engines import ENGINES
 from games.models import Event, Match
+from games.shapes import DecisionPoint
 from server.errors import bad_request, conflict, forbidden
 
 
@@ -48,10 +49,10 @@ def replay_position(match: Match, user: User | None, *, seq: int | None, seat: i
     return position
 
 
-def decision_points(match: Match) -> list[dict[str, Any]]:
+def decision_points(match: Match) -> list[DecisionPoint]:
     """Every move of the match: the position it was made in (`seq`) and the one it led to (`after`)."""
     rows = Event.objects.filter(match=match).order_by("seq").values_list("seq", "kind", "data", "actor")
-    points: list[dict[str, Any]] = []
+    points: list[DecisionPoint] = []
     for seq, kind, data, actor in rows:
         if kind == Event.Kind.TABLE and data.get("type") == "MovePlayed":
             points.append({"seq": seq - 1, "after": seq, "seat": data["seat"], "move": data["move"], "actor": actor})

@@ -79,3 +79,48 @@ class FrameBody(TypedDict):
     view: dict[str, Any] | None
     legal_moves: list[dict[str, Any]]
     events: list[dict[str, Any]]
+
+
+class MoveAnswer(TypedDict):
+    match: int
+    seq: int
+    events: list[LoggedEvent]
+    view: dict[str, Any]
+    legal_moves: list[dict[str, Any]]
+
+
+
+class RawEvent(TypedDict):
+    seq: int
+    kind: str
+    type: str
+    data: dict[str, Any]
+    actor: str
+    created: datetime
+    hash: str
+
+
+
+class InvitationShown(TypedDict):
+    id: int
+    match: int
+    seat: int | None
+    invitee: str | None
+    created_at: datetime
+    expires_at: datetime
+    revoked_at: datetime | None
+
+
+
+class DecisionPoint(TypedDict):
+    seq: int
+    after: int
+    seat: int
+    move: dict[str, Any]
+    actor: str
+
+
+
+class LoggedEvent(TypedDict):
+    seq: int
+    event: dict[str, Any]

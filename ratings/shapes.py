@@ -38,3 +38,62 @@ class HistoryRow(TypedDict):
     rating_after: float
     revision: int
     reversal: bool
+
+
+class CooperativeRecord(TypedDict):
+    opponent: str
+    user: int | None
+    name: str
+    matches: int
+    wins: int
+    losses: int
+    draws: int
+
+
+
+class PredictedPlayer(TypedDict):
+    player: str
+    competitor: str
+    name: str
+    mu: float
+    sigma: float
+    rating: float
+    games: int
+    win_probability: float | None
+
+
+
+class TeamResultShown(TypedDict):
+    match: int
+    players: int
+    cards_left: int
+    won: bool
+    finished_at: datetime
+    team: list[TeamMember]
+
+
+
+class GameRatingShown(TypedDict):
+    players: int
+    competitor: str
+    mu: float
+    sigma: float
+    rating: float
+    games: int
+    wins: int
+
+
+
+class RatingParams(TypedDict):
+    mu: float
+    sigma: float
+    beta: float
+    tau: float
+    draw_probability: float
+
+
+
+class TeamMember(TypedDict):
+    user: int | None
+    name: str
+    bot: str

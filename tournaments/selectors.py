@@ -29,7 +29,19 @@ from tournaments.models import (
     TournamentProjection,
     Webhook,
 )
-from tournaments.shapes import EntrantShown, PlayerShown, RoundShown, StandingShown, TableShown, TournamentSummary
+from tournaments.shapes import (
+    BracketShown,
+    EntrantShown,
+    ExportedTable,
+    FieldDecision,
+    PlayerShown,
+    RoundShown,
+    StandingShown,
+    TableShown,
+    TournamentEventShown,
+    TournamentExport,
+    TournamentSummary,
+)
 
 FEED_LIMIT = 500
 _ID_CHUNK = 900  # ids per IN (...) list: under SQLite's smallest limit on query parameters
@@ -396,7 +408,7 @@ def round_status(rnd: Round) -> str:
 EXPORT_VERSION = 1
 
 
-def tournament_export(tournament: Tournament) -> dict[str, Any]:
+def tournament_export(tournament: Tournament) -> TournamentExport:
     """The tournament's pairings as the documented export (version 1), which
     `tournaments.pairing_check` reads: the format and the options it pairs with, the field, who
     left and from when, and every round's byes and tables with their results and quality report.
@@ -411,7 +423,8 @@ def tournament_export(tournament: Tournament) -> dict[str, Any]:
         "format": state["format"],
         "options": _export_options(tournament, state),
         # Late entry does not exist on the server yet: everyone may be paired from round 1.
-        "entrants": [{"id": e.id, "rating": e.rating, "entered": 1} for e in fold.entrants(state)],
+        # The fold's ids are the entrants' row ids (ints); the formats type them as any hashable.
+        "entrants": [{"id": e.id, "rating": e.rating, "entered": 1} for e in fold.entrants(state)],  # type: ignore[typeddict-item]
         "withdrawn": dict(state["withdrawn"]),
         "disqualified": dict(state["disqualified"]),
         "rounds": [
@@ -445,7 +458,7 @@ def _json_ready(value: Any) -> Any:
     return value
 
 
-def _export_table(table: dict[str, Any]) -> dict[str, Any]:
+def _export_table(table: dict[str, Any]) -> ExportedTable:
     result = table["result"] or {}
     return {
         "seats": list(table["seats"]),
@@ -455,7 +468,7 @@ def _export_table(table: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def bracket(tournament: Tournament) -> dict[str, Any]:
+def bracket(tournament: Tournament) -> BracketShown:
     """The bracket of an elimination format, each match with its players' names and its table."""
     state = projections.state_of(tournament)
     options = fold.format_options(state)
@@ -506,7 +519,7 @@ def calendar(tournament: Tournament) -> dict[str, Any]:
     return {"inner_format": tournament.options.get("format", "round-robin"), "matchdays": matchdays}
 
 
-def event_public(event: TournamentEvent, *, reveal_deals: bool | Collection[int] = False) -> dict[str, Any]:
+def event_public(event: TournamentEvent, *, reveal_deals: bool | Collection[int] = False) -> TournamentEventShown:
     """An event as served: deal seeds of a round shown only once the round is complete."""
     data = event.data
     if event.type == "RoundPaired":
@@ -536,12 +549,12 @@ def event_feed(tournament: Tournament, *, after: int = 0, limit: int = 100) -> d
     return {"events": events, "next": rows[-1].seq if rows else after, "head": tournament.last_seq}
 
 
-def field_decisions(tournament: Tournament) -> list[dict[str, Any]]:
+def field_decisions(tournament: Tournament) -> list[FieldDecision]:
     """Every decision about the field (an event naming its `rule`), oldest first, with the players
     it is about by name: the tournament's log of who is there and why."""
     names = _names(tournament)
     rows = TournamentEvent.objects.filter(tournament=tournament, data__has_key="rule").order_by("seq")
-    decisions = []
+    decisions: list[FieldDecision] = []
     for row in rows:
         data = row.data
         if row.type == "NoShowsForfeited":

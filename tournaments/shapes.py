@@ -139,3 +139,93 @@ class ScoreSpread(TypedDict):
     per_table: list[float]
     mean: float
     max: float
+
+
+class BracketShown(TypedDict):
+    matches: list[dict[str, Any]]
+    champion: int | None
+    finished: bool
+    placements: list[dict[str, Any]]
+    entrants: list[PlayerShown]
+
+
+
+class FieldDecision(TypedDict):
+    seq: int
+    type: str
+    rule: str
+    why: str
+    entrants: list[PlayerShown]
+    round: int | None
+    actor: str
+    created: datetime
+
+
+
+class TableState(TypedDict):
+    table: int
+    seats: list[int]
+    bracket: str
+    match: int | None
+    absent: list[int]
+    result: dict[str, Any] | None
+
+
+
+class TournamentExport(TypedDict):
+    export: str
+    version: int
+    tournament: ExportedTournament
+    format: str
+    options: dict[str, Any]
+    entrants: list[ExportedEntrant]
+    withdrawn: dict[str, Any]
+    disqualified: dict[str, Any]
+    rounds: list[ExportedRound]
+
+
+
+class TournamentEventShown(TypedDict):
+    seq: int
+    type: str
+    data: dict[str, Any]
+    actor: str
+    created: datetime
+
+
+
+class Matchday(TypedDict):
+    round: int
+    date: date | None
+    starts_at: datetime | None
+    status: str
+
+
+
+class ExportedTournament(TypedDict):
+    id: int
+    name: str
+    game: str
+
+
+
+class ExportedEntrant(TypedDict):
+    id: int
+    rating: float | None
+    entered: int
+
+
+
+class ExportedRound(TypedDict):
+    round: int
+    byes: list[int]
+    tables: list[ExportedTable]
+    quality: PairingQuality | None
+
+
+
+class ExportedTable(TypedDict):
+    seats: list[int]
+    ranks: list[int] | None
+    team_score: float | None
+    forfeited: list[int]

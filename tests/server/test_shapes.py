@@ -8,8 +8,12 @@ import typing
 import pytest
 from rest_framework import serializers
 
+from accounts import api as accounts_api
+from accounts import shapes as accounts_shapes
 from games import api as games_api
 from games import shapes as games_shapes
+from notifications import serializers as notifications_serializers
+from notifications import shapes as notifications_shapes
 from ratings import api as ratings_api
 from ratings import shapes as ratings_shapes
 from tournaments import api as tournaments_api
@@ -24,6 +28,24 @@ PAIRS = [
     (tournaments_shapes.RoundShown, tournaments_api.RoundOutputSerializer),
     (ratings_shapes.LeaderboardRow, ratings_api.RatingRowSerializer),
     (ratings_shapes.HistoryRow, ratings_api.HistoryRowSerializer),
+    (games_shapes.MoveAnswer, games_api.MoveOutputSerializer),
+    (games_shapes.RawEvent, games_api.RawEventSerializer),
+    (games_shapes.InvitationShown, games_api.InvitationOutputSerializer),
+    (games_shapes.DecisionPoint, games_api.DecisionPointSerializer),
+    (tournaments_shapes.BracketShown, tournaments_api.BracketOutputSerializer),
+    (tournaments_shapes.FieldDecision, tournaments_api.DecisionOutputSerializer),
+    (tournaments_shapes.TableState, tournaments_api.TableStateOutputSerializer),
+    (tournaments_shapes.TournamentExport, tournaments_api.TournamentExportSerializer),
+    (tournaments_shapes.TournamentEventShown, tournaments_api.EventOutputSerializer),
+    (tournaments_shapes.Matchday, tournaments_api.MatchdayOutputSerializer),
+    (ratings_shapes.CooperativeRecord, ratings_api.RecordSerializer),
+    (ratings_shapes.PredictedPlayer, ratings_api.PredictedPlayerSerializer),
+    (ratings_shapes.TeamResultShown, ratings_api.TeamResultSerializer),
+    (ratings_shapes.GameRatingShown, ratings_api.GameRatingSerializer),
+    (ratings_shapes.RatingParams, ratings_api.ParamsOutputSerializer),
+    (notifications_shapes.NotificationShown, notifications_serializers.NotificationOutputSerializer),
+    (accounts_shapes.UserShown, accounts_api.UserOutputSerializer),
+    (accounts_shapes.TokenShown, accounts_api.TokenOutputSerializer),
 ]
 
 
