@@ -118,16 +118,17 @@ def after_change(
     return None
 
 
-def followups_send(followups: list[FollowUp], *, producer=None) -> None:
+def followups_send(followups: list[FollowUp]) -> None:
     """Sends follow-ups whose change has committed. Several (a round's first bot moves and
     clocks) go through one producer rather than one taken from the pool for each task."""
-    if len(followups) < 2 or producer is not None:
+    if len(followups) < 2:
         for followup in followups:
-            send_now(followup.task, *followup.args, producer=producer, **followup.options)
+            send_now(followup.task, *followup.args, **followup.options)
         return
     try:
         with app.producer_or_acquire() as producer:
-            followups_send(followups, producer=producer)
+            for followup in followups:
+                send_now(followup.task, *followup.args, producer=producer, **followup.options)
     except Exception:  # noqa: BLE001 - no producer at all: each task is lost as send_now would lose it
         log.warning("could not queue %s tasks; the sweep will send them again", len(followups), exc_info=True)
 
