@@ -24,6 +24,7 @@ class UserOutputSerializer(serializers.Serializer):
     email = serializers.CharField(allow_blank=True, help_text="Where password reset links go; empty: none can be sent.")
     avatar = serializers.IntegerField(help_text=f"The generated avatar picked, 0 to {AVATAR_VARIANTS - 1}.")
     avatar_url = serializers.SerializerMethodField()
+    language = serializers.CharField(help_text="The site's language for this person (`en-gb`, `cy`); empty: the browser's.")
 
     def get_avatar_url(self, user) -> str:
         return reverse("avatar", kwargs={"user_id": user.pk})
@@ -98,7 +99,7 @@ class UserLogoutApi(APIView):
 
 
 class UserMeApi(APIView):
-    """The logged-in user; PATCH changes the display name, e-mail or avatar."""
+    """The logged-in user; PATCH changes the display name, e-mail, avatar or language."""
 
     permission_classes = [IsAuthenticated]
 
@@ -113,6 +114,10 @@ class UserMeApi(APIView):
         password = serializers.CharField(
             max_length=128, required=False, trim_whitespace=False,
             help_text="The current password: required to change the e-mail (403 `wrong_password`).",
+        )
+        language = serializers.CharField(
+            max_length=8, required=False, allow_blank=True,
+            help_text="`en-gb` or `cy` (400 `unknown_language` otherwise); empty: follow the browser.",
         )
 
     def get_throttles(self):

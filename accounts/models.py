@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
@@ -16,6 +17,8 @@ class User(AbstractUser):
     display_key = models.TextField(editable=False, default="", blank=True, db_index=True)
     # Which of the generated avatars (accounts/avatars.py) the user picked; nothing is uploaded.
     avatar = models.PositiveSmallIntegerField(default=0)
+    # The site's language for this person (a code of LANGUAGES); blank follows the browser.
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # the stubs omit AbstractUser.Meta
         # Usernames are one per reader-visible name, whatever the path that creates the user.

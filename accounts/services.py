@@ -150,7 +150,7 @@ def _password_validate(password: str, *, user: User) -> None:
 
 def user_profile_update(
     *, user: User, display_name: str | None = None, email: str | None = None, avatar: int | None = None,
-    password: str | None = None,
+    password: str | None = None, language: str | None = None,
 ) -> User:
     """Changes what the user gave (None: unchanged). A new display name passes `user_names_check`;
     a new e-mail needs the current password, since whoever holds the e-mail can reset the password
@@ -174,6 +174,12 @@ def user_profile_update(
             raise bad_request("invalid_avatar", f"Avatars are numbered 0 to {AVATAR_VARIANTS - 1}.", field="avatar")
         user.avatar = avatar
         fields.append("avatar")
+    if language is not None:
+        if language and language not in dict(settings.LANGUAGES):
+            raise bad_request("unknown_language", "The site has no such language.", field="language",
+                              languages=[code for code, _name in settings.LANGUAGES])
+        user.language = language
+        fields.append("language")
     if fields:
         user.save(update_fields=fields)
     return user

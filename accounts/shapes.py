@@ -16,6 +16,7 @@ class UserShown(TypedDict):
     email: str
     avatar: int
     avatar_url: Any
+    language: str
 
 
 

@@ -7,6 +7,7 @@ urlpatterns = [
     path("signup", views.signup, name="page-signup"),
     path("login", views.login_page, name="page-login"),
     path("logout", views.logout_page, name="page-logout"),
+    path("language", views.language, name="language"),
     path("account", views.account, name="account"),
     path("notifications", views.notifications, name="notifications"),
     path("account/reset", views.PasswordResetPage.as_view(), name="password-reset-page"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
@@ -41,7 +42,7 @@ from notifications import selectors as notification_selectors
 from notifications.models import Kind
 from ratings import selectors as rating_selectors
 from ratings.models import Pool
-from server.errors import ApplicationError
+from server.errors import ApplicationError, error_response
 from server.limits import throttle_wait
 from tournaments import selectors as tournament_selectors
 from tournaments.formats import FORMATS
@@ -142,6 +143,20 @@ def logout_page(request: HttpRequest) -> HttpResponse:
     logout(request)
     messages.info(request, "You are logged out.")
     return redirect("/")
+
+
+@require_POST
+def language(request: HttpRequest) -> HttpResponse:
+    """The language switcher: remembered in a cookie, and on the account of a signed-in person."""
+    chosen = request.POST.get("language", "")
+    if chosen not in dict(settings.LANGUAGES):
+        return error_response("unknown_language", "The site has no such language.")
+    if isinstance(request.user, User):
+        account_services.user_profile_update(user=request.user, language=chosen)
+    response = redirect(_next_url(request))
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, chosen, max_age=365 * 24 * 3600, samesite="Lax",
+                        secure=request.is_secure())
+    return response
 
 
 # --- the account page ---------------------------------------------------------------------------

@@ -49,6 +49,7 @@ CATALOGUE: dict[str, ErrorCode] = {
     "invalid_credentials": ErrorCode(400, "Wrong username or password."),
     "invalid_name": ErrorCode(400, "A username or display name breaks the naming rules."),
     "invalid_avatar": ErrorCode(400, "No generated avatar has that number."),
+    "unknown_language": ErrorCode(400, "A language the site is not written in (`extra.languages` lists them)."),
     "weak_password": ErrorCode(400, "The new password fails the password validators."),
     "password_required": ErrorCode(400, "Changing the e-mail needs the current password."),
     "wrong_password": ErrorCode(403, "That is not the current password."),

@@ -1,10 +1,13 @@
-"""Request ids: taken from X-Request-ID (from a proxy) or made, logged, and sent back."""
+"""Request ids (taken from X-Request-ID, from a proxy, or made; logged and sent back) and the request's language."""
 from __future__ import annotations
 
 import re
 import uuid
 
-from server import logs
+from django.middleware.locale import LocaleMiddleware
+from django.utils import translation
+
+from server import languages, logs
 
 _VALID_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
@@ -30,3 +33,12 @@ class RequestIdMiddleware:
         if "match_id" in view_kwargs:
             logs.match_id.set(view_kwargs["match_id"])
         return None
+
+
+class LanguageMiddleware(LocaleMiddleware):
+    """Django's LocaleMiddleware (Content-Language, Vary) with the language `server.languages`
+    chooses, which knows the signed-in person's choice (so it runs after authentication)."""
+
+    def process_request(self, request):
+        translation.activate(languages.of_request(request))
+        request.LANGUAGE_CODE = translation.get_language()

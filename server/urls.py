@@ -3,6 +3,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.defaults import page_not_found
 from django.views.generic import RedirectView
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.admin import admin_login
@@ -18,6 +19,8 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("frontend/img/icon.svg"), permanent=True)),
     path("admin/login/", admin_login),  # before the site's own, which it wraps
     path("admin/", admin.site.urls),
+    # The pages' scripts' messages in the reader's language (Django's gettext for JavaScript).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("accounts.urls")),

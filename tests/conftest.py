@@ -8,6 +8,8 @@ from __future__ import annotations
 import inspect
 import io
 import os
+import subprocess
+from pathlib import Path
 
 import pytest
 import redis
@@ -30,7 +32,17 @@ from tests.games.worker import RUNTIME_ROLE
 def pytest_configure(config):
     if os.environ.get("CI") and not os.environ.get("DATABASE_URL"):
         raise pytest.UsageError("CI runs the tests on PostgreSQL: set DATABASE_URL")
+    _catalogues_compiled()
     config.addinivalue_line("markers", "postgres: needs PostgreSQL (concurrent writers); skipped on SQLite")
+
+
+def _catalogues_compiled() -> None:
+    """The translations as `make` compiles them (a .mo older than its .po is made again), so a
+    bare `pytest` after `make messages` tests the Welsh just written."""
+    for po in Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)
 
 
 def pytest_collection_modifyitems(config, items):

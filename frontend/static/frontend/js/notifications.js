@@ -5,6 +5,7 @@
 // /notifications and the per-kind choices on /account. Text goes in with textContent only.
 
 import { api, get, post } from "./api.js";
+import { gettext } from "./i18n.js";
 
 const POLL_MS = 30000;
 const RECONNECT_MS = [1000, 3000, 10000, 30000];
@@ -138,7 +139,7 @@ function wirePreferences() {
       await api("notifications/preferences", {
         method: "PUT", body: { [box.dataset.kind]: { [box.dataset.channel]: box.checked } },
       });
-      status.textContent = "Saved.";
+      status.textContent = gettext("Saved.");
     } catch (err) {
       box.checked = !box.checked;
       status.textContent = err.message;
