@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
@@ -47,9 +48,14 @@ from server.limits import throttle_wait
 from tournaments import selectors as tournament_selectors
 from tournaments.formats import FORMATS
 
-GAME_TITLES = {"the-game": "The Game", "ten": "Ten", "sequence-stacks": "Sequence Stacks", "split": "Split"}
+# The games came to us in Welsh (Deg, Y Gêm, Pentyrrau Dilyniant, Hollti): each is called by
+# its name in the reader's language.
+GAME_TITLES = {
+    "the-game": pgettext_lazy("game title", "The Game"), "ten": pgettext_lazy("game title", "Ten"),
+    "sequence-stacks": pgettext_lazy("game title", "Sequence Stacks"), "split": pgettext_lazy("game title", "Split"),
+}
 # The game-specific options the lobby's form offers (each engine's rules page lists them).
-GAME_OPTIONS = {"sequence-stacks": [{"key": "turn_limit", "label": "Turn limit", "min": 1, "max": 1000}]}
+GAME_OPTIONS = {"sequence-stacks": [{"key": "turn_limit", "label": gettext_lazy("Turn limit"), "min": 1, "max": 1000}]}
 
 
 def _games() -> list[dict[str, Any]]:
