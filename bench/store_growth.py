@@ -24,6 +24,7 @@ sizes 10^4 and 10^5.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -55,8 +56,8 @@ def template_matches() -> list[int]:
 
     rng, played = random.Random(29), []
     for game in TEMPLATE_GAMES:
-        while True:
-            users = [make_user(f"growth-{game}-{len(played)}-{seat}-{rng.random():.9f}") for seat in range(2)]
+        for attempt in itertools.count():
+            users = [make_user(f"growth-{game}-{attempt}-{seat}") for seat in range(2)]
             match = services.match_create(user=users[0], game=game, players=2, rated=False)
             services.match_join(match_id=match.pk, user=users[1])
             match = services.match_start(match_id=match.pk, user=users[0])
@@ -90,9 +91,7 @@ def fill(templates: list[int], target: int) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM games_event")
         matches = (target - cursor.fetchone()[0]) // EVENTS_PER_MATCH
-        copies = (
-            "games_match m JOIN games_match template ON template.id = ANY(%s) AND template.seed = m.seed"
-        )
+        copies = "games_match m JOIN games_match template ON template.id = ANY(%s) AND template.seed = m.seed"
         for start in range(0, matches, MATCHES_A_STATEMENT):
             count = min(MATCHES_A_STATEMENT, matches - start)
             with transaction.atomic():
