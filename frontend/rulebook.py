@@ -5,7 +5,6 @@ same thing shorter, for players, in English and in Welsh.
 """
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -14,8 +13,8 @@ RULES_DIR = Path(__file__).resolve().parent / "rules"
 # The files' languages: the site's languages without their region (en-gb reads the .en files).
 RULES_LANGUAGES = ("en", "cy")
 
-# Our own files, yet no raw HTML either: they are text for translators to edit.
-_markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+# Our own files, yet no raw HTML in them either: they are text for translators to edit.
+_markdown = MarkdownIt("commonmark", {"html": False})
 
 
 def rules_language(language_code: str) -> str:
@@ -24,7 +23,6 @@ def rules_language(language_code: str) -> str:
     return language if language in RULES_LANGUAGES else RULES_LANGUAGES[0]
 
 
-@cache
 def rules_html(slug: str, language: str) -> str | None:
     """A game's rules as HTML in `language` (one of RULES_LANGUAGES); None if there are none."""
     path = RULES_DIR / f"{slug}.{language}.md"

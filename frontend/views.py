@@ -485,7 +485,16 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     })
 
 
-# --- the games' rules -----------------------------------------------------------------------
+def _json_ready(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """Dates as ISO strings, for json_script."""
+    return {key: _iso(value) for key, value in summary.items()}
+
+
+def _iso(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+# --- the games' rules -------------------------------------------------------------------------
 
 
 @require_GET
@@ -502,15 +511,6 @@ def rules(request: HttpRequest, game: str | None = None) -> HttpResponse:
         "game": game, "title": GAME_TITLES[game], "rules_html": html, "shown": shown,
         "other": next(language for language in rulebook.RULES_LANGUAGES if language != shown),
     })
-
-
-def _json_ready(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """Dates as ISO strings, for json_script."""
-    return {key: _iso(value) for key, value in summary.items()}
-
-
-def _iso(value: Any) -> Any:
-    return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 # --- boards -----------------------------------------------------------------------------------
