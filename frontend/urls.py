@@ -26,6 +26,8 @@ urlpatterns = [
     path("leaderboards/<slug:game>", views.leaderboard, name="leaderboard"),
     path("bots", views.leaderboard, {"pool": "bots"}, name="bots-boards"),
     path("bots/<slug:game>", views.leaderboard, {"pool": "bots"}, name="bots"),
+    path("rules", views.rules, name="rules-index"),
+    path("rules/<slug:game>", views.rules, name="rules"),
     path("tournaments", views.tournaments, name="tournaments"),
     path("tournaments/<int:tournament_id>", views.tournament, name="tournament"),
 ]

@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
@@ -28,6 +28,7 @@ from accounts import services as account_services
 from accounts.avatars import AVATAR_VARIANTS, avatar_svg
 from accounts.models import User
 from chat import selectors as chat_selectors
+from frontend import rulebook
 from frontend.forms import (
     AccountDeleteForm,
     AvatarForm,
@@ -491,6 +492,25 @@ def _json_ready(summary: Mapping[str, Any]) -> dict[str, Any]:
 
 def _iso(value: Any) -> Any:
     return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+# --- the games' rules -------------------------------------------------------------------------
+
+
+@require_GET
+def rules(request: HttpRequest, game: str | None = None) -> HttpResponse:
+    """The four games' rules for players, in the reader's language (`?lang=` shows the other one)."""
+    if game is None:
+        return _page(request, "frontend/rules.html")
+    asked = request.GET.get("lang", "")
+    shown = asked if asked in rulebook.RULES_LANGUAGES else rulebook.rules_language(get_language())
+    html = rulebook.rules_html(game, shown) if game in GAME_TITLES else None
+    if html is None:
+        raise Http404("No such game.")
+    return _page(request, "frontend/rules.html", {
+        "game": game, "title": GAME_TITLES[game], "rules_html": html, "shown": shown,
+        "other": next(language for language in rulebook.RULES_LANGUAGES if language != shown),
+    })
 
 
 # --- boards -----------------------------------------------------------------------------------
