@@ -41,6 +41,7 @@ from notifications import selectors as notification_selectors
 from notifications.models import Kind
 from ratings import selectors as rating_selectors
 from ratings.models import Pool
+from server.db_router import replica_reads
 from server.errors import ApplicationError
 from server.limits import throttle_wait
 from tournaments import selectors as tournament_selectors
@@ -320,6 +321,7 @@ def _svg(text: str) -> HttpResponse:
 
 @ensure_csrf_cookie
 @require_GET
+@replica_reads
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's ratings per game (both pools), rating history, and recent matches."""
     player = User.objects.filter(username=username).first()
@@ -449,6 +451,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 
 @ensure_csrf_cookie
 @require_GET
+@replica_reads
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """The replay viewer of a finished match."""
     match = _match_or_404(match_id)
@@ -477,6 +480,7 @@ def _iso(value: Any) -> Any:
 
 @ensure_csrf_cookie
 @require_GET
+@replica_reads
 def leaderboard(request: HttpRequest, game: str | None = None, pool: str = "people") -> HttpResponse:
     """A game's leaderboard (the people's board, or the bots' pool's board of people and bots):
     the module pages, filters, searches and finds you."""
@@ -538,6 +542,7 @@ def tournaments(request: HttpRequest) -> HttpResponse:
 
 @ensure_csrf_cookie
 @require_GET
+@replica_reads
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """One tournament: registration, the bracket or the pairings, standings, the calendar; live."""
     try:
