@@ -32,7 +32,8 @@ REPLICA = "replica"
 PIN_COOKIE = "primary_until"
 # How long one look at the replica's lag stands; a request never waits for a fresh one.
 HEALTH_CHECK_SECONDS = 1.0
-# Sessions are read by every page before its view runs; a session just made lives on the primary.
+# A session is read lazily, often inside a view that reads from the replica; one just made (a
+# login) may not be on the replica yet.
 _PRIMARY_ONLY_APPS = frozenset({"sessions"})
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
@@ -173,10 +174,15 @@ def _routed() -> bool:
 
 
 def _replica_answers() -> bool:
-    """Whether the replica's connection still works (if not, it is closed, to be made anew)."""
+    """Whether the replica answers (if not, its connection is closed, to be made anew): a view's
+    database error came from the primary if it does."""
     replica = connections[REPLICA]
-    if replica.connection is not None and replica.is_usable():
-        return True
+    try:
+        replica.ensure_connection()
+        if replica.is_usable():
+            return True
+    except DatabaseError:
+        pass
     replica.close()
     return False
 
