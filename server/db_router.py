@@ -82,6 +82,7 @@ class ReplicaHealth:
         return self.state == "ok"
 
     def mark_down(self, error: BaseException) -> None:
+        """The replica failed: its reads go to the primary until a look finds it back."""
         self._checked_at = time.monotonic()
         self._change("down", f"{type(error).__name__}: {error}".strip())
 
@@ -91,7 +92,7 @@ class ReplicaHealth:
             lag = replica_lag_seconds()
         except DatabaseError as error:
             connections[REPLICA].close()
-            self._change("down", f"{type(error).__name__}: {error}".strip())
+            self.mark_down(error)
             return
         limit = settings.REPLICA_MAX_LAG_SECONDS
         if lag > limit:

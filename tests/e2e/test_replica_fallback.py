@@ -79,6 +79,7 @@ class Readers:
                 for path in self.paths_by_base[base]:
                     self._get(client, path)
                 self._replay_one(client)
+                self._stop.wait(0.2)  # readers, not a load test: leave the cores to the play
 
     def _get(self, client: httpx.Client, path: str, counted_as: str | None = None) -> httpx.Response | None:
         try:
