@@ -104,9 +104,12 @@ class Readers:
                 self.replays += 1
 
 
-def tournaments_of(base: str, organiser_id: int, **client_options) -> set[int]:
-    with httpx.Client(base_url=base, timeout=30, **client_options) as client:
-        return {t["id"] for t in client.get(f"/api/tournaments?organiser={organiser_id}").json()["results"]}
+def tournaments_of(client: httpx.Client | str, organiser_id: int) -> set[int]:
+    """The organiser's tournaments as a server lists them (to `client`, or to a new client of a base URL)."""
+    if isinstance(client, str):
+        with httpx.Client(base_url=client, timeout=30) as fresh:
+            return tournaments_of(fresh, organiser_id)
+    return {t["id"] for t in client.get(f"/api/tournaments?organiser={organiser_id}").json()["results"]}
 
 
 def test_pages_read_from_the_replica_and_fall_back_to_the_primary_when_it_lags_or_stops(replica, tmp_path):
@@ -148,13 +151,11 @@ def test_pages_read_from_the_replica_and_fall_back_to_the_primary_when_it_lags_o
             wait_for(lambda: unseen.pk in tournaments_of(strict_base, owner.pk), timeout=60,
                      what="the strict server to read the primary")
             # Read-your-writes: a client that has just written reads from the primary.
-            mine = httpx.Client(base_url=tolerant_base, timeout=30,
-                                headers={"Authorization": f"Token {user_token(user=owner)}"})
-            written = mine.post("/api/tournaments", json={"name": "mine", "game": "ten", "format": "swiss"})
-            assert written.status_code == 201, written.text
-            assert {unseen.pk, written.json()["id"]} <= {
-                t["id"] for t in mine.get(f"/api/tournaments?organiser={owner.pk}").json()["results"]
-            }
+            token = {"Authorization": f"Token {user_token(user=owner)}"}
+            with httpx.Client(base_url=tolerant_base, timeout=30, headers=token) as writer:
+                written = writer.post("/api/tournaments", json={"name": "mine", "game": "ten", "format": "swiss"})
+                assert written.status_code == 201, written.text
+                assert {unseen.pk, written.json()["id"]} <= tournaments_of(writer, owner.pk)
             assert written.json()["id"] not in tournaments_of(tolerant_base, owner.pk)  # others still read the replica
             replica.execute("SELECT pg_wal_replay_resume()")
             wait_for(lambda: unseen.pk in tournaments_of(tolerant_base, owner.pk), timeout=60,
@@ -176,6 +177,7 @@ def test_pages_read_from_the_replica_and_fall_back_to_the_primary_when_it_lags_o
     assert not failed, f"answers other than 200: {failed}"
     tolerant_log.seek(0)
     log = tolerant_log.read()
+    tolerant_log.close()
     assert log.count("replica down") == 1, log[-3000:]  # once, not once a request
     tables = Match.objects.filter(tournament_table__round__tournament=swiss)
     for match in [*Match.objects.filter(pk__in=[m.pk for m in matches]), *tables]:
