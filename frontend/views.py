@@ -44,6 +44,7 @@ from notifications import selectors as notification_selectors
 from notifications.models import Kind
 from ratings import selectors as rating_selectors
 from ratings.models import Pool
+from server.db_router import replica_reads
 from server.errors import ApplicationError, error_response
 from server.limits import throttle_wait
 from tournaments import selectors as tournament_selectors
@@ -342,6 +343,7 @@ def _svg(text: str) -> HttpResponse:
 
 @ensure_csrf_cookie
 @require_GET
+@replica_reads
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's ratings per game (both pools), rating history, and recent matches."""
     player = User.objects.filter(username=username).first()
@@ -471,6 +473,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 
 @ensure_csrf_cookie
 @require_GET
+@replica_reads
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """The replay viewer of a finished match."""
     match = _match_or_404(match_id)
@@ -518,6 +521,7 @@ def rules(request: HttpRequest, game: str | None = None) -> HttpResponse:
 
 @ensure_csrf_cookie
 @require_GET
+@replica_reads
 def leaderboard(request: HttpRequest, game: str | None = None, pool: str = "people") -> HttpResponse:
     """A game's leaderboard (the people's board, or the bots' pool's board of people and bots):
     the module pages, filters, searches and finds you."""
@@ -579,6 +583,7 @@ def tournaments(request: HttpRequest) -> HttpResponse:
 
 @ensure_csrf_cookie
 @require_GET
+@replica_reads
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """One tournament: registration, the bracket or the pairings, standings, the calendar; live."""
     try:

@@ -14,6 +14,7 @@ from chat import selectors as chat_selectors
 from games import exchange, replay, selectors, services
 from games.engines import ENGINES
 from games.models import Match
+from server.db_router import replica_reads
 from server.pagination import PAGE_PARAMETERS, PageSerializer, paged
 
 
@@ -173,6 +174,7 @@ class MatchListCreateApi(APIView):
         responses={200: MatchPageSerializer},
         operation_id="matches_list",
     )
+    @replica_reads
     def get(self, request):
         status_filter = request.query_params.get("status")
         if status_filter and status_filter not in Match.Status.values:
@@ -472,6 +474,7 @@ class MatchEventsApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: RawEventSerializer(many=True)})
+    @replica_reads
     def get(self, request, match_id: int):
         match = selectors.match_get(match_id)
         events = selectors.match_raw_events(match, request.user)
@@ -508,6 +511,7 @@ class MatchReplayApi(APIView):
         ],
         responses={200: OutputSerializer},
     )
+    @replica_reads
     def get(self, request, match_id: int):
         raw_seq = request.query_params.get("seq")
         seq = None if raw_seq in (None, "") else serializers.IntegerField().run_validation(raw_seq)
@@ -530,6 +534,7 @@ class MatchExportApi(APIView):
         parameters=[OpenApiParameter("chat", bool, description="Add the table's chat, hidden messages without their text.")],
         responses={(200, "application/jsonl"): OpenApiTypes.STR},
     )
+    @replica_reads
     def get(self, request, match_id: int):
         with_chat = serializers.BooleanField().run_validation(request.query_params.get("chat", False))
         match = selectors.match_get(match_id)

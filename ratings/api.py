@@ -19,6 +19,7 @@ from games.engines import ENGINES
 from ratings import math as rmath
 from ratings import selectors
 from ratings.models import Kind, Pool
+from server.db_router import replica_reads
 from server.pagination import PAGE_PARAMETERS, Page, PageSerializer
 
 _GAME = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=sorted(ENGINES), description="The game's slug.")
@@ -177,6 +178,7 @@ class LeaderboardApi(APIView):
         provisional_games = serializers.IntegerField(help_text="A row is provisional below this many rated games.")
 
     @extend_schema(parameters=[_GAME, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
+    @replica_reads
     def get(self, request, game: str):
         query = _query(self.InputSerializer, request)
         board_filter = {"min_games": query["min_games"], "kind": query.get("kind")}
@@ -211,6 +213,7 @@ class RatingDetailApi(APIView):
         pool = serializers.ChoiceField(choices=Pool.values, help_text="The pool the rating is from.")
 
     @extend_schema(parameters=[_GAME, _PLAYER, InputSerializer], responses={200: OutputSerializer})
+    @replica_reads
     def get(self, request, game: str, player: str):
         query = _query(self.InputSerializer, request)
         selectors.game_check(game)
@@ -232,6 +235,7 @@ class RatingHistoryApi(APIView):
         results = HistoryRowSerializer(many=True)
 
     @extend_schema(parameters=[_GAME, _PLAYER, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
+    @replica_reads
     def get(self, request, game: str, player: str):
         query = _query(self.InputSerializer, request)
         selectors.game_check(game)
@@ -259,6 +263,7 @@ class HeadToHeadApi(APIView):
         results = RecordSerializer(many=True)
 
     @extend_schema(parameters=[_GAME, _PLAYER, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
+    @replica_reads
     def get(self, request, game: str, player: str):
         query = _query(self.InputSerializer, request)
         selectors.game_check(game)
@@ -320,6 +325,7 @@ class BestResultsApi(APIView):
         game_ratings = GameRatingSerializer(many=True, help_text="The game's own rating per player count.")
 
     @extend_schema(parameters=[_GAME, InputSerializer, *PAGE_PARAMETERS], responses={200: OutputSerializer})
+    @replica_reads
     def get(self, request, game: str):
         query = _query(self.InputSerializer, request)
         results = selectors.best_results(game, query["pool"], players=query.get("players"))

@@ -200,6 +200,28 @@ else:
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"},
         }
     }
+# A streaming replica of DATABASE_URL for the reads that may lag (server/db_router.py): replays,
+# exports, lists, leaderboards, tournament pages. Unset, nothing is routed and nothing changes.
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+# Past this lag, or down, the replica is passed over and its reads go to the primary.
+REPLICA_MAX_LAG_SECONDS = float(os.environ.get("REPLICA_MAX_LAG_SECONDS", "5"))
+# After a client's unsafe request, its reads stay on the primary this long (read-your-writes).
+REPLICA_PIN_SECONDS = float(os.environ.get("REPLICA_PIN_SECONDS", "10"))
+DATABASE_ROUTERS: list[str] = []
+if DATABASE_REPLICA_URL:
+    if not DATABASE_URL:
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL is a replica of DATABASE_URL: set DATABASE_URL too")
+    # No pool: a pool waits its whole timeout for a replica that is down, and the connections are
+    # bounded anyway (HTTP_THREADS per process: only HTTP views read from the replica). A short
+    # connect timeout, so a replica gone from the network is found out in seconds.
+    DATABASES["replica"] = {
+        **dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=60, conn_health_checks=True),
+        "OPTIONS": {"connect_timeout": 2},
+        # Never migrated (the router says so), and the tests read their own database through it.
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASE_ROUTERS = ["server.db_router.ReplicaRouter"]
+    MIDDLEWARE.insert(1, "server.db_router.ReplicaPinMiddleware")  # before any view reads
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

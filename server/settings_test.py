@@ -23,6 +23,12 @@ os.environ.setdefault("THROTTLE_PASSWORD_RESET_ACCOUNT", "100000/hour")
 os.environ.setdefault("THROTTLE_PASSWORD_CHECK", "100000/hour")
 
 from server.settings import *  # noqa: E402,F403
+from server.settings import DATABASES  # noqa: E402
 
 # Hashing passwords properly is slow by design; tests need not pay for it.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# The router's tests (tests/server/test_db_router.py) switch the router on over a `replica` alias
+# that mirrors the test database; the rest of the suite has no router, so nothing reads from it.
+if "replica" not in DATABASES and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["replica"] = {**DATABASES["default"], "OPTIONS": {"connect_timeout": 2}, "TEST": {"MIRROR": "default"}}

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engines import ENGINES
+from server.db_router import replica_reads
 from server.errors import bad_request, forbidden
 from server.pagination import PAGE_PARAMETERS, PageSerializer, paged
 from tournaments import selectors, services, webhooks
@@ -372,6 +373,7 @@ class TournamentListCreateApi(JsonApiView):
         responses={200: TournamentPageSerializer},
         operation_id="tournaments_list",  # a list, not a retrieve: the default id is /{id}'s
     )
+    @replica_reads
     def get(self, request):
         status_filter = request.query_params.get("status")
         if status_filter and status_filter not in Tournament.Status.values:
@@ -427,6 +429,7 @@ class TournamentMatchTablesApi(JsonApiView):
         parameters=[OpenApiParameter("matches", str, description="Match ids, comma-separated.", required=True)],
         responses={200: OutputSerializer(many=True)},
     )
+    @replica_reads
     def get(self, request):
         raw = request.query_params.get("matches", "")
         try:
@@ -444,6 +447,7 @@ class TournamentDetailApi(JsonApiView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: TournamentOutputSerializer})
+    @replica_reads
     def get(self, request, tournament_id: int):
         return Response(_summary(selectors.tournament_get(tournament_id)))
 
@@ -454,6 +458,7 @@ class TournamentEntrantsApi(JsonApiView):
     permission_classes = [AllowAny]
 
     @extend_schema(parameters=PAGE_PARAMETERS, responses={200: EntrantPageSerializer})
+    @replica_reads
     def get(self, request, tournament_id: int):
         tournament = selectors.tournament_get(tournament_id)
         return _page_of(EntrantOutputSerializer, selectors.entrant_list(tournament), request, self)
@@ -589,6 +594,7 @@ class TournamentStandingsApi(JsonApiView):
         parameters=PAGE_PARAMETERS, responses={200: StandingPageSerializer},
         operation_id="tournaments_standings_list",  # a list: the default id is one entrant's standing's
     )
+    @replica_reads
     def get(self, request, tournament_id: int):
         tournament = selectors.tournament_get(tournament_id)
         rows = selectors.standings_rows(tournament)
@@ -601,6 +607,7 @@ class TournamentStandingApi(JsonApiView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: StandingOutputSerializer})
+    @replica_reads
     def get(self, request, tournament_id: int, entrant_id: int):
         tournament = selectors.tournament_get(tournament_id)
         return Response(StandingOutputSerializer(selectors.standing_of(tournament, entrant_id)).data)
@@ -612,6 +619,7 @@ class TournamentRoundsApi(JsonApiView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: RoundOutputSerializer(many=True)})
+    @replica_reads
     def get(self, request, tournament_id: int):
         tournament = selectors.tournament_get(tournament_id)
         return Response(RoundOutputSerializer(selectors.rounds(tournament), many=True).data)
@@ -625,6 +633,7 @@ class TournamentExportApi(JsonApiView):
     renderer_classes = [JSONRenderer]  # a file, whoever asks (not the browsable page)
 
     @extend_schema(responses={200: TournamentExportSerializer})
+    @replica_reads
     def get(self, request, tournament_id: int):
         tournament = selectors.tournament_get(tournament_id)
         export = TournamentExportSerializer(selectors.tournament_export(tournament)).data
@@ -639,6 +648,7 @@ class TournamentBracketApi(JsonApiView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: BracketOutputSerializer})
+    @replica_reads
     def get(self, request, tournament_id: int):
         return Response(
             BracketOutputSerializer(selectors.bracket(selectors.tournament_get(tournament_id))).data
@@ -662,6 +672,7 @@ class TournamentCalendarApi(JsonApiView):
         matchdays = MatchdayOutputSerializer(many=True)
 
     @extend_schema(responses={200: OutputSerializer})
+    @replica_reads
     def get(self, request, tournament_id: int):
         return Response(
             self.OutputSerializer(selectors.calendar(selectors.tournament_get(tournament_id))).data
@@ -694,6 +705,7 @@ class TournamentEventsApi(JsonApiView):
         ],
         responses={200: OutputSerializer},
     )
+    @replica_reads
     def get(self, request, tournament_id: int):
         after = serializers.IntegerField(min_value=0).run_validation(request.query_params.get("after", 0))
         limit = serializers.IntegerField(min_value=1, max_value=selectors.FEED_LIMIT).run_validation(

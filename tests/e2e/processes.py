@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 import httpx
 from django.conf import settings
@@ -60,12 +61,12 @@ def stop(process: subprocess.Popen) -> None:
             kill(process)
 
 
-def start_web(**overrides: str) -> tuple[subprocess.Popen, str]:
-    """A uvicorn process; returns it and its base URL once it answers."""
+def start_web(log: IO | None = None, **overrides: str) -> tuple[subprocess.Popen, str]:
+    """A uvicorn process (its log into `log`, an open file, if given); returns it and its base URL once it answers."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "server.asgi:application", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env(**overrides), stdout=subprocess.DEVNULL, stderr=_logs(),
+        cwd=ROOT, env=env(**overrides), stdout=subprocess.DEVNULL, stderr=log or _logs(),
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
