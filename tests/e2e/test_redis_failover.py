@@ -83,7 +83,7 @@ def test_a_sentinel_failover_mid_play_loses_nothing_and_every_process_follows_th
         followers = [Follower(m.pk, bases[i % 2]) for i, m in enumerate(tables)]
         carol_followers = [Follower(carols.pk, base) for base in bases]
         runner = threading.Thread(
-            target=lambda: asyncio.run(_follow_all([*followers, *carol_followers], time.monotonic() + 110)), daemon=True
+            target=lambda: asyncio.run(_follow_all([*followers, *carol_followers], time.monotonic() + 300)), daemon=True
         )
         runner.start()
         services_tournaments.tournament_start(tournament_id=swiss.pk, user=owner)
@@ -93,15 +93,16 @@ def test_a_sentinel_failover_mid_play_loses_nothing_and_every_process_follows_th
         wait_for(lambda: _master(sentinels) == ("127.0.0.1", REPLICA), timeout=30, what="the replica's promotion")
         promoted = time.monotonic()
         moves = _play_as(carol, carols.pk, bases[0])
-        wait_for(lambda: not Match.objects.filter(pk__in=[m.pk for m in tables]).exclude(status="finished").exists(),
-                 timeout=60, what="every table to finish")
-        wait_for(lambda: Tournament.objects.get(pk=swiss.pk).status == Tournament.Status.FINISHED,
-                 timeout=60, what="the Swiss to finish")
-        runner.join(timeout=30)
-        ready = [httpx.get(f"{base}/readyz", timeout=10).json() for base in bases]
+        # Read at once: the counters expire a minute after their window.
         new_master = redis.Redis(port=REPLICA, db=DB)
         counted = sum(int(new_master.get(key)) for key in new_master.scan_iter(match=f"*throttle_moves_{carol.pk}_*"))
         logins = list(new_master.scan_iter(match="*throttle_login*"))
+        wait_for(lambda: not Match.objects.filter(pk__in=[m.pk for m in tables]).exclude(status="finished").exists(),
+                 timeout=180, what="every table to finish")
+        wait_for(lambda: Tournament.objects.get(pk=swiss.pk).status == Tournament.Status.FINISHED,
+                 timeout=180, what="the Swiss to finish")
+        runner.join(timeout=30)
+        ready = [httpx.get(f"{base}/readyz", timeout=10).json() for base in bases]
 
     for match, follower in [*zip(tables, followers), *((carols, f) for f in carol_followers)]:
         finished = Match.objects.get(pk=match.pk)
@@ -171,7 +172,7 @@ def _play_as(user, match_id: int, base: str) -> int:
         client.headers["Authorization"] = f"Token {login.json()['token']}"
         client.cookies.clear()  # the token alone, as the fast lane takes it
         moves = 0
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while True:
             view = client.get(f"/api/matches/{match_id}/view").json()
             if view["view"]["finished"]:
@@ -199,8 +200,9 @@ def _master(sentinels: list[tuple[str, int]]) -> tuple[str, int] | None:
 @contextmanager
 def sentinel_cluster(tmp_path):
     """A primary, its replica and three Sentinels watching them; yields the primary's process."""
-    primary = redis_server(PRIMARY)
-    processes = [primary, redis_server(REPLICA, "--replicaof", "127.0.0.1", str(PRIMARY))]
+    # Each in the test's directory: a replica writes the primary's snapshot to disk as it syncs.
+    primary = redis_server(PRIMARY, "--dir", str(tmp_path))
+    processes = [primary, redis_server(REPLICA, "--dir", str(tmp_path), "--replicaof", "127.0.0.1", str(PRIMARY))]
     try:
         replica = redis.Redis(port=REPLICA)
         wait_for(lambda: replica.info("replication")["master_link_status"] == "up", timeout=30, what="replication")
@@ -210,9 +212,8 @@ def sentinel_cluster(tmp_path):
                 f"sentinel monitor {SERVICE} 127.0.0.1 {PRIMARY} 2\n"
                 f"sentinel down-after-milliseconds {SERVICE} 1000\n"
                 f"sentinel failover-timeout {SERVICE} 5000\n"
-                f"dir {tmp_path}\n"
             )
-            processes.append(redis_server(port, str(config), "--sentinel"))
+            processes.append(redis_server(port, str(config), "--sentinel", "--dir", str(tmp_path)))
         # Ready to fail over once each Sentinel knows the replica and enough of the others.
         watchers = [redis.Redis(port=port) for port in SENTINELS]
         wait_for(lambda: all(_knows_everyone(w) for w in watchers), timeout=30, what="the Sentinels to find each other")
