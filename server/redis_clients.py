@@ -48,9 +48,14 @@ class RedisLocation:
     db: int = 0
 
     @classmethod
-    def configured(cls) -> RedisLocation:
+    def from_settings(cls) -> RedisLocation:
         """As the settings say (read anew each time: tests change them)."""
         return cls(settings.REDIS_URL, settings.REDIS_SENTINELS, settings.REDIS_SENTINEL_SERVICE, settings.REDIS_SENTINEL_DB)
+
+    @property
+    def is_set(self) -> bool:
+        """Whether there is a Redis at all (the embedded default has none)."""
+        return bool(self.sentinels or self.url)
 
     def client(self, **options: Any) -> redis.Redis:
         if self.sentinels:
@@ -81,17 +86,17 @@ class RedisLocation:
 
 
 def redis_configured() -> bool:
-    return bool(settings.REDIS_SENTINELS or settings.REDIS_URL)
+    return RedisLocation.from_settings().is_set
 
 
 def redis_client(**options: Any) -> redis.Redis:
     """A new client of the master, with its own pool; `options` are redis-py's (timeouts)."""
-    return RedisLocation.configured().client(**options)
+    return RedisLocation.from_settings().client(**options)
 
 
 def redis_async_client(**options: Any) -> redis.asyncio.Redis:
     """`redis_client` for asyncio; its connections belong to the event loop that first uses them."""
-    return RedisLocation.configured().async_client(**options)
+    return RedisLocation.from_settings().async_client(**options)
 
 
 class CachePool:

@@ -209,7 +209,7 @@ REDIS_SENTINELS = redis_clients.sentinels_parsed(os.environ.get("REDIS_SENTINELS
 REDIS_SENTINEL_SERVICE = os.environ.get("REDIS_SENTINEL_SERVICE", "mymaster")
 REDIS_SENTINEL_DB = int(os.environ.get("REDIS_SENTINEL_DB", "0"))
 _redis_at = redis_clients.RedisLocation(REDIS_URL, REDIS_SENTINELS, REDIS_SENTINEL_SERVICE, REDIS_SENTINEL_DB)
-_redis_on = bool(REDIS_URL or REDIS_SENTINELS)
+_redis_on = _redis_at.is_set
 if _redis_on:
     CHANNEL_LAYERS = {
         # The pub/sub layer: measured lossless and faster than the list-based core layer under bursts.

@@ -90,8 +90,8 @@ def start_witness(base: str, *, key: str, log_key: str, state: Path) -> subproce
 
 
 def redis_server(port: int, *arguments: str) -> subprocess.Popen:
-    """A redis-server of the test's own on `port`, keeping nothing on disk; `arguments` are more
-    of its options (`--replicaof`, or a config file and `--sentinel`)."""
+    """A redis-server of the test's own on `port`, without persistence; `arguments` are more of
+    its options (`--replicaof`, or a config file and `--sentinel`)."""
     process = subprocess.Popen(
         ["redis-server", *arguments, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
         stdout=subprocess.DEVNULL, stderr=_logs(),

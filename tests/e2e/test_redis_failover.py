@@ -89,6 +89,7 @@ def test_a_sentinel_failover_mid_play_loses_nothing_and_every_process_follows_th
         services_tournaments.tournament_start(tournament_id=swiss.pk, user=owner)
         started = sum(m.last_seq for m in tables)
         wait_for(lambda: _seqs(tables) > started + 100, timeout=60, what="play to be under way")
+        assert _unfinished(tables).exists(), "every table ended before the failover: it would test nothing"
         kill(primary)
         wait_for(lambda: _master(sentinels) == ("127.0.0.1", REPLICA), timeout=30, what="the replica's promotion")
         promoted = time.monotonic()
@@ -97,8 +98,7 @@ def test_a_sentinel_failover_mid_play_loses_nothing_and_every_process_follows_th
         new_master = redis.Redis(port=REPLICA, db=DB)
         counted = sum(int(new_master.get(key)) for key in new_master.scan_iter(match=f"*throttle_moves_{carol.pk}_*"))
         logins = list(new_master.scan_iter(match="*throttle_login*"))
-        wait_for(lambda: not Match.objects.filter(pk__in=[m.pk for m in tables]).exclude(status="finished").exists(),
-                 timeout=180, what="every table to finish")
+        wait_for(lambda: not _unfinished(tables).exists(), timeout=180, what="every table to finish")
         wait_for(lambda: Tournament.objects.get(pk=swiss.pk).status == Tournament.Status.FINISHED,
                  timeout=180, what="the Swiss to finish")
         runner.join(timeout=30)
@@ -188,6 +188,10 @@ def _play_as(user, match_id: int, base: str) -> int:
 
 def _seqs(matches: list[Match]) -> int:
     return sum(Match.objects.filter(pk__in=[m.pk for m in matches]).values_list("last_seq", flat=True))
+
+
+def _unfinished(matches: list[Match]):
+    return Match.objects.filter(pk__in=[m.pk for m in matches]).exclude(status=Match.Status.FINISHED)
 
 
 def _master(sentinels: list[tuple[str, int]]) -> tuple[str, int] | None:
