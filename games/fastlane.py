@@ -39,6 +39,7 @@ from games.state import state_cache, state_from_rows
 from server import logs
 from server.errors import ApplicationError
 from server.limits import ScopedThrottle, json_depth, json_has_nul
+from server.redis_clients import redis_async_client
 
 log = logging.getLogger(__name__)
 
@@ -321,7 +322,7 @@ class _Throttle:
         assert limit is not None and duration is not None  # get_rate gives a rate or raises
         loop = asyncio.get_running_loop()
         if self._redis is None or self._loop is not loop:
-            self._redis, self._loop = redis.Redis.from_url(settings.REDIS_URL), loop
+            self._redis, self._loop = redis_async_client(), loop
         window_key = ScopedThrottle.window_key(f"throttle_moves_{user_id}", int(time.time() // duration))
         key = throttle.cache.make_key(window_key)
         try:

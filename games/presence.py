@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import cast
 
 import redis
-from django.conf import settings
+
+from server.redis_clients import redis_client, redis_configured
 
 TTL = 90.0
 
@@ -80,8 +81,8 @@ return 1
 
 
 class RedisPresence:
-    def __init__(self, url: str) -> None:
-        self._redis = redis.Redis.from_url(url)
+    def __init__(self, client: redis.Redis) -> None:
+        self._redis = client
         self._claim = self._redis.register_script(_CLAIM)
 
     @staticmethod
@@ -113,4 +114,4 @@ class RedisPresence:
 
 @lru_cache(maxsize=1)
 def presence() -> LocalPresence | RedisPresence:
-    return RedisPresence(settings.REDIS_URL) if settings.REDIS_URL else LocalPresence()
+    return RedisPresence(redis_client()) if redis_configured() else LocalPresence()

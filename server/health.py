@@ -1,10 +1,10 @@
 """Liveness and readiness for orchestrators and load balancers."""
 from __future__ import annotations
 
-import redis
-from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
+
+from server.redis_clients import redis_client, redis_configured
 
 
 def healthz(request):
@@ -21,9 +21,9 @@ def readyz(request):
         checks["database"] = "ok"
     except Exception as exc:  # noqa: BLE001 - any failure means not ready
         checks["database"] = f"error: {type(exc).__name__}"
-    if settings.REDIS_URL:
+    if redis_configured():
         try:
-            redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2).ping()
+            redis_client(socket_timeout=2, socket_connect_timeout=2).ping()
             checks["redis"] = "ok"
         except Exception as exc:  # noqa: BLE001
             checks["redis"] = f"error: {type(exc).__name__}"

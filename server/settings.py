@@ -2,8 +2,8 @@
 
 With no environment at all this is the embedded default: a SQLite file, the in-memory
 channel layer, a local-memory cache and Celery on kombu's filesystem transport (no broker
-server). `DATABASE_URL` switches to PostgreSQL (psycopg 3) and `REDIS_URL` to Redis for the
-channel layer, the cache and Celery's broker.
+server). `DATABASE_URL` switches to PostgreSQL (psycopg 3) and `REDIS_URL` (or `REDIS_SENTINELS`)
+to Redis for the channel layer, the cache and Celery's broker.
 """
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from server import redis_clients
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Runtime files of the embedded default (SQLite database, Celery's filesystem queue).
@@ -224,22 +226,35 @@ if DATABASE_REPLICA_URL:
     MIDDLEWARE.insert(1, "server.db_router.ReplicaPinMiddleware")  # before any view reads
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Redis: one server at REDIS_URL, or the master that the Sentinels at REDIS_SENTINELS name
+# (server/redis_clients.py, which every user of Redis goes through).
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
+REDIS_SENTINELS = redis_clients.sentinels_parsed(os.environ.get("REDIS_SENTINELS", ""))
+REDIS_SENTINEL_SERVICE = os.environ.get("REDIS_SENTINEL_SERVICE", "mymaster")
+REDIS_SENTINEL_DB = int(os.environ.get("REDIS_SENTINEL_DB", "0"))
+_redis_at = redis_clients.RedisLocation(REDIS_URL, REDIS_SENTINELS, REDIS_SENTINEL_SERVICE, REDIS_SENTINEL_DB)
+_redis_on = _redis_at.is_set
+if _redis_on:
     CHANNEL_LAYERS = {
         # The pub/sub layer: measured lossless and faster than the list-based core layer under bursts.
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [_redis_at.channel_layer_host()]},
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"pool_class": "server.redis_clients.CachePool"},
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Moves played on the event loop (games/fastlane.py): needs PostgreSQL and Redis. Its own
 # pool of async connections per process, beside Django's (`DB_POOL_MAX`).
-FASTLANE = env_bool("FASTLANE", bool(REDIS_URL) and DATABASES["default"]["ENGINE"].endswith("postgresql"))
+FASTLANE = env_bool("FASTLANE", _redis_on and DATABASES["default"]["ENGINE"].endswith("postgresql"))
 FASTLANE_POOL_MAX = int(os.environ.get("FASTLANE_POOL_MAX", "8"))
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -376,7 +391,7 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# Celery: Redis when REDIS_URL is set, else kombu's filesystem transport (no broker server).
+# Celery: Redis when REDIS_URL or REDIS_SENTINELS is set, else kombu's filesystem transport (no broker server).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Tasks are short and idempotent: a deeper prefetch keeps bot chains moving (with 1, a worker on
@@ -385,9 +400,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = int(os.environ.get("CELERY_PREFETCH", "8"))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
-if REDIS_URL:
-    CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+if _redis_on:
+    CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = _redis_at.celery_broker()
 else:
     _queue_dir = VAR_DIR / "celery"
     for _folder in ("queue", "processed", "control"):
@@ -488,7 +502,7 @@ RATINGS_TRUESKILL: dict[str, dict[str, float]] = {
 BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.5"))
 # Live sockets look for new moves this often when no shared channel layer tells them (the
 # embedded default: bots and clocks move in the worker process); 0 turns it off.
-LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", "0" if REDIS_URL else "1"))
+LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", "0" if _redis_on else "1"))
 
 # Interrupt windows (several seats may answer at once, e.g. a Block) close after this many
 # seconds with a pass for every person who has not answered.

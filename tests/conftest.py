@@ -12,7 +12,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import redis
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connections
@@ -26,6 +25,7 @@ from games import fastlane
 from games.frames import forget_all
 from games.state import state_cache
 from server.celery import app
+from server.redis_clients import redis_client
 from tests.games.worker import RUNTIME_ROLE
 
 
@@ -106,7 +106,7 @@ def _task_queue():
         broker_emptied()
         # Throttle counts and table presence of an earlier run name users and matches of a
         # database that is gone, too.
-        client = redis.Redis.from_url(settings.REDIS_URL)
+        client = redis_client()
         for pattern in ("*throttle_*", "presence:match:*"):
             for key in client.scan_iter(match=pattern):
                 client.delete(key)
@@ -124,7 +124,7 @@ def broker_emptied() -> None:
     """
     app.control.purge()
     if settings.REDIS_URL:
-        redis.Redis.from_url(settings.REDIS_URL).delete(
+        redis_client().delete(
             Channel.unacked_key, Channel.unacked_index_key, Channel.unacked_mutex_key
         )
 

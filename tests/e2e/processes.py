@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def env(**overrides: str) -> dict[str, str]:
-    return dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=settings.REDIS_URL, BOT_MOVE_DELAY="0",
-                LOG_LEVEL="WARNING", **overrides)
+    """The test run's environment for a process, `overrides` (any of these too) on top."""
+    return {**os.environ, "DATABASE_URL": test_database_url(), "REDIS_URL": settings.REDIS_URL, "BOT_MOVE_DELAY": "0",
+            "LOG_LEVEL": "WARNING", **overrides}
 
 
 def start_worker(**overrides: str) -> subprocess.Popen:
@@ -87,3 +88,18 @@ def start_witness(base: str, *, key: str, log_key: str, state: Path) -> subproce
          "--state", str(state), "--interval", "0.5"],
         cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=_logs(),
     )
+
+
+def redis_server(port: int, *arguments: str) -> subprocess.Popen:
+    """A redis-server of the test's own on `port`, without persistence; `arguments` are more of
+    its options (`--replicaof`, or a config file and `--sentinel`)."""
+    process = subprocess.Popen(
+        ["redis-server", *arguments, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL, stderr=_logs(),
+    )
+    for _ in range(100):
+        if subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).returncode == 0:
+            return process
+        assert process.poll() is None, "redis-server exited"
+        time.sleep(0.05)
+    raise AssertionError("redis-server did not start")

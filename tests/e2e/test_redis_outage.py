@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import time
 
 import httpx
 import pytest
@@ -13,6 +11,7 @@ from websockets.sync.client import connect
 from accounts.services import user_token
 from games.models import Event
 from tests.conftest import make_user
+from tests.e2e.processes import redis_server
 from tests.games.helpers import started_match
 from tests.games.servers import free_port, uvicorn_servers
 
@@ -21,18 +20,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)"),
 ]
-
-
-def redis_server(port: int) -> subprocess.Popen:
-    process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    for _ in range(100):
-        if subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).returncode == 0:
-            return process
-        time.sleep(0.05)
-    raise AssertionError("redis-server did not start")
 
 
 def frame(socket, *kinds: str) -> dict:
