@@ -27,7 +27,9 @@ from typing import Any
 import redis.asyncio as redis
 from django.conf import settings
 from django.db import connections
+from django.http import parse_cookie
 from django.http.request import split_domain_port, validate_host
+from django.utils import translation
 from psycopg.errors import UniqueViolation
 from psycopg_pool import AsyncConnectionPool
 
@@ -36,7 +38,7 @@ from accounts.tokens import key_hash
 from games import services, store
 from games.models import Event, Match, MoveReceipt, Seat
 from games.state import state_cache, state_from_rows
-from server import logs
+from server import languages, logs
 from server.errors import ApplicationError
 from server.limits import ScopedThrottle, json_depth, json_has_nul
 from server.redis_clients import redis_async_client
@@ -200,6 +202,9 @@ async def http_move(scope, receive, send, django) -> None:
     if request is None:
         return await django(scope, receive, send)
     match_id, token, key, move, expected_seq = request
+    language = _language(headers)
+    if language is None:
+        return await django(scope, receive, send)
     request_id = headers.get("x-request-id", "")
     request_id = request_id if _VALID_REQUEST_ID.match(request_id) else uuid.uuid4().hex
     logs.request_id.set(request_id)
@@ -212,13 +217,26 @@ async def http_move(scope, receive, send, django) -> None:
         if user_id is not None and await _throttle.allows(user_id):
             head = store.head_from_rows(match_id, [row[1:] for row in rows])
             try:
-                answer, status = await _move(conn, match_id, user_id, head, move, expected_seq, key), 200
+                with translation.override(language):
+                    answer, status = await _move(conn, match_id, user_id, head, move, expected_seq, key), 200
             except ApplicationError as exc:
-                answer, status = {"error": exc.as_dict()}, exc.status
+                with translation.override(language):
+                    answer, status = {"error": exc.as_dict()}, exc.status
     if status is None:
         return await django(scope, receive, send)  # no such token (401) or throttled (429), as Django words them
     assert answer is not None  # set with the status
-    await _respond(send, status, answer, request_id, secure=_is_secure(scope))
+    await _respond(send, status, answer, request_id, language, secure=_is_secure(scope))
+
+
+def _language(headers: dict[str, str]) -> str | None:
+    """The answer's language, as `server.languages` chooses it for the API; None when it would
+    come from the account of a session, which this lane does not read (Django answers those)."""
+    if asked := languages.from_accept_language(headers.get("accept-language", "")):
+        return asked
+    cookies = parse_cookie(headers.get("cookie", ""))
+    if settings.SESSION_COOKIE_NAME in cookies:
+        return None
+    return languages.chosen(cookie=cookies.get(settings.LANGUAGE_COOKIE_NAME), api=True)
 
 
 async def _body_read(receive):
@@ -344,12 +362,13 @@ def _json_bytes(data: Any) -> bytes:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode("utf-8")
 
 
-async def _respond(send, status: int, answer: dict, request_id: str, *, secure: bool) -> None:
+async def _respond(send, status: int, answer: dict, request_id: str, language: str, *, secure: bool) -> None:
     body = _json_bytes(answer)
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
-        (b"vary", b"Accept"),
+        (b"vary", b"Accept, Accept-Language, Cookie"),
+        (b"content-language", language.encode()),
         (b"allow", b"POST, OPTIONS"),
         (b"x-request-id", request_id.encode()),
         (b"x-frame-options", b"DENY"),
