@@ -129,6 +129,27 @@ async def test_a_refused_move_gets_the_views_answer_and_writes_nothing(app, lane
     assert await sync_to_async(seq_of)(match_id) == before
 
 
+@pytest.mark.parametrize(
+    "headers",
+    [{"accept-language": "cy"}, {"accept-language": "fr, en-US;q=0.8"}, {"cookie": "django_language=cy"},
+     {"cookie": "django_language=cy", "accept-language": "en"}],
+)
+async def test_a_refused_move_is_worded_in_the_language_django_would_choose(app, lane_calls, table, headers):
+    match_id, alice_token, _ = table
+    body = {"move": {"action": "end_turn"}, "expected_seq": 0}
+    lane, django = await both_lanes(app, f"/api/matches/{match_id}/moves", body, token=alice_token, headers=headers)
+    same_answer(lane, django)
+    assert len(lane_calls) == 1
+
+
+async def test_a_move_with_a_session_cookie_is_left_to_django_which_knows_the_account_language(app, lane_calls, table):
+    match_id, alice_token, _ = table
+    body = {"move": {"action": "end_turn"}, "expected_seq": 0}
+    answer = await post(app, f"/api/matches/{match_id}/moves", body, token=alice_token,
+                        headers={"cookie": f"{settings.SESSION_COOKIE_NAME}=whatever"})
+    assert answer.status_code == 409 and lane_calls == []
+
+
 async def test_a_player_not_seated_and_a_match_that_does_not_exist_get_403_and_404(app, carol, table):
     match_id, alice_token, _ = table
     carol_token = await sync_to_async(user_token)(user=carol)
