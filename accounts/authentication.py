@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
@@ -66,5 +67,5 @@ class FastTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key):
         user = user_for_token(key)
         if user is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         return user, key
