@@ -22,12 +22,12 @@ from django.utils.translation import gettext as _
 from accounts.authentication import user_for_token_hash
 from accounts.avatars import AVATAR_VARIANTS
 from accounts.models import ApiToken, RetiredName, User
-from accounts.names import name_key, username_problem
+from accounts.names import USERNAME_MAX, name_key, username_problem
 from accounts.tokens import key_hash, key_new
 from games.bots import BOTS
 from games.models import Match, Seat
 from server.celery import app as celery_app
-from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
+from server.errors import ApplicationError, bad_request, conflict, english_or, forbidden, not_found
 from tournaments.models import Entrant, Tournament
 
 # Bots sit at tables by name: nobody may be seen by one of those names.
@@ -60,7 +60,14 @@ def user_names_check(*, username: str, display_name: str, user: User | None = No
     """
     problem = username_problem(username)
     if problem is not None:
-        raise bad_request("invalid_name", _("%(problem)s.") % {"problem": problem}, field="username")
+        raise bad_request(
+            "invalid_name",
+            english_or(
+                f"{problem}.",
+                _("A username has 1 to %(max)s characters: letters, digits and . + - _") % {"max": USERNAME_MAX},
+            ),
+            field="username",
+        )
     keys = {"username": name_key(username), "display_name": name_key(display_name)}
     if display_name and not keys["display_name"]:
         raise bad_request("invalid_name", _("A display name needs visible letters or digits."), field="display_name")

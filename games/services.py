@@ -855,7 +855,7 @@ def move_seat(
     if len(json.dumps(move)) > _MAX_MOVE_BYTES:
         raise bad_request(
             "move_too_large",
-            _("A move is at most %(_max_move_bytes)s bytes of JSON.") % {"_max_move_bytes": _MAX_MOVE_BYTES},
+            _("A move is at most %(max_bytes)s bytes of JSON.") % {"max_bytes": _MAX_MOVE_BYTES},
         )
     if head.match.status == Match.Status.OPEN:
         raise conflict("match_not_started", _("The match has not started."))

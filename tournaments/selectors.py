@@ -273,8 +273,8 @@ def standing_of(tournament: Tournament, entrant_id: int) -> StandingShown:
     if row is None:
         raise not_found(
             "not_in_standings",
-            _("Entrant %(entrant_id)s is not in tournament %(pk)s's standings.")
-            % {"entrant_id": entrant_id, "pk": tournament.pk},
+            _("Entrant %(entrant_id)s is not in tournament %(tournament_id)s's standings.")
+            % {"entrant_id": entrant_id, "tournament_id": tournament.pk},
         )
     return standing_public(row)
 

@@ -227,7 +227,9 @@ def _check_match_options(game: str, match_options: dict[str, Any]) -> None:
     try:
         engine.start(max(2, engine.min_players), 0, match_options)
     except ValueError as exc:
-        raise bad_request("bad_options", _("match_options: %(exc)s") % {"exc": exc}) from None
+        raise bad_request(
+            "bad_options", english_or(f"match_options: {exc}", _("The game does not take those match_options."))
+        ) from None
 
 
 def entrant_register(*, tournament_id: int, user: User) -> Entrant:
@@ -341,7 +343,8 @@ def _entrant(tournament: Tournament, entrant_id: int) -> Entrant:
     if entrant is None:
         raise not_found(
             "entrant_not_found",
-            _("Tournament %(pk)s has no entrant %(entrant_id)s.") % {"pk": tournament.pk, "entrant_id": entrant_id},
+            _("Tournament %(tournament_id)s has no entrant %(entrant_id)s.")
+            % {"tournament_id": tournament.pk, "entrant_id": entrant_id},
         )
     return entrant
 
@@ -397,12 +400,12 @@ def _waitlist_join(tournament: Tournament, user: User, entrant: Entrant | None) 
     rules = _rules(tournament)
     waiting = Entrant.objects.filter(tournament=tournament, status=Entrant.Status.WAITLISTED).count()
     if waiting >= rules.waitlist:
-        more = f" and its waitlist of {rules.waitlist} is full" if rules.waitlist else ""
-        raise conflict(
-            "tournament_full",
-            _("The tournament takes %(max_entrants)s players%(more)s.")
-            % {"max_entrants": tournament.max_entrants, "more": more},
+        full = (
+            _("The tournament takes %(max_entrants)s players and its waitlist of %(waitlist)s is full.")
+            if rules.waitlist
+            else _("The tournament takes %(max_entrants)s players.")
         )
+        raise conflict("tournament_full", full % {"max_entrants": tournament.max_entrants, "waitlist": rules.waitlist})
     if entrant is None:
         entrant = Entrant.objects.create(tournament=tournament, user=user, name=user.shown_name)
     _append(
@@ -660,7 +663,9 @@ def _start(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
             _pair_next(tournament, actor=actor, now=now)
     except ValueError as exc:
         tournament.refresh_from_db(fields=["last_seq", "status"])  # the savepoint took back its events
-        raise conflict("cannot_pair", _("The format cannot pair this field: %(exc)s") % {"exc": exc}) from None
+        raise conflict(
+            "cannot_pair", english_or(f"The format cannot pair this field: {exc}", _("The format cannot pair this field."))
+        ) from None
 
 
 def _rated_as(entrant: Entrant) -> tuple[str, Pool]:
@@ -1361,7 +1366,10 @@ def _check_consistent(state: fold.State, kind: str, data: dict[str, Any]) -> Non
             drawn = placing.bracket(fold.entrants(after), options, fold.history(after))
             _check_seated_as_drawn(after, drawn)
     except ValueError as exc:
-        raise conflict("correction_conflicts", _("Later rounds contradict that result: %(exc)s") % {"exc": exc}) from None
+        raise conflict(
+            "correction_conflicts",
+            english_or(f"Later rounds contradict that result: {exc}", _("Later rounds contradict that result.")),
+        ) from None
 
 
 def _check_seated_as_drawn(state: fold.State, drawn: Any) -> None:
