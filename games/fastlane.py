@@ -27,7 +27,9 @@ from typing import Any
 import redis.asyncio as redis
 from django.conf import settings
 from django.db import connections
+from django.http import parse_cookie
 from django.http.request import split_domain_port, validate_host
+from django.utils import translation
 from psycopg.errors import UniqueViolation
 from psycopg_pool import AsyncConnectionPool
 
@@ -36,7 +38,7 @@ from accounts.tokens import key_hash
 from games import services, store
 from games.models import Event, Match, MoveReceipt, Seat
 from games.state import state_cache, state_from_rows
-from server import logs
+from server import languages, logs
 from server.errors import ApplicationError
 from server.limits import ScopedThrottle, json_depth, json_has_nul
 
@@ -207,17 +209,23 @@ async def http_move(scope, receive, send, django) -> None:
     async with await pool.connection() as conn:
         cursor = await conn.execute(_HEAD_BY_TOKEN_SQL, [key, key_hash(token), match_id])
         rows = await cursor.fetchall()
-        user_id = rows[0][0] if rows else None
+        user_id, user_language = rows[0][:2] if rows else (None, "")
+        # The API's rule (server.languages), for this task alone: a context variable.
+        language = languages.chosen(
+            user_language=user_language, cookie=parse_cookie(headers.get("cookie", "")).get(settings.LANGUAGE_COOKIE_NAME),
+            accept_language=headers.get("accept-language", ""), api=True,
+        )
         if user_id is not None and await _throttle.allows(user_id):
-            head = store.head_from_rows(match_id, [row[1:] for row in rows])
-            try:
-                answer, status = await _move(conn, match_id, user_id, head, move, expected_seq, key), 200
-            except ApplicationError as exc:
-                answer, status = {"error": exc.as_dict()}, exc.status
+            head = store.head_from_rows(match_id, [row[2:] for row in rows])
+            with translation.override(language):
+                try:
+                    answer, status = await _move(conn, match_id, user_id, head, move, expected_seq, key), 200
+                except ApplicationError as exc:
+                    answer, status = {"error": exc.as_dict()}, exc.status
     if status is None:
         return await django(scope, receive, send)  # no such token (401) or throttled (429), as Django words them
     assert answer is not None  # set with the status
-    await _respond(send, status, answer, request_id, secure=_is_secure(scope))
+    await _respond(send, status, answer, request_id, secure=_is_secure(scope), language=language)
 
 
 async def _body_read(receive):
@@ -298,10 +306,10 @@ def _is_secure(scope) -> bool:
 # `store.HEAD_SQL` for the owner of an API token (no row: no such token, an expired one, or its
 # user is not active), read anew for every request so a revoked token fails at once.
 _HEAD_BY_TOKEN_SQL = f"""
-    SELECT who.id, {store.HEAD_COLUMNS},
+    SELECT who.id, who.language, {store.HEAD_COLUMNS},
            (SELECT r.request_sha256 FROM {MoveReceipt._meta.db_table} r
             WHERE r.user_id = who.id AND r.key = %s AND r.match_id = m.id)
-    FROM (SELECT u.id FROM {User._meta.db_table} u JOIN {ApiToken._meta.db_table} t ON t.user_id = u.id
+    FROM (SELECT u.id, u.language FROM {User._meta.db_table} u JOIN {ApiToken._meta.db_table} t ON t.user_id = u.id
           WHERE t.key_hash = %s AND t.expires > now() AND u.is_active) who
     LEFT JOIN {Match._meta.db_table} m ON m.id = %s LEFT JOIN {Seat._meta.db_table} s ON s.match_id = m.id
 """
@@ -343,12 +351,13 @@ def _json_bytes(data: Any) -> bytes:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode("utf-8")
 
 
-async def _respond(send, status: int, answer: dict, request_id: str, *, secure: bool) -> None:
+async def _respond(send, status: int, answer: dict, request_id: str, *, secure: bool, language: str) -> None:
     body = _json_bytes(answer)
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
-        (b"vary", b"Accept"),
+        (b"vary", b"Accept, Accept-Language, Cookie"),  # as server.middleware.LanguageMiddleware's
+        (b"content-language", language.encode()),
         (b"allow", b"POST, OPTIONS"),
         (b"x-request-id", request_id.encode()),
         (b"x-frame-options", b"DENY"),

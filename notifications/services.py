@@ -52,10 +52,11 @@ def user_group(user_id: int) -> str:
 def _in_own_language(user_ids: Iterable[int], compose: Callable[[int], NotificationData]) -> dict[int, NotificationData]:
     """What each person is told, composed in their own language (their account's, else the site's):
     the text is kept as it is written, for the pages and the mail alike."""
-    chosen = dict(User.objects.filter(pk__in=list(user_ids)).values_list("pk", "language"))
+    user_ids = list(user_ids)
+    chosen = dict(User.objects.filter(pk__in=user_ids).values_list("pk", "language"))
     told = {}
-    for user_id, language in chosen.items():
-        with translation.override(languages.supported(language) or settings.LANGUAGE_CODE):
+    for user_id in user_ids:  # in the order given: the rows are inserted in it
+        with translation.override(languages.supported(chosen.get(user_id)) or settings.LANGUAGE_CODE):
             told[user_id] = compose(user_id)
     return told
 
