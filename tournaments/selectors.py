@@ -12,9 +12,10 @@ from typing import Any, NamedTuple
 from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engines import ENGINES
-from server.errors import bad_request, not_found
+from server.errors import bad_request, english_or, not_found
 from tournaments import fold, projections
 from tournaments.formats import FORMATS
 from tournaments.formats._common import Entrant as FormatEntrant
@@ -45,6 +46,22 @@ from tournaments.shapes import (
 )
 
 FEED_LIMIT = 500
+# `field_rules.RULES` in the reader's language. A decision's `why` is stored in English, with its
+# details, in the tournament's log; a reader of another language gets its rule's sentence.
+RULE_SENTENCES = {
+    "waitlist.joined": gettext_lazy("The tournament was full: registration joined the waitlist."),
+    "waitlist.promoted": gettext_lazy("A seat was freed before the start: the first on the waitlist took it."),
+    "waitlist.closed": gettext_lazy("The tournament started: nobody left on the waitlist was admitted."),
+    "check_in.checked_in": gettext_lazy("The player checked in."),
+    "check_in.missed": gettext_lazy("The player had not checked in when the tournament started."),
+    "drop.requested": gettext_lazy("The player dropped."),
+    "drop.by_organiser": gettext_lazy("The organiser dropped the player."),
+    "late_entry.joined": gettext_lazy("The player joined late."),
+    "reentry.player": gettext_lazy("The player came back after dropping (re-entry allowed)."),
+    "reentry.organiser": gettext_lazy("The organiser re-admitted the player."),
+    "no_show.forfeit": gettext_lazy("Absent from the table: the table is forfeited."),
+    "no_show.dropped": gettext_lazy("Too many forfeits: the player is dropped."),
+}
 _ID_CHUNK = 900  # ids per IN (...) list: under SQLite's smallest limit on query parameters
 
 
@@ -575,7 +592,7 @@ def field_decisions(tournament: Tournament) -> list[FieldDecision]:
                 "seq": row.seq,
                 "type": row.type,
                 "rule": data["rule"],
-                "why": data.get("why", ""),
+                "why": english_or(data.get("why", ""), RULE_SENTENCES[data["rule"]]),
                 "entrants": [names[e] for e in about if e in names],
                 "round": data.get("round", data.get("from_round", data.get("first_round"))),
                 "actor": row.actor,

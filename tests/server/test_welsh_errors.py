@@ -21,6 +21,8 @@ from server.asgi import application
 from server.errors import CATALOGUE
 from tests.conftest import client_for, make_user
 from tests.games.helpers import started_match
+from tournaments.field_rules import RULES
+from tournaments.selectors import RULE_SENTENCES
 
 pytestmark = pytest.mark.django_db
 WELSH = {"HTTP_ACCEPT_LANGUAGE": "cy"}
@@ -196,3 +198,14 @@ async def test_the_notification_socket_refuses_in_the_readers_language():
     frame = await socket.receive_json_from(timeout=5)
     assert frame == {"type": "error", "code": "not_authenticated", "message": "Mewngofnodwch i gael eich hysbysiadau."}
     await socket.disconnect()
+
+
+def test_every_field_rule_has_its_sentence_in_welsh():
+    """A tournament's field decisions are stored with English sentences (`field_rules.RULES`);
+    a Welsh reader gets each rule's own."""
+    assert set(RULE_SENTENCES) == set(RULES)
+    with translation.override("cy"):
+        welsh = {rule: str(sentence) for rule, sentence in RULE_SENTENCES.items()}
+    assert all(welsh[rule] != english for rule, english in RULES.items())
+    with translation.override("en-gb"):
+        assert {rule: str(sentence) for rule, sentence in RULE_SENTENCES.items()} == RULES
