@@ -18,6 +18,7 @@ from games import services as game_services
 from notifications import services as notification_services
 from notifications.models import Notification, NotificationPreference
 from server.asgi import application
+from server.drf_errors import api_exception_handler
 from server.errors import CATALOGUE
 from tests.conftest import client_for, make_user
 from tests.games.helpers import started_match
@@ -209,3 +210,11 @@ def test_every_field_rule_has_its_sentence_in_welsh():
     assert all(welsh[rule] != english for rule, english in RULES.items())
     with translation.override("en-gb"):
         assert {rule: str(sentence) for rule, sentence in RULE_SENTENCES.items()} == RULES
+
+
+def test_a_throttled_client_is_told_how_long_to_wait_in_welsh():
+    """DRF words the wait into its message before it could be translated: the handler words it."""
+    with translation.override("cy"):
+        answer = api_exception_handler(exceptions.Throttled(wait=3), {})
+    assert answer is not None and answer.status_code == 429
+    assert answer.data["error"] == {"code": "throttled", "message": "Gormod o geisiadau: arhoswch 3 eiliad."}
