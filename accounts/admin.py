@@ -2,6 +2,7 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm
+from django.utils.translation import gettext as _
 
 from accounts import services
 from accounts.models import User
@@ -40,6 +41,6 @@ def admin_login(request, extra_context=None):
     if request.method == "POST":
         wait = throttle_wait(request, "login", account_scope="login_account")
         if wait is not None:
-            return error_response("throttled", f"Too many login attempts: try again in {wait} seconds.",
+            return error_response("throttled", _("Too many login attempts: try again in %(wait)s seconds.") % {"wait": wait},
                                   headers={"Retry-After": str(wait)})
     return admin.site.login(request, extra_context)

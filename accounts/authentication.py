@@ -7,13 +7,16 @@ expired token fails on the very next request.
 """
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import connection
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
 from accounts.models import ApiToken, User
 from accounts.tokens import key_hash
+from server import languages
 
 _USER_COLUMNS = [field.column for field in User._meta.concrete_fields]
 _USER_ATTNAMES = [field.attname for field in User._meta.concrete_fields]
@@ -63,8 +66,19 @@ def _converted(index: int, value):
 class FastTokenAuthentication(TokenAuthentication):
     """`Authorization: Token <key>`, as DRF's, answered by `user_for_token`."""
 
+    def authenticate(self, request):
+        found = super().authenticate(request)
+        if found is not None:
+            # The language middleware ran before DRF knew whose token this is: the account's
+            # language counts now, as a session's does (server.languages).
+            translation.activate(languages.chosen(
+                user_language=found[0].language, cookie=request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME),
+                accept_language=request.headers.get("Accept-Language", ""), api=True,
+            ))
+        return found
+
     def authenticate_credentials(self, key):
         user = user_for_token(key)
         if user is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         return user, key

@@ -15,18 +15,19 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 
 from accounts.authentication import user_for_token_hash
 from accounts.avatars import AVATAR_VARIANTS
 from accounts.models import ApiToken, RetiredName, User
-from accounts.names import name_key, username_problem
+from accounts.names import USERNAME_MAX, name_key, username_problem
 from accounts.tokens import key_hash, key_new
 from games.bots import BOTS
 from games.models import Match, Seat
 from server.celery import app as celery_app
-from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
+from server.errors import ApplicationError, bad_request, conflict, english_or, forbidden, not_found
 from tournaments.models import Entrant, Tournament
 
 # Bots sit at tables by name: nobody may be seen by one of those names.
@@ -59,17 +60,24 @@ def user_names_check(*, username: str, display_name: str, user: User | None = No
     """
     problem = username_problem(username)
     if problem is not None:
-        raise bad_request("invalid_name", f"{problem}.", field="username")
+        raise bad_request(
+            "invalid_name",
+            english_or(
+                f"{problem}.",
+                _("A username has 1 to %(max)s characters: letters, digits and . + - _") % {"max": USERNAME_MAX},
+            ),
+            field="username",
+        )
     keys = {"username": name_key(username), "display_name": name_key(display_name)}
     if display_name and not keys["display_name"]:
-        raise bad_request("invalid_name", "A display name needs visible letters or digits.", field="display_name")
+        raise bad_request("invalid_name", _("A display name needs visible letters or digits."), field="display_name")
     if "@" in display_name:
-        raise bad_request("invalid_name", "@ marks players of other servers (name@server).", field="display_name")
+        raise bad_request("invalid_name", _("@ marks players of other servers (name@server)."), field="display_name")
     for field, key in keys.items():
         if key in _BOT_KEYS:
-            raise ApplicationError("name_reserved", "That name is a bot's.", extra={"field": field})
+            raise ApplicationError("name_reserved", _("That name is a bot's."), extra={"field": field})
         if key.startswith(_DELETED_PREFIX):
-            raise ApplicationError("name_reserved", "Names of deleted accounts are the server's.",
+            raise ApplicationError("name_reserved", _("Names of deleted accounts are the server's."),
                                    extra={"field": field})
     others = User.objects.exclude(pk=user.pk) if user is not None else User.objects.all()
     for field, key in keys.items():
@@ -87,15 +95,15 @@ def _retired_digest(key: str) -> str:
 
 def _taken(field: str) -> ApplicationError:
     if field == "username":
-        return conflict("username_taken", "That username is taken, or looks the same as a name in use.", field=field)
-    return conflict("name_taken", "That display name looks the same as a name in use.", field=field)
+        return conflict("username_taken", _("That username is taken, or looks the same as a name in use."), field=field)
+    return conflict("name_taken", _("That display name looks the same as a name in use."), field=field)
 
 
 def user_authenticate(*, request, username: str, password: str) -> User:
     """The same answer for an unknown user and a wrong password, so logins reveal no usernames."""
     user = authenticate(request, username=username, password=password)
     if user is None:
-        raise ApplicationError("invalid_credentials", "Wrong username or password.")
+        raise ApplicationError("invalid_credentials", _("Wrong username or password."))
     return user
 
 
@@ -111,9 +119,9 @@ def user_token(*, user: User) -> str:
 
 def user_token_revoke(*, user: User, token_id: int) -> None:
     """Revokes one of `user`'s tokens; another user's is as unknown as one that never was (404)."""
-    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    deleted, _by_model = ApiToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
-        raise not_found("token_not_found", f"You have no token {token_id}.")
+        raise not_found("token_not_found", _("You have no token %(token_id)s.") % {"token_id": token_id})
 
 
 def user_tokens_revoke(*, user: User) -> None:
@@ -125,7 +133,7 @@ def user_password_check(*, user: User, password: str) -> None:
     """Refuses (403 `wrong_password`) unless `password` is `user`'s: the operations that could
     lock the owner out (new password, new e-mail, deletion) need it, not just a session."""
     if not user.check_password(password):
-        raise forbidden("wrong_password", "That is not your current password.")
+        raise forbidden("wrong_password", _("That is not your current password."))
 
 
 def user_password_change(*, user: User, old_password: str, new_password: str) -> str:
@@ -164,19 +172,23 @@ def user_profile_update(
         email = User.objects.normalize_email(email)
         if email != user.email:
             if password is None:
-                raise bad_request("password_required", "Give your current password to change your e-mail.",
+                raise bad_request("password_required", _("Give your current password to change your e-mail."),
                                   field="password")
             user_password_check(user=user, password=password)
             user.email = email
             fields.append("email")
     if avatar is not None:
         if not 0 <= avatar < AVATAR_VARIANTS:
-            raise bad_request("invalid_avatar", f"Avatars are numbered 0 to {AVATAR_VARIANTS - 1}.", field="avatar")
+            raise bad_request(
+                "invalid_avatar",
+                _("Avatars are numbered 0 to %(last)s.") % {"last": AVATAR_VARIANTS - 1},
+                field="avatar",
+            )
         user.avatar = avatar
         fields.append("avatar")
     if language is not None:
         if language and language not in dict(settings.LANGUAGES):
-            raise bad_request("unknown_language", "The site has no such language.", field="language",
+            raise bad_request("unknown_language", _("The site has no such language."), field="language",
                               languages=[code for code, _name in settings.LANGUAGES])
         user.language = language
         fields.append("language")
@@ -191,12 +203,15 @@ def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
     `domain`: the host the link names (the request's, checked against ALLOWED_HOSTS)."""
     try:
         # Bound by name: the task module imports this one, and this one must not import it back.
-        celery_app.tasks["accounts.tasks.password_reset_email_task"].delay(email, domain, use_https)
+        # The mail is written in the language the request was answered in.
+        celery_app.tasks["accounts.tasks.password_reset_email_task"].delay(
+            email, domain, use_https, translation.get_language() or settings.LANGUAGE_CODE
+        )
     except Exception:  # noqa: BLE001 - the broker's own connection errors
-        raise ApplicationError("mail_unavailable", "E-mail cannot be sent right now; try again later.") from None
+        raise ApplicationError("mail_unavailable", _("E-mail cannot be sent right now; try again later.")) from None
 
 
-def password_reset_send(*, email: str, domain: str, use_https: bool) -> int:
+def password_reset_send(*, email: str, domain: str, use_https: bool, language: str | None = None) -> int:
     """Sends each active account with this e-mail (and a usable password) a link to set a new
     password, made of Django's own token (valid PASSWORD_RESET_TIMEOUT seconds, spent once the
     password or the last login changes). Returns how many accounts were sent one."""
@@ -204,14 +219,15 @@ def password_reset_send(*, email: str, domain: str, use_https: bool) -> int:
     if not form.is_valid():
         return 0
     users = list(form.get_users(form.cleaned_data["email"]))
-    form.save(
-        domain_override=domain,
-        use_https=use_https,
-        subject_template_name="frontend/email/password_reset_subject.txt",
-        email_template_name="frontend/email/password_reset_email.txt",
-        # The stubs type this template context as str values only; Django takes any value.
-        extra_email_context={"timeout_hours": max(1, round(settings.PASSWORD_RESET_TIMEOUT / 3600))},  # type: ignore[dict-item]
-    )
+    with translation.override(language or settings.LANGUAGE_CODE):
+        form.save(
+            domain_override=domain,
+            use_https=use_https,
+            subject_template_name="frontend/email/password_reset_subject.txt",
+            email_template_name="frontend/email/password_reset_email.txt",
+            # The stubs type this template context as str values only; Django takes any value.
+            extra_email_context={"timeout_hours": max(1, round(settings.PASSWORD_RESET_TIMEOUT / 3600))},  # type: ignore[dict-item]
+        )
     return len(users)
 
 
@@ -259,9 +275,12 @@ def _refuse_if_in_play(user: User) -> None:
     if tables or tournaments:
         raise conflict(
             "account_in_play",
-            "Other people are waiting on you: leave or finish your tables and withdraw from your "
-            "tournaments before you delete the account.",
-            matches=tables, tournaments=tournaments,
+            _(
+                "Other people are waiting on you: leave or finish your tables and withdraw from your tournaments "
+                "before you delete the account."
+            ),
+            matches=tables,
+            tournaments=tournaments,
         )
 
 
@@ -273,8 +292,10 @@ def socket_ticket_issue(*, user: User, token_key: str | None) -> str:
     try:
         cache.set(_ticket_cache_key(ticket), issued, settings.SOCKET_TICKET_SECONDS)
     except Exception:  # noqa: BLE001 - the cache backend's own connection errors
-        raise ApplicationError("tickets_unavailable", "Socket tickets are unavailable right now; "
-                               "send the token in an Authorization header instead.") from None
+        raise ApplicationError(
+            "tickets_unavailable",
+            _("Socket tickets are unavailable right now; send the token in an Authorization header instead."),
+        ) from None
     return ticket
 
 

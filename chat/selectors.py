@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from chat.models import ChatEvent, ChatMute
@@ -126,7 +127,7 @@ def chat_export_lines(match: Match) -> list[str]:
     messages without their text, authors by username as the file's players are. Only once the
     match's hidden information is public: until then its spectators' talk may carry the deal."""
     if not match.revealed:
-        raise forbidden("chat_not_exportable", "A table's chat is exported once its match has ended and is revealed.")
+        raise forbidden("chat_not_exportable", _("A table's chat is exported once its match has ended and is revealed."))
     rows = list(ChatEvent.objects.filter(match=match).select_related("author").order_by("seq"))
     hidden = {row.message_seq for row in rows if row.type == _HIDDEN}
     lines = []

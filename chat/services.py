@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from chat import selectors
@@ -42,16 +43,16 @@ def chat_message_post(
     seated = Seat.objects.filter(match=match, user=user).exists()
     own = ChatEvent.Channel.PLAYERS if seated else ChatEvent.Channel.SPECTATORS
     if channel is not None and channel != own:
-        raise forbidden("chat_channel_not_yours", f"You write in the {own} channel at this table.")
+        raise forbidden("chat_channel_not_yours", _("You write in the %(own)s channel at this table.") % {"own": own})
     reader = selectors.chat_reader(match, user)
-    for _ in range(_APPEND_ATTEMPTS):
+    for _attempt in range(_APPEND_ATTEMPTS):
         try:
             with transaction.atomic():
                 if client_id:
                     earlier = ChatEvent.objects.filter(match=match, author=user, client_id=client_id).first()
                     if earlier is not None:
                         if earlier.text != text or earlier.channel != own:
-                            raise conflict("chat_id_reused", "This id named another message: send a new id.")
+                            raise conflict("chat_id_reused", _("This id named another message: send a new id."))
                         return selectors.chat_item(earlier, reader)
                 _within_rate(match_id, user)
                 event = _append(match, type=ChatEvent.Type.MESSAGE_POSTED, channel=own, author=user, text=text,
@@ -68,12 +69,12 @@ def chat_message_hide(*, match_id: int, seq: int, user: User) -> selectors.ChatI
     again answers with the first hide."""
     match = match_get(match_id)
     if not selectors.chat_moderator(match, user):
-        raise forbidden("chat_hide_forbidden", "Only the tournament's organiser or staff hide messages.")
+        raise forbidden("chat_hide_forbidden", _("Only the tournament's organiser or staff hide messages."))
     message = ChatEvent.objects.filter(match=match, seq=seq, type=ChatEvent.Type.MESSAGE_POSTED).first()
     if message is None:
-        raise not_found("chat_message_not_found", f"There is no message {seq} at this table.")
+        raise not_found("chat_message_not_found", _("There is no message %(seq)s at this table.") % {"seq": seq})
     reader = selectors.chat_reader(match, user)
-    for _ in range(_APPEND_ATTEMPTS):
+    for _attempt in range(_APPEND_ATTEMPTS):
         try:
             with transaction.atomic():
                 hide = ChatEvent.objects.filter(match=match, message_seq=seq).first() or _append(
@@ -89,7 +90,7 @@ def chat_mute_add(*, user: User, muted: str) -> selectors.ChatPerson:
     """`user` is no longer sent what `muted` (a username or id) writes. Muting twice is one mute."""
     target = _person_named(muted)
     if target.pk == user.pk:
-        raise bad_request("chat_mute_self", "You cannot mute yourself.")
+        raise bad_request("chat_mute_self", _("You cannot mute yourself."))
     ChatMute.objects.get_or_create(user=user, muted=target)
     return {"id": target.pk, "name": target.shown_name}
 
@@ -111,12 +112,16 @@ def _valid_text(text: str) -> str:
     """The text stripped, 1 to `TEXT_MAX` characters, no control characters but newlines."""
     text = text.replace("\r\n", _NEWLINE).strip()
     if not text:
-        raise bad_request("chat_text_empty", "Write something first.")
+        raise bad_request("chat_text_empty", _("Write something first."))
     if len(text) > TEXT_MAX:
-        raise bad_request("chat_text_too_long", f"A message is at most {TEXT_MAX} characters.", max=TEXT_MAX)
+        raise bad_request(
+            "chat_text_too_long",
+            _("A message is at most %(text_max)s characters.") % {"text_max": TEXT_MAX},
+            max=TEXT_MAX,
+        )
     # Cs: a lone surrogate, which JSON may carry but no database stores.
     if any(unicodedata.category(c) in ("Cc", "Cs") and c != _NEWLINE for c in text):
-        raise bad_request("chat_text_invalid", "A message holds no control characters (newlines are fine).")
+        raise bad_request("chat_text_invalid", _("A message holds no control characters (newlines are fine)."))
     return text
 
 
@@ -128,7 +133,9 @@ def _within_rate(match_id: int, user: User) -> None:
     ).count()
     if recent >= limit:
         raise ApplicationError(
-            "chat_rate_limited", f"At most {limit} messages a minute at a table: wait a little.", extra={"per_minute": limit}
+            "chat_rate_limited",
+            _("At most %(limit)s messages a minute at a table: wait a little.") % {"limit": limit},
+            extra={"per_minute": limit},
         )
 
 
@@ -136,9 +143,9 @@ def _person_named(text: str) -> User:
     user_id = whole_number(text)
     user = User.objects.filter(pk=user_id).first() if user_id is not None else User.objects.filter(username=text).first()
     if user is None:
-        raise not_found("user_not_found", f"There is no user {text[:40]!r}.")
+        raise not_found("user_not_found", _("There is no user %(name)s.") % {"name": repr(text[:40])})
     return user
 
 
 def _busy() -> ApplicationError:
-    return conflict("chat_busy", "The table's chat is busy: send the message again.")
+    return conflict("chat_busy", _("The table's chat is busy: send the message again."))

@@ -19,7 +19,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
@@ -40,6 +41,7 @@ from frontend.forms import (
 from games import selectors
 from games.bots import BOTS, STRONG_BOT
 from games.models import Seat
+from games.titles import GAME_TITLES
 from notifications import selectors as notification_selectors
 from notifications.models import Kind
 from ratings import selectors as rating_selectors
@@ -50,12 +52,6 @@ from server.limits import throttle_wait
 from tournaments import selectors as tournament_selectors
 from tournaments.formats import FORMATS
 
-# The games came to us in Welsh (Deg, Y Gêm, Pentyrrau Dilyniant, Hollti): each is called by
-# its name in the reader's language.
-GAME_TITLES = {
-    "the-game": pgettext_lazy("game title", "The Game"), "ten": pgettext_lazy("game title", "Ten"),
-    "sequence-stacks": pgettext_lazy("game title", "Sequence Stacks"), "split": pgettext_lazy("game title", "Split"),
-}
 # The game-specific options the lobby's form offers (each engine's rules page lists them).
 GAME_OPTIONS = {"sequence-stacks": [{"key": "turn_limit", "label": gettext_lazy("Turn limit"), "min": 1, "max": 1000}]}
 
@@ -158,7 +154,7 @@ def language(request: HttpRequest) -> HttpResponse:
     """The language switcher: remembered in a cookie, and on the account of a signed-in person."""
     chosen = request.POST.get("language", "")
     if chosen not in dict(settings.LANGUAGES):
-        return error_response("unknown_language", "The site has no such language.")
+        return error_response("unknown_language", _("The site has no such language."))
     if isinstance(request.user, User):
         account_services.user_profile_update(user=request.user, language=chosen)
     response = redirect(_next_url(request))

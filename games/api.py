@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -178,7 +179,7 @@ class MatchListCreateApi(APIView):
     def get(self, request):
         status_filter = request.query_params.get("status")
         if status_filter and status_filter not in Match.Status.values:
-            raise serializers.ValidationError({"status": f"one of {Match.Status.values}"})
+            raise serializers.ValidationError({"status": _("one of %(values)s") % {"values": Match.Status.values}})
         matches = selectors.match_list(
             game=request.query_params.get("game"), status=status_filter, player=request.query_params.get("player")
         )
@@ -428,7 +429,7 @@ class MoveSubmitApi(APIView):
         data.is_valid(raise_exception=True)
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 128:
-            raise serializers.ValidationError({"Idempotency-Key": "at most 128 characters"})
+            raise serializers.ValidationError({"Idempotency-Key": _("at most 128 characters")})
         result = services.move_submit(
             match_id=match_id,
             user=request.user,
@@ -560,7 +561,7 @@ class MatchImportApi(APIView):
     def post(self, request):
         upload = request.data.get("file")
         if not hasattr(upload, "read"):  # missing, or sent as a text field
-            raise serializers.ValidationError({"file": "attach the .jsonl file as `file`"})
+            raise serializers.ValidationError({"file": _("attach the .jsonl file as `file`")})
         match = exchange.match_import_bytes(upload.read(), imported_by=request.user)
         return Response(_summary(match), status=status.HTTP_201_CREATED)
 

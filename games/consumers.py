@@ -35,19 +35,26 @@ import json
 import logging
 import time
 import uuid
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from accounts.sockets import credential_ended
 from chat import selectors as chat_selectors
 from chat import services as chat_services
 from games import fastlane, frames, notify, selectors, services
 from games.presence import TTL, presence
+from server import languages
 from server.errors import ApplicationError
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 _MAX_FRAME_BYTES = 8192
 PRESENCE_GATHER_SECONDS = 0.1  # presence changes within it are announced together
@@ -77,7 +84,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if await self._presence("claim", self.socket_id, entry, cap) is False:
             # Accepted first so that the client reads why; a close before accepting says nothing.
             await self._error(
-                None, "too_many_sockets", f"At most {cap} sockets per table for one person or address; close one first."
+                None,
+                "too_many_sockets",
+                _("At most %(cap)s sockets per table for one person or address; close one first.") % {"cap": cap},
             )
             await self.close(code=4429)
             return
@@ -105,7 +114,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        if not hasattr(self, "language"):
+            self.language = await _in_thread(languages.of_scope)(self.scope)
+        # Active for this socket's task alone (a context variable): other sockets keep theirs.
+        with translation.override(self.language):
+            await handler(message)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "entry"):
@@ -126,19 +139,27 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not self._within_rate():
             # The frame's id, if it has one, so the client knows which move was refused.
             await self._error(
-                _frame_id(text_data), "rate_limited", f"At most {settings.SOCKET_FRAMES_PER_SECOND:g} frames a second."
+                _frame_id(text_data),
+                "rate_limited",
+                _("At most %(rate)s frames a second.")
+                % {"rate": format(settings.SOCKET_FRAMES_PER_SECOND, "g")},
             )
             return
         if text_data is None or len(text_data) > _MAX_FRAME_BYTES:
-            await self._error(None, "frame_rejected", f"Send JSON text frames of at most {_MAX_FRAME_BYTES} bytes.")
+            await self._error(
+                None,
+                "frame_rejected",
+                _("Send JSON text frames of at most %(max_bytes)s bytes.")
+                % {"max_bytes": _MAX_FRAME_BYTES},
+            )
             return
         try:
             message = json.loads(text_data)
         except ValueError:
-            await self._error(None, "malformed_json", "The frame is not JSON.")
+            await self._error(None, "malformed_json", _("The frame is not JSON."))
             return
         if not isinstance(message, dict):
-            await self._error(None, "malformed_frame", "A frame is a JSON object with a \"type\".")
+            await self._error(None, "malformed_frame", _("A frame is a JSON object with a \"type\"."))
             return
         kind = message.get("type")
         if kind == "move":
@@ -163,7 +184,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         else:
             await self._error(
                 message.get("id"), "unknown_frame",
-                "Frames are move, resync, auto_pass, ping, chat, chat_channels or chat_since.",
+                _("Frames are move, resync, auto_pass, ping, chat, chat_channels or chat_since."),
             )
 
     def _within_rate(self) -> bool:
@@ -181,14 +202,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _move(self, message: dict) -> None:
         client_id = message.get("id")
         if not isinstance(client_id, str) or not 0 < len(client_id) <= 64:
-            await self._error(None, "malformed_frame", "A move frame carries a string \"id\" of 1 to 64 characters.")
+            await self._error(None, "malformed_frame", _("A move frame carries a string \"id\" of 1 to 64 characters."))
             return
         if self.user is None:
-            await self._error(client_id, "not_authenticated", "Log in to play.")
+            await self._error(client_id, "not_authenticated", _("Log in to play."))
             return
         expected_seq = message.get("expected_seq")
         if expected_seq is not None and (isinstance(expected_seq, bool) or not isinstance(expected_seq, int)):
-            await self._error(client_id, "malformed_frame", "expected_seq is an integer.")
+            await self._error(client_id, "malformed_frame", _("expected_seq is an integer."))
             return
         move, idempotency_key = message.get("move"), f"ws:{client_id}"
         try:
@@ -210,10 +231,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _auto_pass(self, message: dict) -> None:
         enabled = message.get("enabled")
         if not isinstance(enabled, bool):
-            await self._error(None, "malformed_frame", "An auto_pass frame carries \"enabled\": true or false.")
+            await self._error(None, "malformed_frame", _("An auto_pass frame carries \"enabled\": true or false."))
             return
         if self.user is None:
-            await self._error(None, "not_authenticated", "Log in to play.")
+            await self._error(None, "not_authenticated", _("Log in to play."))
             return
         try:
             await _in_thread(services.seat_auto_pass_set)(match_id=self.match_id, user=self.user, enabled=enabled)
@@ -225,14 +246,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _chat(self, message: dict) -> None:
         client_id = message.get("id")
         if not isinstance(client_id, str) or not 0 < len(client_id) <= 64:
-            await self._error(None, "malformed_frame", "A chat frame carries a string \"id\" of 1 to 64 characters.")
+            await self._error(None, "malformed_frame", _("A chat frame carries a string \"id\" of 1 to 64 characters."))
             return
         text, channel = message.get("text"), message.get("channel")
         if not isinstance(text, str) or not (channel is None or isinstance(channel, str)):
-            await self._error(client_id, "malformed_frame", "A chat frame carries \"text\" and maybe \"channel\", strings.")
+            await self._error(client_id, "malformed_frame", _("A chat frame carries \"text\" and maybe \"channel\", strings."))
             return
         if self.user is None:
-            await self._error(client_id, "not_authenticated", "Log in to chat.")
+            await self._error(client_id, "not_authenticated", _("Log in to chat."))
             return
         try:
             item = await _in_thread(chat_services.chat_message_post)(
@@ -246,7 +267,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _chat_channels(self, message: dict) -> None:
         shown = message.get("spectators")
         if not isinstance(shown, bool):
-            await self._error(None, "malformed_frame", "A chat_channels frame carries \"spectators\": true or false.")
+            await self._error(None, "malformed_frame", _("A chat_channels frame carries \"spectators\": true or false."))
             return
         self.spectators_shown = shown
         await self.send_json({"type": "chat_channels", "spectators": shown})
@@ -354,7 +375,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         or its session logs out, it is told so and closed within `SOCKET_CREDENTIAL_CHECK_SECONDS`."""
         assert self.user_id is not None  # started for a signed-in socket only
         await credential_ended(self.scope, self.user_id)
-        await self._error(None, "credential_revoked", "Your token or session has ended: log in again.")
+        await self._error(None, "credential_revoked", _("Your token or session has ended: log in again."))
         await self.close(code=4401)
 
     async def _poll(self) -> None:
@@ -366,8 +387,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             if head > self.last_seq:
                 await self._send_frame("update")
 
-    async def _error(self, client_id, code: str, message: str, extra: dict | None = None) -> None:
-        frame = {"type": "error", "id": client_id, "code": code, "message": message, "seq": getattr(self, "last_seq", 0)}
+    async def _error(self, client_id, code: str, message: StrOrPromise, extra: dict | None = None) -> None:
+        frame = {"type": "error", "id": client_id, "code": code, "message": str(message), "seq": getattr(self, "last_seq", 0)}
         if extra:
             frame["extra"] = extra
         await self.send_json(frame)

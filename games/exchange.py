@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.names import host_problem, username_problem
@@ -57,7 +58,7 @@ def match_export_lines(match: Match, user: User | None = None, *, chat: list[str
     the table's talk, outside the hash chain, which a checker and an import pass over.
     """
     if not match.revealed and not (user is not None and user.is_staff):
-        raise forbidden("match_running", "A match can be exported once it has ended.")
+        raise forbidden("match_running", _("A match can be exported once it has ended."))
     seats = {s.seat: s for s in match.seat_set.select_related("user")}
     header = {
         "format": FORMAT,
@@ -134,7 +135,7 @@ def match_import(lines: Iterable[str], *, imported_by: User) -> Match:
         raise ImportRefused(1, "the header's players do not match the seats in MatchStarted")
     with transaction.atomic():
         if Match.objects.filter(head_hash=header["final_hash"]).exists():
-            raise conflict("already_imported", "This match is already stored here.")
+            raise conflict("already_imported", _("This match is already stored here."))
         match = Match.objects.create(
             game=game, origin=Match.Origin.IMPORTED, status=Match.Status.FINISHED, players=started["players"],
             options={}, rated=False, created_by=imported_by, started_at=created[0], finished_at=created[-1],

@@ -202,8 +202,8 @@ async def http_move(scope, receive, send, django) -> None:
     if request is None:
         return await django(scope, receive, send)
     match_id, token, key, move, expected_seq = request
-    language = _language(headers)
-    if language is None:
+    if settings.SESSION_COOKIE_NAME in parse_cookie(headers.get("cookie", "")):
+        # With a session too, the language may be the session account's: Django's to choose.
         return await django(scope, receive, send)
     request_id = headers.get("x-request-id", "")
     request_id = request_id if _VALID_REQUEST_ID.match(request_id) else uuid.uuid4().hex
@@ -213,30 +213,23 @@ async def http_move(scope, receive, send, django) -> None:
     async with await pool.connection() as conn:
         cursor = await conn.execute(_HEAD_BY_TOKEN_SQL, [key, key_hash(token), match_id])
         rows = await cursor.fetchall()
-        user_id = rows[0][0] if rows else None
+        user_id, user_language = rows[0][:2] if rows else (None, "")
+        # The API's rule (server.languages), for this task alone: a context variable.
+        language = languages.chosen(
+            user_language=user_language, cookie=parse_cookie(headers.get("cookie", "")).get(settings.LANGUAGE_COOKIE_NAME),
+            accept_language=headers.get("accept-language", ""), api=True,
+        )
         if user_id is not None and await _throttle.allows(user_id):
-            head = store.head_from_rows(match_id, [row[1:] for row in rows])
-            try:
-                with translation.override(language):
+            head = store.head_from_rows(match_id, [row[2:] for row in rows])
+            with translation.override(language):
+                try:
                     answer, status = await _move(conn, match_id, user_id, head, move, expected_seq, key), 200
-            except ApplicationError as exc:
-                with translation.override(language):
+                except ApplicationError as exc:
                     answer, status = {"error": exc.as_dict()}, exc.status
     if status is None:
         return await django(scope, receive, send)  # no such token (401) or throttled (429), as Django words them
     assert answer is not None  # set with the status
-    await _respond(send, status, answer, request_id, language, secure=_is_secure(scope))
-
-
-def _language(headers: dict[str, str]) -> str | None:
-    """The answer's language, as `server.languages` chooses it for the API; None when it would
-    come from the account of a session, which this lane does not read (Django answers those)."""
-    if asked := languages.from_accept_language(headers.get("accept-language", "")):
-        return asked
-    cookies = parse_cookie(headers.get("cookie", ""))
-    if settings.SESSION_COOKIE_NAME in cookies:
-        return None
-    return languages.chosen(cookie=cookies.get(settings.LANGUAGE_COOKIE_NAME), api=True)
+    await _respond(send, status, answer, request_id, secure=_is_secure(scope), language=language)
 
 
 async def _body_read(receive):
@@ -317,10 +310,10 @@ def _is_secure(scope) -> bool:
 # `store.HEAD_SQL` for the owner of an API token (no row: no such token, an expired one, or its
 # user is not active), read anew for every request so a revoked token fails at once.
 _HEAD_BY_TOKEN_SQL = f"""
-    SELECT who.id, {store.HEAD_COLUMNS},
+    SELECT who.id, who.language, {store.HEAD_COLUMNS},
            (SELECT r.request_sha256 FROM {MoveReceipt._meta.db_table} r
             WHERE r.user_id = who.id AND r.key = %s AND r.match_id = m.id)
-    FROM (SELECT u.id FROM {User._meta.db_table} u JOIN {ApiToken._meta.db_table} t ON t.user_id = u.id
+    FROM (SELECT u.id, u.language FROM {User._meta.db_table} u JOIN {ApiToken._meta.db_table} t ON t.user_id = u.id
           WHERE t.key_hash = %s AND t.expires > now() AND u.is_active) who
     LEFT JOIN {Match._meta.db_table} m ON m.id = %s LEFT JOIN {Seat._meta.db_table} s ON s.match_id = m.id
 """
@@ -362,12 +355,12 @@ def _json_bytes(data: Any) -> bytes:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode("utf-8")
 
 
-async def _respond(send, status: int, answer: dict, request_id: str, language: str, *, secure: bool) -> None:
+async def _respond(send, status: int, answer: dict, request_id: str, *, secure: bool, language: str) -> None:
     body = _json_bytes(answer)
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
-        (b"vary", b"Accept, Accept-Language, Cookie"),
+        (b"vary", b"Accept, Accept-Language, Cookie"),  # as server.middleware.LanguageMiddleware's
         (b"content-language", language.encode()),
         (b"allow", b"POST, OPTIONS"),
         (b"x-request-id", request_id.encode()),

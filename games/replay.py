@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from accounts.models import User
 from games.engines import ENGINES
 from games.models import Event, Match
@@ -18,14 +20,14 @@ def replay_position(match: Match, user: User | None, *, seq: int | None, seat: i
     A running match is replayed for staff only: its log still holds hidden cards.
     """
     if not match.revealed and not (user is not None and user.is_staff):
-        raise forbidden("match_running", "A match can be replayed once it has ended.")
+        raise forbidden("match_running", _("A match can be replayed once it has ended."))
     if match.status == Match.Status.OPEN:
-        raise conflict("match_not_started", "The match has not started.")
+        raise conflict("match_not_started", _("The match has not started."))
     seq = match.last_seq if seq is None else seq
     if not 0 < seq <= match.last_seq:
-        raise bad_request("bad_seq", f"seq runs from 1 to {match.last_seq}.")
+        raise bad_request("bad_seq", _("seq runs from 1 to %(last_seq)s.") % {"last_seq": match.last_seq})
     if seat not in ("all", None) and not (isinstance(seat, int) and 0 <= seat < match.players):
-        raise bad_request("bad_seat", f"seat is 'all', 'spectator' or 0 to {match.players - 1}.")
+        raise bad_request("bad_seat", _("seat is 'all', 'spectator' or 0 to %(last)s.") % {"last": match.players - 1})
     engine = ENGINES[match.game]
     rows = list(Event.objects.filter(match=match, seq__lte=seq).order_by("seq").values_list("seq", "kind", "data", "actor"))
     state = engine.replay(data for _, kind, data, _ in rows if kind == Event.Kind.ENGINE)

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.bots import BOTS, STRONG_BOT
@@ -269,7 +270,7 @@ def match_head(match_id: int) -> int:
 def match_raw_events(match: Match, user: User | None) -> QuerySet[Event]:
     """Every stored event: for staff at any time, for anyone once the match has ended."""
     if not match.revealed and not (user is not None and user.is_staff):
-        raise forbidden("match_running", "The raw events of a match are public once it has ended.")
+        raise forbidden("match_running", _("The raw events of a match are public once it has ended."))
     return Event.objects.filter(match=match).order_by("seq")
 
 
@@ -294,7 +295,7 @@ def match_invitations(*, match_id: int, user: User) -> list[Invitation]:
     """A table's invitations, for its creator only (their links are not kept: only when made)."""
     match = match_get(match_id)
     if match.created_by_id != user.pk:
-        raise forbidden("not_table_owner", "Only the table's creator sees its invitations.")
+        raise forbidden("not_table_owner", _("Only the table's creator sees its invitations."))
     return list(Invitation.objects.filter(match=match).select_related("invitee").order_by("id"))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.tokens import key_hash
@@ -23,11 +24,12 @@ from games.bots import BOTS, STRONG_BOT
 from games.chain import canonical_json, canonical_time, event_hash, seed_sha256
 from games.engines import ENGINES, Engine, IllegalMove
 from games.models import Event, Invitation, Match, MoveReceipt, Seat, Shuffle, ShuffleContribution
+from games.move_messages import move_message
 from games.selectors import deck_chosen_by_creator
 from games.shuffle import DERIVATION, contribution_valid, contributions_canonical, deck_seed
 from games.signals import invitation_addressed
 from games.state import state_at_head, state_cache
-from server.errors import ApplicationError, bad_request, conflict, forbidden, match_not_found, not_found
+from server.errors import ApplicationError, bad_request, conflict, english_or, forbidden, match_not_found, not_found
 
 # Engine codes that mean the request itself is malformed (400); every other refusal is a 409.
 _MAX_MOVE_BYTES = 4096
@@ -73,20 +75,22 @@ def match_create(
     """
     engine = ENGINES.get(game)
     if engine is None:
-        raise bad_request("unknown_game", f"No game is called {game!r}.", games=sorted(ENGINES))
+        raise bad_request("unknown_game", _("No game is called %(game)s.") % {"game": repr(game)}, games=sorted(ENGINES))
     if not engine.min_players <= players <= engine.max_players:
         raise bad_request(
-            "bad_player_count", f"{game} takes {engine.min_players} to {engine.max_players} players, not {players}."
+            "bad_player_count",
+            _("%(game)s takes %(min_players)s to %(max_players)s players, not %(players)s.")
+            % {"game": game, "min_players": engine.min_players, "max_players": engine.max_players, "players": players},
         )
     options = options or {}
     if rated and "deck" in options:
-        raise bad_request("deck_in_rated_match", "A chosen deck is only allowed in a casual (unrated) match.")
+        raise bad_request("deck_in_rated_match", _("A chosen deck is only allowed in a casual (unrated) match."))
     if contributed_shuffle and "deck" in options:
-        raise bad_request("deck_with_contributed_shuffle", "A chosen deck is not shuffled, so nobody can add to its shuffle.")
+        raise bad_request("deck_with_contributed_shuffle", _("A chosen deck is not shuffled, so nobody can add to its shuffle."))
     try:
         engine.start(players, 0, options)  # checks the options now rather than at the start
     except ValueError as exc:
-        raise bad_request("bad_options", str(exc)) from None
+        raise bad_request("bad_options", english_or(str(exc), _("The game does not take those options."))) from None
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()
         _check_open_tables(user)
@@ -110,7 +114,7 @@ def _check_open_tables(user: User) -> None:
     if Match.objects.filter(created_by=user, status=Match.Status.OPEN).count() >= cap:
         raise conflict(
             "too_many_open_tables",
-            f"You have {cap} open tables, the most one may have; start one or wait for it to fill first.",
+            _("You have %(cap)s open tables, the most one may have; start one or wait for it to fill first.") % {"cap": cap},
             max=cap,
         )
 
@@ -128,11 +132,11 @@ def shuffle_contribution_save(*, shuffle_id: int, user: User, value: str) -> Non
     while its table starts is either dealt with or refused, never taken and then left out.
     """
     if not contribution_valid(value):
-        raise bad_request("bad_contribution", "A contribution is 64 lowercase hex digits (32 random bytes).")
+        raise bad_request("bad_contribution", _("A contribution is 64 lowercase hex digits (32 random bytes)."))
     with transaction.atomic():
         Shuffle.objects.select_for_update().filter(pk=shuffle_id).first()
         if Match.objects.filter(shuffle_id=shuffle_id).exclude(status=Match.Status.OPEN).exists():
-            raise conflict("shuffle_dealt", "The cards have been dealt: the shuffle takes no more contributions.")
+            raise conflict("shuffle_dealt", _("The cards have been dealt: the shuffle takes no more contributions."))
         ShuffleContribution.objects.update_or_create(shuffle_id=shuffle_id, user=user, defaults={"value": value})
 
 
@@ -141,9 +145,9 @@ def match_shuffle_contribute(*, match_id: int, user: User, value: str) -> None:
     with transaction.atomic():
         match = _open_match_for_update(match_id)
         if match.shuffle_id is None:
-            raise conflict("shuffle_not_contributed", "This table's deal is the server's alone: it takes no contributions.")
+            raise conflict("shuffle_not_contributed", _("This table's deal is the server's alone: it takes no contributions."))
         if not Seat.objects.filter(match=match, user=user).exists():
-            raise forbidden("not_seated", "You do not sit at this table.")
+            raise forbidden("not_seated", _("You do not sit at this table."))
         shuffle_contribution_save(shuffle_id=match.shuffle_id, user=user, value=value)
 
 
@@ -291,10 +295,10 @@ def _seated_start(
     bad options) and worked out in memory: its deal (`_deal`) and its opening events."""
     seats = table.seats
     if engine is None or not engine.min_players <= len(seats) <= engine.max_players:
-        raise bad_request("bad_player_count", f"{game} cannot seat {len(seats)} players.")
+        raise bad_request("bad_player_count", _("%(game)s cannot seat %(count)s players.") % {"game": game, "count": len(seats)})
     unknown = [who for who in seats if isinstance(who, str) and who not in BOTS.get(game, {})]
     if unknown:
-        raise bad_request("unknown_bot", f"{game} has no bot {unknown[0]!r}.")
+        raise bad_request("unknown_bot", _("%(game)s has no bot %(bot)s.") % {"game": game, "bot": repr(unknown[0])})
     deal = _deal(table.shuffle, [who.pk if isinstance(who, User) else None for who in seats], given)
     match = Match(
         game=game, players=len(seats), options=table.options, rated=rated, created_by=created_by,
@@ -331,7 +335,7 @@ def _open_match_for_update(match_id: int) -> Match:
     if match is None:
         raise match_not_found(match_id)
     if match.status != Match.Status.OPEN:
-        raise conflict("match_not_open", "The match has already started.")
+        raise conflict("match_not_open", _("The match has already started."))
     return match
 
 
@@ -340,12 +344,12 @@ def _free_seat(match: Match, seat: int | None) -> int:
     if seat is None:
         free = [s for s in range(match.players) if s not in taken]
         if not free:
-            raise conflict("table_full", "Every seat is taken.")
+            raise conflict("table_full", _("Every seat is taken."))
         return free[0]
     if not 0 <= seat < match.players:
-        raise bad_request("bad_seat", f"Seats run from 0 to {match.players - 1}.")
+        raise bad_request("bad_seat", _("Seats run from 0 to %(last)s.") % {"last": match.players - 1})
     if seat in taken:
-        raise conflict("seat_taken", f"Seat {seat} is taken.")
+        raise conflict("seat_taken", _("Seat %(seat)s is taken.") % {"seat": seat})
     return seat
 
 
@@ -361,15 +365,17 @@ def match_join(
     with transaction.atomic():
         match = _open_match_for_update(match_id)
         if match.private and not invited and match.created_by_id != user.pk:
-            raise forbidden("private_table", "This table is private: sit down through an invitation link.")
+            raise forbidden("private_table", _("This table is private: sit down through an invitation link."))
         if deck_chosen_by_creator(match) and match.created_by_id != user.pk and not confirm_chosen_deck:
             raise conflict(
                 "chosen_deck_not_confirmed",
-                "The table's creator chose the deck, so they may know every hand. "
-                'Send "confirm_chosen_deck": true to sit down anyway.',
+                _(
+                    "The table's creator chose the deck, so they may know every hand. "
+                    'Send "confirm_chosen_deck": true to sit down anyway.'
+                ),
             )
         if Seat.objects.filter(match=match, user=user).exists():
-            raise conflict("already_seated", "You already sit at this table.")
+            raise conflict("already_seated", _("You already sit at this table."))
         transaction.on_commit(lambda: notify.match_seats_changed(match_id))
         return Seat.objects.create(match=match, seat=_free_seat(match, seat), user=user)
 
@@ -384,11 +390,15 @@ def invitation_create(
     its token, which is shown this once: only its SHA-256 is kept. With `username`, the link is
     that person's alone and is sent to them (`games.signals.invitation_addressed`)."""
     if not 60 <= expires_in <= INVITATION_SECONDS_MAX:
-        raise bad_request("bad_expiry", f"An invitation lasts from 60 to {INVITATION_SECONDS_MAX} seconds.")
+        raise bad_request(
+            "bad_expiry",
+            _("An invitation lasts from 60 to %(invitation_seconds_max)s seconds.")
+            % {"invitation_seconds_max": INVITATION_SECONDS_MAX},
+        )
     with transaction.atomic():
         match = _open_match_for_update(match_id)
         if match.created_by_id != user.pk:
-            raise forbidden("not_table_owner", "Only the table's creator invites.")
+            raise forbidden("not_table_owner", _("Only the table's creator invites."))
         if seat is not None:
             _free_seat(match, seat)  # a seat that exists and is free now
         invitee = _invitee(match, username) if username is not None else None
@@ -406,9 +416,9 @@ def _invitee(match: Match, username: str) -> User:
     """The active person a table's creator invites by name, who does not sit there yet."""
     invitee = User.objects.filter(username=username, is_active=True).first()
     if invitee is None:
-        raise not_found("user_not_found", f"There is no player {username!r}.")
+        raise not_found("user_not_found", _("There is no player %(username)s.") % {"username": repr(username)})
     if Seat.objects.filter(match=match, user=invitee).exists():
-        raise conflict("already_seated", f"{username} already sits at this table.")
+        raise conflict("already_seated", _("%(username)s already sits at this table.") % {"username": username})
     return invitee
 
 
@@ -416,9 +426,13 @@ def invitation_revoke(*, match_id: int, invitation_id: int, user: User) -> Invit
     """The table's creator revokes an invitation: its link sits nobody from now on."""
     invitation = Invitation.objects.filter(pk=invitation_id, match_id=match_id).select_related("match").first()
     if invitation is None:
-        raise not_found("invitation_not_found", f"Table {match_id} has no invitation {invitation_id}.")
+        raise not_found(
+            "invitation_not_found",
+            _("Table %(match_id)s has no invitation %(invitation_id)s.")
+            % {"match_id": match_id, "invitation_id": invitation_id},
+        )
     if invitation.match.created_by_id != user.pk:
-        raise forbidden("not_table_owner", "Only the table's creator revokes its invitations.")
+        raise forbidden("not_table_owner", _("Only the table's creator revokes its invitations."))
     if invitation.revoked_at is None:
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
@@ -429,13 +443,13 @@ def invitation_valid(token: str) -> Invitation:
     """The invitation a link names, if it may still sit someone: else 404, or 409 with why not."""
     invitation = Invitation.objects.filter(token_sha256=key_hash(token)).select_related("match").first()
     if invitation is None:
-        raise not_found("invitation_not_found", "No invitation has this link.")
+        raise not_found("invitation_not_found", _("No invitation has this link."))
     if invitation.revoked_at is not None:
-        raise conflict("invitation_revoked", "The table's creator revoked this invitation.")
+        raise conflict("invitation_revoked", _("The table's creator revoked this invitation."))
     if invitation.expires_at <= timezone.now():
-        raise conflict("invitation_expired", "This invitation has expired: ask for a new link.")
+        raise conflict("invitation_expired", _("This invitation has expired: ask for a new link."))
     if invitation.match.status != Match.Status.OPEN:
-        raise conflict("match_not_open", "The match has already started.")
+        raise conflict("match_not_open", _("The match has already started."))
     return invitation
 
 
@@ -443,7 +457,7 @@ def invitation_accept(*, token: str, user: User, confirm_chosen_deck: bool = Fal
     """Sits the link's holder at its table: in its seat, or the first free one."""
     invitation = invitation_valid(token)
     if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
-        raise forbidden("invitation_for_someone_else", "This invitation was sent to another player.")
+        raise forbidden("invitation_for_someone_else", _("This invitation was sent to another player."))
     return match_join(
         match_id=invitation.match_id, user=user, seat=invitation.seat, confirm_chosen_deck=confirm_chosen_deck,
         invited=True,
@@ -461,13 +475,17 @@ def rematch_offer(*, match_id: int, user: User) -> Match:
         if source is None:
             raise match_not_found(match_id)
         if source.status != Match.Status.FINISHED or source.origin != Match.Origin.PLAYED:
-            raise conflict("rematch_not_possible", "A rematch follows a match played here, once it has ended.")
+            raise conflict("rematch_not_possible", _("A rematch follows a match played here, once it has ended."))
         seats = list(Seat.objects.filter(match=source).order_by("seat"))
         if not any(seat.user_id == user.pk for seat in seats):
-            raise forbidden("not_seated", "Only the match's players offer a rematch.")
+            raise forbidden("not_seated", _("Only the match's players offer a rematch."))
         existing = Match.objects.filter(rematch_of=source).values_list("pk", flat=True).first()
         if existing is not None:
-            raise conflict("rematch_exists", f"Table {existing} is this match's rematch.", rematch=existing)
+            raise conflict(
+                "rematch_exists",
+                _("Table %(existing)s is this match's rematch.") % {"existing": existing},
+                rematch=existing,
+            )
         _check_open_tables(user)
         shuffle = shuffles_commit(1)[0] if source.shuffle_id else None
         match = Match.objects.create(
@@ -491,9 +509,9 @@ def rematch_accept(*, match_id: int, user: User) -> Match:
     with transaction.atomic():
         match = _open_match_for_update(match_id)
         if match.rematch_of_id is None:
-            raise conflict("not_a_rematch", "This table is not a rematch: its creator starts it.")
+            raise conflict("not_a_rematch", _("This table is not a rematch: its creator starts it."))
         if not Seat.objects.filter(match=match, user=user).update(ready=True):
-            raise forbidden("not_seated", "You do not sit at this table.")
+            raise forbidden("not_seated", _("You do not sit at this table."))
         seats = Seat.objects.filter(match=match)
         everyone_ready = seats.count() == match.players and not seats.filter(ready=False).exists()
         transaction.on_commit(lambda: notify.match_seats_changed(match_id))
@@ -506,9 +524,9 @@ def match_leave(*, match_id: int, user: User) -> None:
     """Leaves an open table."""
     with transaction.atomic():
         match = _open_match_for_update(match_id)
-        deleted, _ = Seat.objects.filter(match=match, user=user).delete()
+        deleted, _by_model = Seat.objects.filter(match=match, user=user).delete()
         if not deleted:
-            raise forbidden("not_seated", "You do not sit at this table.")
+            raise forbidden("not_seated", _("You do not sit at this table."))
         transaction.on_commit(lambda: notify.match_seats_changed(match_id))
 
 
@@ -517,9 +535,13 @@ def match_seat_bot(*, match_id: int, user: User, bot: str, seat: int | None = No
     with transaction.atomic():
         match = _open_match_for_update(match_id)
         if match.created_by_id != user.pk:
-            raise forbidden("not_table_owner", "Only the table's creator seats bots.")
+            raise forbidden("not_table_owner", _("Only the table's creator seats bots."))
         if bot not in BOTS.get(match.game, {}):
-            raise bad_request("unknown_bot", f"{match.game} has no bot {bot!r}.", bots=sorted(BOTS.get(match.game, {})))
+            raise bad_request(
+                "unknown_bot",
+                _("%(game)s has no bot %(bot)s.") % {"game": match.game, "bot": repr(bot)},
+                bots=sorted(BOTS.get(match.game, {})),
+            )
         transaction.on_commit(lambda: notify.match_seats_changed(match_id))
         return Seat.objects.create(match=match, seat=_free_seat(match, seat), bot=bot)
 
@@ -530,7 +552,7 @@ def seat_auto_pass_set(*, match_id: int, user: User, enabled: bool) -> bool:
     if not updated:
         if not Match.objects.filter(pk=match_id).exists():
             raise match_not_found(match_id)
-        raise forbidden("not_seated", "You do not sit at this table.")
+        raise forbidden("not_seated", _("You do not sit at this table."))
     return enabled
 
 
@@ -542,13 +564,16 @@ def match_start(*, match_id: int, user: User | None) -> Match:
     with transaction.atomic():
         match = _open_match_for_update(match_id)
         if user is not None and match.created_by_id != user.pk:
-            raise forbidden("not_table_owner", "Only the table's creator starts it.")
+            raise forbidden("not_table_owner", _("Only the table's creator starts it."))
         seats = list(Seat.objects.filter(match=match).select_related("user").order_by("seat"))
         if len(seats) != match.players:
-            raise conflict("table_not_full", f"{len(seats)} of {match.players} seats are taken.")
+            raise conflict(
+                "table_not_full",
+                _("%(count)s of %(players)s seats are taken.") % {"count": len(seats), "players": match.players},
+            )
         waiting = [seat.seat for seat in seats if not seat.ready]
         if waiting:
-            raise conflict("rematch_not_accepted", "Every player must accept the rematch first.", seats=waiting)
+            raise conflict("rematch_not_accepted", _("Every player must accept the rematch first."), seats=waiting)
         engine = ENGINES[match.game]
         given = _contributions([match.shuffle_id])[match.shuffle_id] if match.shuffle_id else {}
         deal = _deal(match.shuffle, [seat.user_id for seat in seats], given)
@@ -627,14 +652,16 @@ def match_record(
             try:
                 produced = engine.decide(state, seat, move)
             except IllegalMove as exc:
-                raise ApplicationError(exc.code, f"move {len(new)}: {exc.message}") from None
+                raise ApplicationError(
+                    exc.code, _("move %(number)s: %(message)s") % {"number": len(new), "message": move_message(exc)}
+                ) from None
             new.append(NewEvent(Event.Kind.TABLE, {"type": "MovePlayed", "seat": seat, "move": move}, actor))
             new += [NewEvent(Event.Kind.ENGINE, e, actor) for e in produced]
             for event in produced:
                 state = engine.evolve(state, event)
         outcome = engine.outcome(state)
         if outcome is None:
-            raise bad_request("match_unfinished", "The moves do not finish the match.")
+            raise bad_request("match_unfinished", _("The moves do not finish the match."))
         new.append(NewEvent(Event.Kind.TABLE, {"type": "MatchFinished", "outcome": outcome, "seed": seed}, "server"))
         _events_create(match, new)
         match.status, match.outcome, match.finished_at = Match.Status.FINISHED, outcome, timezone.now()
@@ -653,22 +680,22 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
     if source is None:
         raise match_not_found(match_id)
     if not source.revealed:
-        raise forbidden("match_running", "Practice starts from a match that has ended.")
+        raise forbidden("match_running", _("Practice starts from a match that has ended."))
     if source.seed is None:  # an imported file that never revealed its seed: no commitment to deal under
-        raise conflict("position_not_playable", "This match's seed is not known here, so no practice deal can follow it.")
+        raise conflict("position_not_playable", _("This match's seed is not known here, so no practice deal can follow it."))
     if not 0 < seq <= source.last_seq:
-        raise bad_request("bad_seq", f"seq runs from 1 to {source.last_seq}.")
+        raise bad_request("bad_seq", _("seq runs from 1 to %(last_seq)s.") % {"last_seq": source.last_seq})
     if not 0 <= seat < source.players:
-        raise bad_request("bad_seat", f"Seats run from 0 to {source.players - 1}.")
+        raise bad_request("bad_seat", _("Seats run from 0 to %(last)s.") % {"last": source.players - 1})
     bot = bot or STRONG_BOT[source.game]
     if bot not in BOTS[source.game]:
-        raise bad_request("unknown_bot", f"{source.game} has no bot {bot!r}.")
+        raise bad_request("unknown_bot", _("%(game)s has no bot %(bot)s.") % {"game": source.game, "bot": repr(bot)})
     engine = ENGINES[source.game]
     rows = list(Event.objects.filter(match=source, seq__lte=seq).order_by("seq"))
     prefix = [row.data for row in rows if row.kind == Event.Kind.ENGINE]
     state = engine.replay(prefix)
     if state is None or engine.outcome(state) is not None:
-        raise conflict("position_not_playable", "Choose a position after the deal and before the end.")
+        raise conflict("position_not_playable", _("Choose a position after the deal and before the end."))
     with transaction.atomic():
         match = Match.objects.create(
             game=source.game, origin=Match.Origin.PRACTICE, players=source.players, rated=False, created_by=user,
@@ -736,7 +763,7 @@ def receipt_answer(receipt: store.Receipt, request_sha256: str, response: dict) 
     if request_sha256 != receipt.request_sha256:
         raise ApplicationError(
             "idempotency_key_reused",
-            "This Idempotency-Key already answered another move at this table: send a new key for a new move.",
+            _("This Idempotency-Key already answered another move at this table: send a new key for a new move."),
         )
     return response
 
@@ -754,11 +781,11 @@ def move_play(*, match_id: int, seat: int, move: Any, actor: str, expected_seq: 
 
 
 def stale_seq(seq: int | None) -> ApplicationError:
-    return conflict("stale_seq", "The match has moved on since the state you saw.", seq=seq)
+    return conflict("stale_seq", _("The match has moved on since the state you saw."), seq=seq)
 
 
 def table_busy() -> ApplicationError:
-    return conflict("busy", "The table is too busy; try again.")
+    return conflict("busy", _("The table is too busy; try again."))
 
 
 def _move_append(
@@ -771,7 +798,7 @@ def _move_append(
     *,
     user_id: int | None = None,
 ) -> dict:
-    for _ in range(MAX_APPEND_ATTEMPTS):
+    for _attempt in range(MAX_APPEND_ATTEMPTS):
         try:
             return _try_move(match_id, seat, move, actor, expected_seq, receipt, user_id)
         except _LostRace:
@@ -822,13 +849,16 @@ def move_seat(
     if head is None:
         raise match_not_found(match_id)
     if seat is None and (user_id is None or (seat := head.seat_of(user_id)) is None):
-        raise forbidden("not_seated", "You do not sit at this table.")
+        raise forbidden("not_seated", _("You do not sit at this table."))
     if not isinstance(move, dict):
-        raise bad_request("malformed_move", "A move is a JSON object with an \"action\".")
+        raise bad_request("malformed_move", _("A move is a JSON object with an \"action\"."))
     if len(json.dumps(move)) > _MAX_MOVE_BYTES:
-        raise bad_request("move_too_large", f"A move is at most {_MAX_MOVE_BYTES} bytes of JSON.")
+        raise bad_request(
+            "move_too_large",
+            _("A move is at most %(max_bytes)s bytes of JSON.") % {"max_bytes": _MAX_MOVE_BYTES},
+        )
     if head.match.status == Match.Status.OPEN:
-        raise conflict("match_not_started", "The match has not started.")
+        raise conflict("match_not_started", _("The match has not started."))
     if expected_seq is not None and expected_seq != head.match.last_seq:
         raise stale_seq(head.match.last_seq)
     return seat
@@ -863,7 +893,7 @@ def move_decide(head: store.Head, state: Any, seat: int, move: dict, actor: str)
     try:
         produced = engine.decide(state, seat, move)
     except IllegalMove as exc:
-        raise ApplicationError(exc.code, exc.message) from None
+        raise ApplicationError(exc.code, move_message(exc)) from None
     for event in produced:
         state = engine.evolve(state, event)
     new = [NewEvent(Event.Kind.TABLE, {"type": "MovePlayed", "seat": seat, "move": move}, actor)]
@@ -944,7 +974,7 @@ def _state_cached(
 
 def table_fact_append(*, match_id: int, fact: dict, actor: str) -> int:
     """Appends a table fact (not an engine event) at the head, e.g. `SeatAbandoned`; returns its seq."""
-    for _ in range(MAX_APPEND_ATTEMPTS):
+    for _attempt in range(MAX_APPEND_ATTEMPTS):
         try:
             return _try_fact(match_id, fact, actor)
         except _LostRace:

@@ -8,6 +8,7 @@ import json
 
 from django.conf import settings
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -18,7 +19,7 @@ from rest_framework.views import APIView
 from leaguelog import selectors, services, tiles
 from leaguelog.models import Kind
 from leaguelog.notes import verifier_key_for
-from server.errors import bad_request, error_response, not_found
+from server.errors import bad_request, english_or, error_response, not_found
 
 # A tile's bytes depend on its path alone, so it is cached for good; the checkpoint changes.
 _IMMUTABLE = "public, max-age=31536000, immutable"
@@ -35,7 +36,7 @@ def checkpoint(request) -> HttpResponse:
     cosignatures its witnesses have sent so far."""
     latest = selectors.checkpoint_latest()
     if latest is None:
-        return error_response("log_not_started", "The league log has no checkpoint yet: try again in a few seconds.")
+        return error_response("log_not_started", _("The league log has no checkpoint yet: try again in a few seconds."))
     response = HttpResponse(selectors.checkpoint_served(latest), content_type="text/plain; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
@@ -54,13 +55,13 @@ def tile(request, path: str) -> HttpResponse:
     try:
         wanted = tiles.parse_tile_path(f"tile/{path}")
     except tiles.TileError as error:
-        return error_response("tile_not_found", str(error))
+        return error_response("tile_not_found", english_or(str(error), _("The log holds no such tile.")))
     level = 0 if isinstance(wanted, tiles.EntryBundle) else wanted.level
     count = _log_size() >> (tiles.TILE_HEIGHT * level)
     if wanted.index * tiles.TILE_WIDTH + wanted.width > count or (
         wanted.width == tiles.TILE_WIDTH and (wanted.index + 1) * tiles.TILE_WIDTH > count
     ):
-        return error_response("tile_not_found", f"The log holds no {path} yet.")
+        return error_response("tile_not_found", _("The log holds no %(path)s yet.") % {"path": path})
     body = selectors.entry_bundle(wanted) if isinstance(wanted, tiles.EntryBundle) else selectors.hash_tile(wanted)
     response = HttpResponse(body, content_type="application/octet-stream")
     response["Cache-Control"] = _IMMUTABLE
@@ -76,7 +77,11 @@ def _sizes_checked(**sizes: int) -> int:
     size = _log_size()
     for name, value in sizes.items():
         if value > size:
-            raise bad_request("beyond_log", f"{name} {value} is past the log's size, {size}.")
+            raise bad_request(
+                "beyond_log",
+                _("%(name)s %(value)s is past the log's size, %(size)s.")
+                % {"name": name, "value": value, "size": size},
+            )
     return size
 
 
@@ -101,7 +106,10 @@ class InclusionProofApi(APIView):
         index, size = query["index"], query["size"]
         _sizes_checked(size=size)
         if index >= size:
-            raise bad_request("beyond_tree", f"index {index} is not in a tree of {size} entries.")
+            raise bad_request(
+                "beyond_tree",
+                _("index %(index)s is not in a tree of %(size)s entries.") % {"index": index, "size": size},
+            )
         leaf = selectors.stored_hashes([(0, index)])[(0, index)]
         proof = selectors.inclusion_proof(index, size)
         return Response({"index": index, "size": size, "leaf_hash": _b64(leaf), "proof": [_b64(h) for h in proof]})
@@ -127,7 +135,7 @@ class ConsistencyProofApi(APIView):
         old, new = query["old"], query["new"]
         _sizes_checked(new=new)
         if old > new:
-            raise bad_request("bad_sizes", f"old ({old}) must not be past new ({new}).")
+            raise bad_request("bad_sizes", _("old (%(old)s) must not be past new (%(new)s).") % {"old": old, "new": new})
         proof = selectors.consistency_proof(old, new)
         return Response({"old": old, "new": new, "proof": [_b64(h) for h in proof]})
 
@@ -157,7 +165,7 @@ class EntryApi(APIView):
     def get(self, request, index: int):
         entry = selectors.entry_at(index) if index < _log_size() else None
         if entry is None:
-            raise not_found("entry_not_found", f"The log holds no entry {index}.")
+            raise not_found("entry_not_found", _("The log holds no entry %(index)s.") % {"index": index})
         return Response(_entry_body(entry))
 
 
@@ -175,7 +183,10 @@ class EntryFindApi(APIView):
         query = _query(self.InputSerializer, request)
         entry = selectors.entry_of(query["kind"], query["source_id"])
         if entry is None or entry.index >= _log_size():
-            raise not_found("entry_not_found", f"No {query['kind']} {query['source_id']} in the log (yet).")
+            raise not_found(
+                "entry_not_found",
+                _("No %(kind)s %(id)s in the log (yet).") % {"kind": query["kind"], "id": query["source_id"]},
+            )
         return Response(_entry_body(entry))
 
 

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from leaguelog import merkle, selectors
 from leaguelog.checkpoint import Checkpoint
 from leaguelog.cosignature import verify_cosignature_line
 from leaguelog.models import LogCheckpoint, LogCosignature, LogEntry, LogHash, LogHead, LogPending
 from leaguelog.notes import NoteError, parse_note, parse_signature_line, parse_signer_key, parse_verifier_key, sign_note
-from server.errors import bad_request, forbidden, not_found
+from server.errors import bad_request, english_or, forbidden, not_found
 
 INTEGRATE_BATCH = 2_000
 
@@ -78,21 +79,21 @@ def cosignature_add(*, size: int, line: str) -> bool:
     of LOG_WITNESSES and the line verifies; returns whether it is new (a repeat changes nothing)."""
     checkpoint = LogCheckpoint.objects.filter(size=size).first()
     if checkpoint is None:
-        raise not_found("checkpoint_not_found", f"The log signed no checkpoint of {size} entries.")
+        raise not_found("checkpoint_not_found", _("The log signed no checkpoint of %(size)s entries.") % {"size": size})
     try:
         signature = parse_signature_line(line if line.endswith("\n") else line + "\n")
     except NoteError as error:
-        raise bad_request("bad_cosignature", str(error)) from error
+        raise bad_request("bad_cosignature", english_or(str(error), _("The cosignature line cannot be read."))) from error
     witnesses = [parse_verifier_key(key) for key in settings.LOG_WITNESSES]
     witness = next((w for w in witnesses if (w.name, w.key_id) == (signature.name, signature.key_id)), None)
     if witness is None:
-        raise forbidden("unknown_witness", f"{signature.name!r} is not one of this log's witnesses.")
-    body, _ = parse_note(checkpoint.note)
+        raise forbidden("unknown_witness", _("%(name)s is not one of this log's witnesses.") % {"name": repr(signature.name)})
+    body, _signatures = parse_note(checkpoint.note)
     try:
         verify_cosignature_line(signature.line(), body, witness)
     except NoteError as error:
-        raise bad_request("bad_cosignature", str(error)) from error
-    _, created = LogCosignature.objects.get_or_create(
+        raise bad_request("bad_cosignature", english_or(str(error), _("The cosignature does not verify."))) from error
+    _cosignature, created = LogCosignature.objects.get_or_create(
         checkpoint=checkpoint, witness=witness.name, defaults={"line": signature.line()}
     )
     return created

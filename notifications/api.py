@@ -5,6 +5,7 @@ included: an operator who needs them reads the database, not the API).
 """
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -47,7 +48,7 @@ class PreferencesInputSerializer(serializers.Serializer):
 
     def to_internal_value(self, data):
         if isinstance(data, dict) and (unknown := sorted(set(data) - set(Kind.values))):
-            raise bad_request("unknown_kind", f"Kinds are {', '.join(Kind.values)}.", kinds=unknown)
+            raise bad_request("unknown_kind", _("Kinds are %(kinds)s.") % {"kinds": ', '.join(Kind.values)}, kinds=unknown)
         return super().to_internal_value(data)
 
 
@@ -63,7 +64,7 @@ class NotificationListApi(APIView):
     def get(self, request):
         unread = request.query_params.get("unread", "0").lower()
         if unread not in ("0", "1", "true", "false"):
-            raise bad_request("bad_unread", "unread is 1 or 0 (true or false).")
+            raise bad_request("bad_unread", _("unread is 1 or 0 (true or false)."))
         rows = selectors.notification_list(user_id=request.user.pk, unread=unread in ("1", "true"))
         return paged(rows, request, self, lambda page: NotificationOutputSerializer(page, many=True).data)
 
@@ -90,7 +91,7 @@ class NotificationReadApi(APIView):
 
         def validate(self, data):
             if data["all"] == ("ids" in data):
-                raise bad_request("ids_or_all", 'Send "ids" (a list) or "all": true, one of them.')
+                raise bad_request("ids_or_all", _("Send \"ids\" (a list) or \"all\": true, one of them."))
             return data
 
     @extend_schema(

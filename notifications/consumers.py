@@ -16,15 +16,21 @@ import asyncio
 import json
 import logging
 import time
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from accounts.sockets import credential_ended
 from notifications import selectors, services
 from notifications.serializers import NotificationOutputSerializer
+from server import languages
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 _MAX_FRAME_BYTES = 1024
 _PING_SECONDS = 1.0  # a ping reads the database: at most one a second is answered
@@ -32,11 +38,18 @@ log = logging.getLogger(__name__)
 
 
 class NotificationConsumer(AsyncJsonWebsocketConsumer):
+    async def dispatch(self, message: dict) -> None:
+        if not hasattr(self, "language"):
+            self.language = await _in_thread(languages.of_scope)(self.scope)
+        # Active for this socket's task alone (a context variable): other sockets keep theirs.
+        with translation.override(self.language):
+            await super().dispatch(message)
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         await self.accept()  # first, so that a refused client reads why
         if user is None or not user.is_authenticated:
-            await self._error("not_authenticated", "Log in to get your notifications.")
+            await self._error("not_authenticated", _("Log in to get your notifications."))
             await self.close(code=4401)
             return
         self.user_id = user.pk
@@ -71,10 +84,12 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         except ValueError:
             message = None
         if not isinstance(message, dict) or message.get("type") != "ping":
-            await self._error("unknown_frame", "The only frame this socket takes is {\"type\": \"ping\"}.")
+            await self._error("unknown_frame", _("The only frame this socket takes is {\"type\": \"ping\"}."))
             return
         if time.monotonic() - self.last_ping < _PING_SECONDS:
-            await self._error("rate_limited", f"At most one ping every {_PING_SECONDS:g} s.")
+            await self._error(
+                "rate_limited", _("At most one ping every %(seconds)s s.") % {"seconds": format(_PING_SECONDS, "g")}
+            )
             return
         self.last_ping = time.monotonic()
         await self._send_new()
@@ -98,11 +113,11 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
     async def _check_credential(self, user) -> None:
         """As the table's socket: once its token or session ends, it is told so and closed."""
         await credential_ended(self.scope, user.pk)
-        await self._error("credential_revoked", "Your token or session has ended: log in again.")
+        await self._error("credential_revoked", _("Your token or session has ended: log in again."))
         await self.close(code=4401)
 
-    async def _error(self, code: str, message: str) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message})
+    async def _error(self, code: str, message: StrOrPromise) -> None:
+        await self.send_json({"type": "error", "code": code, "message": str(message)})
 
 
 # The `cast`s: a many=True serializer's data is a list; the stubs type every serializer's data as a dict.

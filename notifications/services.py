@@ -7,7 +7,7 @@ twice tells nobody twice.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import timedelta
 from typing import TypedDict
 
@@ -17,15 +17,18 @@ from django.db import transaction
 from django.db.models import CharField, Exists, F, OuterRef, Value
 from django.db.models.constants import OnConflict
 from django.db.models.functions import Cast, Concat
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import notify
 from games.engines import ENGINES
 from games.models import Invitation, Match, Seat
 from games.state import state_at_head
+from games.titles import game_title
 from notifications.models import Kind, Notification, NotificationPreference
 from notifications.selectors import preferences_of
+from server import languages
 from server.celery import send_on_commit
 from tournaments.models import Entrant, TournamentEvent
 
@@ -44,6 +47,18 @@ class NotificationData(TypedDict):
 def user_group(user_id: int) -> str:
     """The channel-layer group of a person's notification sockets."""
     return f"user.{user_id}"
+
+
+def _in_own_language(user_ids: Iterable[int], compose: Callable[[int], NotificationData]) -> dict[int, NotificationData]:
+    """What each person is told, composed in their own language (their account's, else the site's):
+    the text is kept as it is written, for the pages and the mail alike."""
+    user_ids = list(user_ids)
+    chosen = dict(User.objects.filter(pk__in=user_ids).values_list("pk", "language"))
+    told = {}
+    for user_id in user_ids:  # in the order given: the rows are inserted in it
+        with translation.override(languages.supported(chosen.get(user_id)) or settings.LANGUAGE_CODE):
+            told[user_id] = compose(user_id)
+    return told
 
 
 def notifications_send(*, kind: str, key: str, data_by_user: Mapping[int, NotificationData]) -> list[int]:
@@ -101,11 +116,11 @@ def notification_email_send(*, notification_id: int) -> bool:
     if not notification.user.email or not notification.user.is_active:
         return False
     link = f"{settings.SITE_URL}{notification.data['url']}"
-    body = (
-        f"{notification.data['body']}\n\n{link}\n\n"
-        f"You get this mail because you chose e-mails for \"{Kind(notification.kind).label}\": "
-        f"change that on {settings.SITE_URL}/account.\n"
-    )
+    with translation.override(languages.supported(notification.user.language) or settings.LANGUAGE_CODE):
+        why = _('You get this mail because you chose e-mails for "%(kind)s": change that on %(url)s.') % {
+            "kind": Kind(notification.kind).label, "url": f"{settings.SITE_URL}/account",
+        }
+    body = f"{notification.data['body']}\n\n{link}\n\n{why}\n"
     try:
         send_mail(f"Card League: {notification.data['title']}", body, None, [notification.user.email])
     except Exception:
@@ -141,13 +156,17 @@ def match_finished_notify(*, match_id: int) -> list[int]:
     match = Match.objects.filter(pk=match_id, status=Match.Status.FINISHED).first()
     if match is None:
         return []
-    data: NotificationData = {
-        "title": f"Table {match.pk} has ended",
-        "body": f"The {match.game} match at table {match.pk} has ended: see how it finished.",
-        "url": f"/tables/{match.pk}",
-    }
+
+    def told(user_id: int) -> NotificationData:
+        return {
+            "title": _("Table %(table)s has ended") % {"table": match.pk},
+            "body": _("The %(game)s match at table %(table)s has ended: see how it finished.")
+            % {"game": game_title(match.game), "table": match.pk},
+            "url": f"/tables/{match.pk}",
+        }
+
     people = Seat.objects.filter(match=match, user__isnull=False).values_list("user_id", flat=True)
-    return notifications_send(kind=Kind.MATCH_FINISHED, key=str(match.pk), data_by_user={u: data for u in people})
+    return notifications_send(kind=Kind.MATCH_FINISHED, key=str(match.pk), data_by_user=_in_own_language(people, told))
 
 
 def round_notify(*, tournament_id: int, seq: int) -> list[int]:
@@ -167,21 +186,39 @@ def round_notify(*, tournament_id: int, seq: int) -> list[int]:
 def _round_paired_data(event: TournamentEvent) -> dict[int, NotificationData]:
     """Each person's table in a RoundPaired (its seats are entrant ids), or their bye."""
     tournament = event.tournament
-    title, url = f"Round {event.data['round']} of {tournament.name} is paired", f"/tournaments/{tournament.pk}"
-    bodies = {entrant: f"You play at table {table['table']}." for table in event.data["tables"] for entrant in table["seats"]}
-    bodies.update({entrant: "You have a bye this round." for entrant in event.data["byes"]})
-    people = Entrant.objects.filter(pk__in=list(bodies), user__isnull=False).values_list("pk", "user_id")
-    return {user_id: {"title": title, "body": bodies[entrant], "url": url} for entrant, user_id in people}
+    tables = {entrant: table["table"] for table in event.data["tables"] for entrant in table["seats"]}
+    tables.update({entrant: None for entrant in event.data["byes"]})
+    entrant_of = {
+        user_id: entrant
+        for entrant, user_id in Entrant.objects.filter(pk__in=list(tables), user__isnull=False).values_list("pk", "user_id")
+    }
+
+    def told(user_id: int) -> NotificationData:
+        table = tables[entrant_of[user_id]]
+        return {
+            "title": _("Round %(round)s of %(tournament)s is paired")
+            % {"round": event.data["round"], "tournament": tournament.name},
+            "body": _("You have a bye this round.") if table is None else _("You play at table %(table)s.") % {"table": table},
+            "url": f"/tournaments/{tournament.pk}",
+        }
+
+    return _in_own_language(entrant_of, told)
 
 
 def _round_started_data(event: TournamentEvent) -> dict[int, NotificationData]:
     """A link to each person's table in a RoundStarted (it names each table's match)."""
-    title = f"Round {event.data['round']} of {event.tournament.name} has started"
     seats = Seat.objects.filter(match_id__in=[table["match"] for table in event.data["tables"]], user__isnull=False)
-    return {
-        user_id: {"title": title, "body": f"Your table is open: table {match_id}.", "url": f"/tables/{match_id}"}
-        for user_id, match_id in seats.values_list("user_id", "match_id")
-    }
+    match_of = dict(seats.values_list("user_id", "match_id"))
+
+    def told(user_id: int) -> NotificationData:
+        return {
+            "title": _("Round %(round)s of %(tournament)s has started")
+            % {"round": event.data["round"], "tournament": event.tournament.name},
+            "body": _("Your table is open: table %(table)s.") % {"table": match_of[user_id]},
+            "url": f"/tables/{match_of[user_id]}",
+        }
+
+    return _in_own_language(match_of, told)
 
 
 def invitation_notify(*, invitation: Invitation, token: str) -> list[int]:
@@ -189,13 +226,19 @@ def invitation_notify(*, invitation: Invitation, token: str) -> list[int]:
     The link is the invitee's own: kept in their notification, which only they can read."""
     assert invitation.invitee_id is not None  # sent only for an invitation addressed to a person
     match = invitation.match
-    seat = "any free seat" if invitation.seat is None else f"seat {invitation.seat}"
-    data: NotificationData = {
-        "title": f"{invitation.created_by.shown_name} invited you to a table",
-        "body": f"A {match.game} table for {match.players} ({seat}).",
-        "url": f"/invite/{token}",
-    }
-    return notifications_send(kind=Kind.INVITED, key=str(invitation.pk), data_by_user={invitation.invitee_id: data})
+
+    def told(user_id: int) -> NotificationData:
+        seat = _("any free seat") if invitation.seat is None else _("seat %(seat)s") % {"seat": invitation.seat}
+        return {
+            "title": _("%(name)s invited you to a table") % {"name": invitation.created_by.shown_name},
+            "body": _("A %(game)s table for %(players)s (%(seat)s).")
+            % {"game": game_title(match.game), "players": match.players, "seat": seat},
+            "url": f"/invite/{token}",
+        }
+
+    return notifications_send(
+        kind=Kind.INVITED, key=str(invitation.pk), data_by_user=_in_own_language([invitation.invitee_id], told)
+    )
 
 
 def turn_notify_sweep() -> int:
@@ -227,12 +270,16 @@ def turn_notify_sweep() -> int:
 def _turn_notify(match: Match) -> list[int]:
     to_act = ENGINES[match.game].to_act(state_at_head(match.pk, match.game, match.last_seq))
     people = Seat.objects.filter(match=match, seat__in=to_act, user__isnull=False, abandoned=False)
-    data: NotificationData = {
-        "title": f"Your turn at table {match.pk}",
-        "body": f"The {match.game} match at table {match.pk} is waiting for your move.",
-        "url": f"/tables/{match.pk}",
-    }
+
+    def told(user_id: int) -> NotificationData:
+        return {
+            "title": _("Your turn at table %(table)s") % {"table": match.pk},
+            "body": _("The %(game)s match at table %(table)s is waiting for your move.")
+            % {"game": game_title(match.game), "table": match.pk},
+            "url": f"/tables/{match.pk}",
+        }
+
     return notifications_send(
         kind=Kind.YOUR_TURN, key=f"{match.pk}:{match.last_seq}",
-        data_by_user={user_id: data for user_id in people.values_list("user_id", flat=True)},
+        data_by_user=_in_own_language(people.values_list("user_id", flat=True), told),
     )

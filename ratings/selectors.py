@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, TextField
 from django.db.models.functions import Cast
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.engines import ENGINES
@@ -44,7 +45,7 @@ def game_params(game: str) -> rmath.Params:
 
 def game_check(game: str) -> None:
     if game not in ENGINES:
-        raise bad_request("unknown_game", f"No game is called {game!r}.", games=sorted(ENGINES))
+        raise bad_request("unknown_game", _("No game is called %(game)s.") % {"game": repr(game)}, games=sorted(ENGINES))
 
 
 def is_cooperative(game: str) -> bool:
@@ -455,13 +456,13 @@ def competitor_ref(game: str, ref: str) -> CompetitorRef:
     if ref.startswith(rmath.GAME_PREFIX):
         players = whole_number(ref[len(rmath.GAME_PREFIX):])
         if not is_cooperative(game) or players is None:
-            raise not_found("player_not_found", f"{game} has no pseudo-player {ref!r}.")
+            raise not_found("player_not_found", _("%(game)s has no pseudo-player %(ref)s.") % {"game": game, "ref": repr(ref)})
         return CompetitorRef(ref, Kind.GAME, None, _game_name(game, players))
     user = User.objects.filter(username=ref).first()
     if user is None and (user_id := whole_number(ref)) is not None:
         user = User.objects.filter(pk=user_id).first()
     if user is None:
-        raise not_found("player_not_found", f"There is no player {ref!r}.")
+        raise not_found("player_not_found", _("There is no player %(ref)s.") % {"ref": repr(ref)})
     return CompetitorRef(rmath.user_competitor(user.pk), Kind.USER, user, user.shown_name)
 
 
@@ -587,7 +588,10 @@ def rating_detail(game: str, ref: CompetitorRef, pool: str, *, min_games: int) -
     first rated match there."""
     row = leaderboard_row(game, pool, ref.competitor, min_games=min_games)
     if row is None:
-        raise not_found("not_rated", f"{ref.name} has no {pool} rating in {game} yet.")
+        raise not_found(
+            "not_rated",
+            _("%(name)s has no %(pool)s rating in %(game)s yet.") % {"name": ref.name, "pool": pool, "game": game},
+        )
     return {**row, "pool": pool}
 
 
@@ -754,10 +758,14 @@ def table_prediction(game: str, refs: list[CompetitorRef], *, pool: str | None =
     cooperative = is_cooperative(game)
     low = engine.min_players if cooperative else max(2, engine.min_players)
     if not low <= len(refs) <= engine.max_players:
-        raise bad_request("bad_player_count", f"{game} takes {low} to {engine.max_players} players, not {len(refs)}.")
+        raise bad_request(
+            "bad_player_count",
+            _("%(game)s takes %(low)s to %(max_players)s players, not %(count)s.")
+            % {"game": game, "low": low, "max_players": engine.max_players, "count": len(refs)},
+        )
     keys = [ref.competitor for ref in refs]
     if len(set(keys)) != len(keys):
-        raise bad_request("duplicate_player", "Each player sits once at a proposed table.")
+        raise bad_request("duplicate_player", _("Each player sits once at a proposed table."))
     if pool is None:
         pool = Pool.BOTS if any(ref.kind == Kind.BOT for ref in refs) else Pool.PEOPLE
     params = game_params(game)
@@ -814,7 +822,10 @@ def best_results(game: str, pool: str, *, players: int | None = None) -> QuerySe
     """Team results, fewest cards left first (then the earliest), per player count."""
     game_check(game)
     if not is_cooperative(game):
-        raise not_found("not_cooperative", f"{game} is not cooperative: it has a leaderboard, not best results.")
+        raise not_found(
+            "not_cooperative",
+            _("%(game)s is not cooperative: it has a leaderboard, not best results.") % {"game": game},
+        )
     ladder = ladder_get(game, pool)
     # The stubs refuse None here, which Django reads as IS NULL: no ladder yet, no results.
     results = TeamResult.objects.filter(ladder_id=ladder.pk if ladder else None)  # type: ignore[misc]

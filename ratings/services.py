@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import F, Max
+from django.utils.translation import gettext as _
 
 from games.engines import ENGINES
 from games.models import Match
@@ -204,7 +205,7 @@ def ratings_rebuild(*, game: str, progress: projections.Progress = projections.p
     Lock: both ladder rows of the game, people's then bots', for the whole transaction.
     """
     if game not in ENGINES:
-        raise bad_request("unknown_game", f"No game is called {game!r}.", games=sorted(ENGINES))
+        raise bad_request("unknown_game", _("No game is called %(game)s.") % {"game": repr(game)}, games=sorted(ENGINES))
     return _game_rebuild(game, game_params(game), progress)
 
 

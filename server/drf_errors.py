@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -37,7 +39,11 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         return None
     code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
     if isinstance(exc, exceptions.ValidationError):
-        body = {"code": code, "message": "The request's fields are not valid.", "extra": {"fields": exc.detail}}
+        body = {"code": code, "message": _("The request's fields are not valid."), "extra": {"fields": exc.detail}}
+    elif isinstance(exc, exceptions.Throttled) and (wait := getattr(exc, "wait", None)) is not None:
+        # DRF formats the wait into its message before translating it, so no catalogue can.
+        message = ngettext("Too many requests: wait %(wait)s second.", "Too many requests: wait %(wait)s seconds.", wait)
+        body = {"code": code, "message": message % {"wait": wait}}
     else:
         body = {"code": code, "message": str(getattr(exc, "detail", exc))}
     response.data = {"error": body}

@@ -8,9 +8,14 @@ Every error leaves the server as `{"error": {"code": ..., "message": ..., "extra
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 @dataclass(frozen=True)
@@ -220,7 +225,9 @@ CATALOGUE: dict[str, ErrorCode] = {
 class ApplicationError(Exception):
     """A refused operation: nothing was written. Its HTTP status is its code's, in the catalogue."""
 
-    def __init__(self, code: str, message: str, *, extra: dict | None = None):
+    # `message` is in the reader's language: translated where it is raised (a lazy one where it is
+    # a module's constant, rendered in the language active when the answer is written).
+    def __init__(self, code: str, message: StrOrPromise, *, extra: dict | None = None):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
@@ -228,7 +235,7 @@ class ApplicationError(Exception):
         self.extra = extra or {}
 
     def as_dict(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        body: dict[str, Any] = {"code": self.code, "message": str(self.message)}
         if self.extra:
             body["extra"] = self.extra
         return body
@@ -236,27 +243,37 @@ class ApplicationError(Exception):
 
 # Named after the status their codes have, so a raise site reads as what it is; the catalogue
 # test holds each call to a code of that status.
-def bad_request(code: str, message: str, **extra: Any) -> ApplicationError:
+def bad_request(code: str, message: StrOrPromise, **extra: Any) -> ApplicationError:
     return ApplicationError(code, message, extra=extra)
 
 
-def forbidden(code: str, message: str) -> ApplicationError:
+def forbidden(code: str, message: StrOrPromise) -> ApplicationError:
     return ApplicationError(code, message)
 
 
-def not_found(code: str, message: str) -> ApplicationError:
+def not_found(code: str, message: StrOrPromise) -> ApplicationError:
     return ApplicationError(code, message)
 
 
-def conflict(code: str, message: str, **extra: Any) -> ApplicationError:
+def conflict(code: str, message: StrOrPromise, **extra: Any) -> ApplicationError:
     return ApplicationError(code, message, extra=extra)
 
 
 def match_not_found(match_id: int) -> ApplicationError:
     """The one refusal every app gives for a match id that names no match."""
-    return ApplicationError("match_not_found", f"There is no match {match_id}.")
+    return ApplicationError("match_not_found", _("There is no match %(id)s.") % {"id": match_id})
 
 
-def error_response(code: str, message: str, *, headers: dict | None = None) -> JsonResponse:
+def error_response(code: str, message: StrOrPromise, *, headers: dict | None = None) -> JsonResponse:
     """The catalogue's shape and status for a plain Django view or middleware (outside DRF)."""
-    return JsonResponse({"error": {"code": code, "message": message}}, status=CATALOGUE[code].status, headers=headers)
+    return JsonResponse({"error": {"code": code, "message": str(message)}}, status=CATALOGUE[code].status, headers=headers)
+
+
+def english_or(detail: str, translated: StrOrPromise) -> str:
+    """`detail` for an English reader, `translated` for any other.
+
+    For refusals whose precise wording comes from pure code with no catalogue (an engine's
+    IllegalMove, a format's option check): English readers keep that detail, the others get
+    the translated general message rather than English.
+    """
+    return detail if (translation.get_language() or "en").startswith("en") else str(translated)

@@ -14,6 +14,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import parsers
 from rest_framework.parsers import JSONParser
 from rest_framework.throttling import ScopedRateThrottle
@@ -40,13 +42,13 @@ class BodySizeLimitMiddleware:
             length = 0
         limit = settings.MAX_UPLOAD_BYTES if request.path in settings.UPLOAD_PATHS else settings.MAX_BODY_BYTES
         if length > limit:
-            return error_response("body_too_large", f"Request bodies are at most {limit} bytes.")
+            return error_response("body_too_large", _("Request bodies are at most %(limit)s bytes.") % {"limit": limit})
         if any("\x00" in text for key, values in request.GET.lists() for text in (key, *values)):
             return error_response("nul_character", NUL_MESSAGE)  # PostgreSQL text cannot hold it
         return self.get_response(request)
 
 
-NUL_MESSAGE = "Text may not contain the NUL character."
+NUL_MESSAGE = gettext_lazy("Text may not contain the NUL character.")
 
 
 def whole_number(text: str) -> int | None:
@@ -91,9 +93,15 @@ class BoundedJSONParser(JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise bad_request("json_too_deep", f"JSON is nested at most {settings.MAX_JSON_DEPTH} deep.") from None
+            raise bad_request(
+                "json_too_deep",
+                _("JSON is nested at most %(max_json_depth)s deep.") % {"max_json_depth": settings.MAX_JSON_DEPTH},
+            ) from None
         if json_depth(data, settings.MAX_JSON_DEPTH) > settings.MAX_JSON_DEPTH:
-            raise bad_request("json_too_deep", f"JSON is nested at most {settings.MAX_JSON_DEPTH} deep.")
+            raise bad_request(
+                "json_too_deep",
+                _("JSON is nested at most %(max_json_depth)s deep.") % {"max_json_depth": settings.MAX_JSON_DEPTH},
+            )
         if json_has_nul(data):
             raise bad_request("nul_character", NUL_MESSAGE)
         return data

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
@@ -28,7 +29,9 @@ class Page(LimitOffsetPagination):
         limit = whole_number(text)
         if limit is None or not 1 <= limit <= settings.MAX_PAGE_SIZE:
             raise bad_request(
-                "bad_limit", f"limit is a whole number from 1 to {settings.MAX_PAGE_SIZE}.", max=settings.MAX_PAGE_SIZE
+                "bad_limit",
+                _("limit is a whole number from 1 to %(max_page_size)s.") % {"max_page_size": settings.MAX_PAGE_SIZE},
+                max=settings.MAX_PAGE_SIZE,
             )
         return limit
 
@@ -38,7 +41,7 @@ class Page(LimitOffsetPagination):
             return 0
         offset = whole_number(text)
         if offset is None:
-            raise bad_request("bad_offset", "offset is a whole number of rows to skip.")
+            raise bad_request("bad_offset", _("offset is a whole number of rows to skip."))
         return offset
 
 

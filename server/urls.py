@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.translation import gettext as _
 from django.views.defaults import page_not_found
 from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
@@ -38,7 +39,7 @@ urlpatterns = [
 def _not_found(request, exception=None):
     """JSON under /api/, the usual page elsewhere."""
     if request.path.startswith("/api/"):
-        return error_response("not_found", "No such endpoint.")
+        return error_response("not_found", _("No such endpoint."))
     return page_not_found(request, exception)
 
 

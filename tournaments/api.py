@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import JSONParser
@@ -377,10 +378,10 @@ class TournamentListCreateApi(JsonApiView):
     def get(self, request):
         status_filter = request.query_params.get("status")
         if status_filter and status_filter not in Tournament.Status.values:
-            raise serializers.ValidationError({"status": f"one of {Tournament.Status.values}"})
+            raise serializers.ValidationError({"status": _("one of %(values)s") % {"values": Tournament.Status.values}})
         game = request.query_params.get("game")
         if game is not None and game not in ENGINES:
-            raise serializers.ValidationError({"game": f"one of {sorted(ENGINES)}"})
+            raise serializers.ValidationError({"game": _("one of %(values)s") % {"values": sorted(ENGINES)}})
         organiser = request.query_params.get("organiser")
         if organiser is not None:
             organiser = serializers.IntegerField(min_value=1).run_validation(organiser)
@@ -437,7 +438,7 @@ class TournamentMatchTablesApi(JsonApiView):
         except ValueError:
             ids = [0]
         if not all(0 < match_id < 2**63 for match_id in ids):  # the database's id range
-            raise bad_request("bad_matches", "matches: match ids separated by commas, e.g. 4,9,12.")
+            raise bad_request("bad_matches", _("matches: match ids separated by commas, e.g. 4,9,12."))
         return Response(self.OutputSerializer(selectors.match_tables(ids), many=True).data)
 
 
@@ -833,7 +834,7 @@ class WebhookListCreateApi(JsonApiView):
     def get(self, request, tournament_id: int):
         tournament = selectors.tournament_get(tournament_id)
         if request.user.pk != tournament.organiser_id:
-            raise forbidden("not_organiser", "Only the tournament's organiser may do that.")
+            raise forbidden("not_organiser", _("Only the tournament's organiser may do that."))
         return Response(self.OutputSerializer(selectors.webhook_list(tournament), many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})

@@ -11,9 +11,11 @@ from typing import Any, NamedTuple
 
 from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engines import ENGINES
-from server.errors import bad_request, not_found
+from server.errors import bad_request, english_or, not_found
 from tournaments import fold, projections
 from tournaments.formats import FORMATS
 from tournaments.formats._common import Entrant as FormatEntrant
@@ -44,13 +46,29 @@ from tournaments.shapes import (
 )
 
 FEED_LIMIT = 500
+# `field_rules.RULES` in the reader's language. A decision's `why` is stored in English, with its
+# details, in the tournament's log; a reader of another language gets its rule's sentence.
+RULE_SENTENCES = {
+    "waitlist.joined": gettext_lazy("The tournament was full: registration joined the waitlist."),
+    "waitlist.promoted": gettext_lazy("A seat was freed before the start: the first on the waitlist took it."),
+    "waitlist.closed": gettext_lazy("The tournament started: nobody left on the waitlist was admitted."),
+    "check_in.checked_in": gettext_lazy("The player checked in."),
+    "check_in.missed": gettext_lazy("The player had not checked in when the tournament started."),
+    "drop.requested": gettext_lazy("The player dropped."),
+    "drop.by_organiser": gettext_lazy("The organiser dropped the player."),
+    "late_entry.joined": gettext_lazy("The player joined late."),
+    "reentry.player": gettext_lazy("The player came back after dropping (re-entry allowed)."),
+    "reentry.organiser": gettext_lazy("The organiser re-admitted the player."),
+    "no_show.forfeit": gettext_lazy("Absent from the table: the table is forfeited."),
+    "no_show.dropped": gettext_lazy("Too many forfeits: the player is dropped."),
+}
 _ID_CHUNK = 900  # ids per IN (...) list: under SQLite's smallest limit on query parameters
 
 
 def tournament_get(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
-        raise not_found("tournament_not_found", f"There is no tournament {tournament_id}.")
+        raise not_found("tournament_not_found", _("There is no tournament %(tournament_id)s.") % {"tournament_id": tournament_id})
     return tournament
 
 
@@ -270,7 +288,11 @@ def standing_of(tournament: Tournament, entrant_id: int) -> StandingShown:
     """One entrant's standings row, with its position: one indexed read."""
     row = standings_rows(tournament).filter(entrant_id=entrant_id).first()
     if row is None:
-        raise not_found("not_in_standings", f"Entrant {entrant_id} is not in tournament {tournament.pk}'s standings.")
+        raise not_found(
+            "not_in_standings",
+            _("Entrant %(entrant_id)s is not in tournament %(tournament_id)s's standings.")
+            % {"entrant_id": entrant_id, "tournament_id": tournament.pk},
+        )
     return standing_public(row)
 
 
@@ -474,10 +496,12 @@ def bracket(tournament: Tournament) -> BracketShown:
     options = fold.format_options(state)
     fmt = fold.bracket_format(state, options)
     if not hasattr(fmt, "bracket"):
-        raise not_found("no_bracket", f"A {tournament.format} tournament has no bracket; see its rounds.")
+        raise not_found(
+            "no_bracket", _("A %(format)s tournament has no bracket; see its rounds.") % {"format": tournament.format}
+        )
     field = fold.entrants(state)
     if len(field) < 2:
-        raise not_found("no_bracket", "The bracket is drawn when the tournament starts.")
+        raise not_found("no_bracket", _("The bracket is drawn when the tournament starts."))
     drawn = fmt.bracket(field, options, fold.history(state)).as_dict()
     tables = {
         t["bracket"]: t for rnd in fold.rounds_in_order(state) for t in rnd["tables"] if t["bracket"]
@@ -495,7 +519,7 @@ def bracket(tournament: Tournament) -> BracketShown:
 def calendar(tournament: Tournament) -> dict[str, Any]:
     """A league's matchdays: each date with its round once paired."""
     if tournament.format != "league":
-        raise not_found("not_a_league", "Only a league has a calendar of matchdays.")
+        raise not_found("not_a_league", _("Only a league has a calendar of matchdays."))
     fmt = FORMATS["league"]
     # The folded options: a league created without a start date has the day it started (services._start).
     facts = TournamentProjection.objects.filter(tournament=tournament).values_list("state", flat=True).first() or {}
@@ -538,7 +562,7 @@ def event_public(event: TournamentEvent, *, reveal_deals: bool | Collection[int]
 def event_feed(tournament: Tournament, *, after: int = 0, limit: int = 100) -> dict[str, Any]:
     """The tournament's events after position `after`, oldest first; resume from `next`."""
     if after < 0 or not 1 <= limit <= FEED_LIMIT:
-        raise bad_request("bad_position", f"after ≥ 0 and 1 ≤ limit ≤ {FEED_LIMIT}.")
+        raise bad_request("bad_position", _("after ≥ 0 and 1 ≤ limit ≤ %(feed_limit)s.") % {"feed_limit": FEED_LIMIT})
     complete = set(
         Round.objects.filter(tournament=tournament, completed_at__isnull=False).values_list(
             "number", flat=True
@@ -568,7 +592,7 @@ def field_decisions(tournament: Tournament) -> list[FieldDecision]:
                 "seq": row.seq,
                 "type": row.type,
                 "rule": data["rule"],
-                "why": data.get("why", ""),
+                "why": english_or(data.get("why", ""), RULE_SENTENCES[data["rule"]]),
                 "entrants": [names[e] for e in about if e in names],
                 "round": data.get("round", data.get("from_round", data.get("first_round"))),
                 "actor": row.actor,
@@ -607,7 +631,10 @@ def match_tables(match_ids: Collection[int]) -> list[dict[str, Any]]:
     match's own seat only knows its kind). Matches outside tournaments are left out."""
     ids = sorted(set(match_ids))
     if len(ids) > MATCH_TABLES_LIMIT:
-        raise bad_request("too_many_matches", f"At most {MATCH_TABLES_LIMIT} matches at a time.")
+        raise bad_request(
+            "too_many_matches",
+            _("At most %(match_tables_limit)s matches at a time.") % {"match_tables_limit": MATCH_TABLES_LIMIT},
+        )
     tables = list(
         RoundTable.objects.filter(match_id__in=ids).values_list(
             "match_id", "round__tournament_id", "round__tournament__name", "round__number", "number", "seats"

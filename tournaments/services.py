@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import services as game_services
@@ -43,7 +44,7 @@ from ratings import math as rmath
 from ratings.models import Pool
 from ratings.selectors import current_pairs
 from server.celery import send_on_commit
-from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
+from server.errors import ApplicationError, bad_request, conflict, english_or, forbidden, not_found
 from tournaments import fold, pairing_check, projections, webhooks
 from tournaments.field_rules import CHANGING_FIELD_FORMATS as _CHANGING_FIELD
 from tournaments.field_rules import FieldRules, why
@@ -73,7 +74,7 @@ def _locked(tournament_id: int) -> Tournament:
     """The tournament's row, locked until the transaction ends (the stream's single writer)."""
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
-        raise not_found("tournament_not_found", f"There is no tournament {tournament_id}.")
+        raise not_found("tournament_not_found", _("There is no tournament %(tournament_id)s.") % {"tournament_id": tournament_id})
     return tournament
 
 
@@ -135,22 +136,24 @@ def tournament_create(
     the pairing and what their seated people send before the round starts (`games.shuffle`); the
     round then starts `TOURNAMENT_SHUFFLE_SECONDS` after its pairing, at the earliest."""
     if game not in ENGINES:
-        raise bad_request("unknown_game", f"No game is called {game!r}.", games=sorted(ENGINES))
+        raise bad_request("unknown_game", _("No game is called %(game)s.") % {"game": repr(game)}, games=sorted(ENGINES))
     if format not in FORMATS:
-        raise bad_request("unknown_format", f"No format is called {format!r}.", formats=sorted(FORMATS))
+        raise bad_request(
+            "unknown_format", _("No format is called %(format)s.") % {"format": repr(format)}, formats=sorted(FORMATS)
+        )
     options = dict(options or {})
     reserved = sorted(_SERVER_OPTIONS & set(options))
     if reserved:
-        raise bad_request("bad_options", f"The server sets {', '.join(reserved)} itself.")
+        raise bad_request("bad_options", _("The server sets %(options)s itself.") % {"options": ', '.join(reserved)})
     full = format_options_raw(game=game, options=options)
     try:
         FORMATS[format].options(full)
     except ValueError as exc:
-        raise bad_request("bad_options", str(exc)) from None
+        raise bad_request("bad_options", english_or(str(exc), _("The format does not take those options."))) from None
     if contributed_shuffle and full.get("duplicate"):
         raise bad_request(
             "duplicate_with_contributed_shuffle",
-            "Duplicate deals give every table of a round one deck, so no table's players can add to its shuffle.",
+            _("Duplicate deals give every table of a round one deck, so no table's players can add to its shuffle."),
         )
     match_options = dict(match_options or {})
     _check_match_options(game, match_options)
@@ -208,7 +211,9 @@ def _field_rules_checked(format: str, raw: dict[str, Any] | None) -> dict[str, A
     try:
         return FieldRules.parse(raw, format=format).as_dict()
     except (TypeError, ValueError) as exc:
-        raise bad_request("bad_field_rules", str(exc)) from None
+        raise bad_request(
+            "bad_field_rules", english_or(str(exc), _("The check-in, waitlist, late entry or no-show rules are not valid."))
+        ) from None
 
 
 def _rules(tournament: Tournament) -> FieldRules:
@@ -217,12 +222,14 @@ def _rules(tournament: Tournament) -> FieldRules:
 
 def _check_match_options(game: str, match_options: dict[str, Any]) -> None:
     if "deck" in match_options:
-        raise bad_request("bad_options", "A tournament's tables are dealt by the server: no deck.")
+        raise bad_request("bad_options", _("A tournament's tables are dealt by the server: no deck."))
     engine = ENGINES[game]
     try:
         engine.start(max(2, engine.min_players), 0, match_options)
     except ValueError as exc:
-        raise bad_request("bad_options", f"match_options: {exc}") from None
+        raise bad_request(
+            "bad_options", english_or(f"match_options: {exc}", _("The game does not take those match_options."))
+        ) from None
 
 
 def entrant_register(*, tournament_id: int, user: User) -> Entrant:
@@ -235,9 +242,9 @@ def entrant_register(*, tournament_id: int, user: User) -> Entrant:
         _require_registration(tournament)
         entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
         if entrant is not None and entrant.status == Entrant.Status.ACTIVE:
-            raise conflict("already_registered", "You are already registered for this tournament.")
+            raise conflict("already_registered", _("You are already registered for this tournament."))
         if entrant is not None and entrant.status == Entrant.Status.WAITLISTED:
-            raise conflict("already_waitlisted", "You are already on this tournament's waitlist.")
+            raise conflict("already_waitlisted", _("You are already on this tournament's waitlist."))
         if not _has_room(tournament):
             return _waitlist_join(tournament, user, entrant)
         if entrant is None:
@@ -261,19 +268,19 @@ def entrant_bot_add(*, tournament_id: int, user: User, bot: str, name: str | Non
         if bot not in BOTS.get(tournament.game, {}):
             raise bad_request(
                 "unknown_bot",
-                f"{tournament.game} has no bot {bot!r}.",
+                _("%(game)s has no bot %(bot)s.") % {"game": tournament.game, "bot": repr(bot)},
                 bots=sorted(BOTS.get(tournament.game, {})),
             )
         _require_room(tournament)
         bots = Entrant.objects.filter(tournament=tournament).exclude(bot="")
         if name:
             if bots.filter(name=name).exists():
-                raise conflict("name_taken", f"A bot called {name!r} is already entered.")
+                raise conflict("name_taken", _("A bot called %(name)s is already entered.") % {"name": repr(name)})
         else:
             # One past the number of the last bot of its kind entered (an index read, not a count
             # of the field), walking on past a name taken by a bot named by hand.
             last = bots.filter(bot=bot).order_by("-pk").values_list("name", flat=True).first() or ""
-            _, _, tail = last.rpartition(" ")
+            _head, _space, tail = last.rpartition(" ")
             number = int(tail) + 1 if last.startswith(f"{bot} ") and tail.isdigit() else 1
             while bots.filter(name=f"{bot} {number}").exists():
                 number += 1
@@ -298,7 +305,7 @@ def entrant_withdraw(*, tournament_id: int, user: User, entrant_id: int | None =
         _require_not_over(tournament)
         waiting = entrant.status == Entrant.Status.WAITLISTED and tournament.status == Tournament.Status.REGISTRATION
         if entrant.status != Entrant.Status.ACTIVE and not waiting:
-            raise conflict("already_withdrawn", f"{entrant.name} has already left the tournament.")
+            raise conflict("already_withdrawn", _("%(name)s has already left the tournament.") % {"name": entrant.name})
         from_round = None if tournament.status == Tournament.Status.REGISTRATION else _first_unstarted(tournament)
         rule = "drop.requested" if entrant.user_id == user.pk else "drop.by_organiser"
         detail = "" if from_round is None else f"Not paired from round {from_round}; results so far stand."
@@ -323,7 +330,7 @@ def _acted_on(tournament: Tournament, user: User, entrant_id: int | None) -> Ent
     if entrant_id is None:
         entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
         if entrant is None:
-            raise not_found("not_registered", "You are not registered for this tournament.")
+            raise not_found("not_registered", _("You are not registered for this tournament."))
         return entrant
     entrant = _entrant(tournament, entrant_id)
     if entrant.user_id != user.pk:
@@ -334,33 +341,40 @@ def _acted_on(tournament: Tournament, user: User, entrant_id: int | None) -> Ent
 def _entrant(tournament: Tournament, entrant_id: int) -> Entrant:
     entrant = Entrant.objects.filter(tournament=tournament, pk=entrant_id).first()
     if entrant is None:
-        raise not_found("entrant_not_found", f"Tournament {tournament.pk} has no entrant {entrant_id}.")
+        raise not_found(
+            "entrant_not_found",
+            _("Tournament %(tournament_id)s has no entrant %(entrant_id)s.")
+            % {"tournament_id": tournament.pk, "entrant_id": entrant_id},
+        )
     return entrant
 
 
 def _require_organiser(tournament: Tournament, user: User | None) -> None:
     if user is None or user.pk != tournament.organiser_id:
-        raise forbidden("not_organiser", "Only the tournament's organiser may do that.")
+        raise forbidden("not_organiser", _("Only the tournament's organiser may do that."))
 
 
 def _require_registration(tournament: Tournament) -> None:
     if tournament.status != Tournament.Status.REGISTRATION:
-        raise conflict("registration_closed", "Registration is closed: the tournament has started or ended.")
+        raise conflict("registration_closed", _("Registration is closed: the tournament has started or ended."))
 
 
 def _require_running(tournament: Tournament) -> None:
     if tournament.status != Tournament.Status.RUNNING:
-        raise conflict("tournament_not_running", "The tournament is not running.")
+        raise conflict("tournament_not_running", _("The tournament is not running."))
 
 
 def _require_not_over(tournament: Tournament) -> None:
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-        raise conflict("tournament_over", "The tournament has ended.")
+        raise conflict("tournament_over", _("The tournament has ended."))
 
 
 def _require_room(tournament: Tournament) -> None:
     if not _has_room(tournament):
-        raise conflict("tournament_full", f"The tournament takes {tournament.max_entrants} players.")
+        raise conflict(
+            "tournament_full",
+            _("The tournament takes %(max_entrants)s players.") % {"max_entrants": tournament.max_entrants},
+        )
 
 
 def _has_room(tournament: Tournament) -> bool:
@@ -386,8 +400,12 @@ def _waitlist_join(tournament: Tournament, user: User, entrant: Entrant | None) 
     rules = _rules(tournament)
     waiting = Entrant.objects.filter(tournament=tournament, status=Entrant.Status.WAITLISTED).count()
     if waiting >= rules.waitlist:
-        more = f" and its waitlist of {rules.waitlist} is full" if rules.waitlist else ""
-        raise conflict("tournament_full", f"The tournament takes {tournament.max_entrants} players{more}.")
+        full = (
+            _("The tournament takes %(max_entrants)s players and its waitlist of %(waitlist)s is full.")
+            if rules.waitlist
+            else _("The tournament takes %(max_entrants)s players.")
+        )
+        raise conflict("tournament_full", full % {"max_entrants": tournament.max_entrants, "waitlist": rules.waitlist})
     if entrant is None:
         entrant = Entrant.objects.create(tournament=tournament, user=user, name=user.shown_name)
     _append(
@@ -432,18 +450,22 @@ def entrant_check_in(*, tournament_id: int, user: User, now: dt.datetime | None 
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if _rules(tournament).check_in_minutes is None:
-            raise conflict("no_check_in", "This tournament has no check-in: being registered is enough.")
+            raise conflict("no_check_in", _("This tournament has no check-in: being registered is enough."))
         _require_registration(tournament)
         opens = check_in_opens_at(tournament)
         if opens is not None and now < opens:
-            raise conflict("check_in_not_open", f"Check-in opens at {opens.isoformat()}.", opens_at=opens.isoformat())
+            raise conflict(
+                "check_in_not_open",
+                _("Check-in opens at %(time)s.") % {"time": opens.isoformat()},
+                opens_at=opens.isoformat(),
+            )
         entrant = Entrant.objects.filter(
             tournament=tournament, user=user, status__in=[Entrant.Status.ACTIVE, Entrant.Status.WAITLISTED]
         ).first()
         if entrant is None:
-            raise not_found("not_registered", "You are not registered for this tournament.")
+            raise not_found("not_registered", _("You are not registered for this tournament."))
         if entrant.checked_in:
-            raise conflict("already_checked_in", "You have already checked in.")
+            raise conflict("already_checked_in", _("You have already checked in."))
         _append(
             tournament,
             "PlayerCheckedIn",
@@ -513,17 +535,17 @@ def _late_enter(tournament: Tournament, user: User) -> Entrant:
     entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
     if entrant is not None:
         if entrant.status == Entrant.Status.ACTIVE:
-            raise conflict("already_registered", "You are already playing in this tournament.")
+            raise conflict("already_registered", _("You are already playing in this tournament."))
         if entrant.status == Entrant.Status.DISQUALIFIED:
-            raise conflict("disqualified", "You were disqualified from this tournament.")
+            raise conflict("disqualified", _("You were disqualified from this tournament."))
         if entrant.seed_order is not None:  # dropped after playing: that is a re-entry
-            raise conflict("use_reentry", "You dropped from this tournament: re-enter instead (POST …/reenter).")
+            raise conflict("use_reentry", _("You dropped from this tournament: re-enter instead (POST …/reenter)."))
     state = _state(tournament)
     first_round = _first_unstarted(tournament)
     last = rules.late_entry_last_round(_total_rounds(state) or 0)
     if first_round > last:
         raise conflict(
-            "late_entry_closed", f"Late entry closed when round {last} began.", last_round=last
+            "late_entry_closed", _("Late entry closed when round %(last)s began.") % {"last": last}, last_round=last
         )
     _require_room(tournament)
     if entrant is None:
@@ -562,16 +584,19 @@ def entrant_reenter(*, tournament_id: int, user: User, entrant_id: int | None = 
         by_organiser = user.pk == tournament.organiser_id
         _require_running(tournament)
         if tournament.format not in _CHANGING_FIELD:
-            raise conflict("no_reentry", f"A {tournament.format} cannot take players back: its schedule is fixed.")
+            raise conflict(
+                "no_reentry",
+                _("A %(format)s cannot take players back: its schedule is fixed.") % {"format": tournament.format},
+            )
         if not by_organiser and not _rules(tournament).reentry:
-            raise forbidden("reentry_not_allowed", "This tournament does not allow re-entry; ask the organiser.")
+            raise forbidden("reentry_not_allowed", _("This tournament does not allow re-entry; ask the organiser."))
         if entrant.status != Entrant.Status.WITHDRAWN or entrant.withdrawn_from_round is None:
-            raise conflict("not_dropped", f"{entrant.name} has not dropped from this tournament.")
+            raise conflict("not_dropped", _("%(name)s has not dropped from this tournament.") % {"name": entrant.name})
         state = _state(tournament)
         first_round = _first_unstarted(tournament)
         total = _total_rounds(state) or 0
         if first_round > total:
-            raise conflict("no_rounds_left", "No round is left to play.")
+            raise conflict("no_rounds_left", _("No round is left to play."))
         if not by_organiser:  # a late entrant may have taken the seat; the organiser may add one
             _require_room(tournament)
         rule = "reentry.organiser" if entrant.user_id != user.pk else "reentry.player"
@@ -604,7 +629,7 @@ def tournament_start(*, tournament_id: int, user: User | None, now: dt.datetime 
         if user is not None:
             _require_organiser(tournament, user)
         if tournament.status != Tournament.Status.REGISTRATION:
-            raise conflict("already_started", "The tournament has already started.")
+            raise conflict("already_started", _("The tournament has already started."))
         _start(tournament, actor=actor_of(user), now=now)
     return tournament
 
@@ -615,7 +640,7 @@ def _start(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
     field = list(state["order"])
     if len(field) < 2:
         raise conflict(
-            "too_few_entrants", f"A tournament needs at least two entrants; {len(field)} registered."
+            "too_few_entrants", _("A tournament needs at least two entrants; %(count)s registered.") % {"count": len(field)}
         )
     ratings = entrant_ratings(tournament, field)
     started: dict[str, Any] = {"field": field, "ratings": ratings}
@@ -638,7 +663,9 @@ def _start(tournament: Tournament, *, actor: str, now: dt.datetime) -> None:
             _pair_next(tournament, actor=actor, now=now)
     except ValueError as exc:
         tournament.refresh_from_db(fields=["last_seq", "status"])  # the savepoint took back its events
-        raise conflict("cannot_pair", f"The format cannot pair this field: {exc}") from None
+        raise conflict(
+            "cannot_pair", english_or(f"The format cannot pair this field: {exc}", _("The format cannot pair this field."))
+        ) from None
 
 
 def _rated_as(entrant: Entrant) -> tuple[str, Pool]:
@@ -657,7 +684,7 @@ def entrant_ratings(tournament: Tournament, field: Sequence[int]) -> dict[str, f
     rows = {e.pk: e for e in Entrant.objects.filter(pk__in=field)}
     wanted = {entrant_id: _rated_as(rows[entrant_id]) for entrant_id in field}
     found: dict[tuple[str, str], float] = {}
-    for pool in {pool for _, pool in wanted.values()}:
+    for pool in {pool for _game, pool in wanted.values()}:
         competitors = sorted({competitor for competitor, p in wanted.values() if p == pool})
         try:
             with transaction.atomic():  # a savepoint: ratings' tables missing must not spoil the start
@@ -899,7 +926,7 @@ def tournament_advance(*, tournament_id: int, now: dt.datetime | None = None) ->
     at a deadline happens between steps, without the lock (it plays many moves).
     """
     done: list[str] = []
-    for _ in range(_MAX_STEPS):
+    for _step in range(_MAX_STEPS):
         step, play_out = _advance_step(tournament_id, now or timezone.now())
         ended = [turns.match_play_out(match_id=match_id) for match_id in play_out]
         if step is None:
@@ -923,7 +950,7 @@ def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[str | None, lis
                     _start(tournament, actor="server", now=now)
             except ApplicationError as exc:
                 tournament.refresh_from_db(fields=["last_seq", "status"])
-                _cancel(tournament, reason=exc.message)
+                _cancel(tournament, reason=str(exc.message))
                 return "cancelled", []
             return "started", []
         if tournament.status != Tournament.Status.RUNNING:
@@ -1111,12 +1138,12 @@ def result_correct(
     """The organiser sets a table's result (with a reason). Standings follow; a round paired
     but not started is paired again; a bracket refuses a change that later rounds contradict."""
     if not reason.strip():
-        raise bad_request("reason_required", "A correction needs a reason.")
+        raise bad_request("reason_required", _("A correction needs a reason."))
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_organiser(tournament, user)
         if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
-            raise conflict("tournament_not_running", "The tournament has not started.")
+            raise conflict("tournament_not_running", _("The tournament has not started."))
         state = _state(tournament)
         table = _started_table(state, round_number, table_number)
         forfeited = sorted(set(forfeited or []))
@@ -1138,7 +1165,7 @@ def forfeit_award(
     """The organiser awards a table by forfeit: the players named lose it (ranked last); the
     rest share first place. A cooperative table scores the whole deck left."""
     if not reason.strip():
-        raise bad_request("reason_required", "A forfeit needs a reason.")
+        raise bad_request("reason_required", _("A forfeit needs a reason."))
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_organiser(tournament, user)
@@ -1147,7 +1174,7 @@ def forfeit_award(
         table = _started_table(state, round_number, table_number)
         gone = sorted(set(forfeited))
         if not gone or not set(gone) <= set(table["seats"]):
-            raise bad_request("bad_forfeit", "Name one or more players seated at the table.")
+            raise bad_request("bad_forfeit", _("Name one or more players seated at the table."))
         result = _forfeit_of(tournament, round_number, table["seats"], gone)
         data = {"round": round_number, "table": table_number, **result, "reason": reason.strip()}
         _check_consistent(state, "ForfeitAwarded", data)
@@ -1171,12 +1198,19 @@ def table_shuffle_contribute(
     ).first()
     if table is None:
         if not Tournament.objects.filter(pk=tournament_id).exists():
-            raise not_found("tournament_not_found", f"There is no tournament {tournament_id}.")
-        raise not_found("table_not_found", f"Round {round_number} has no table {table_number}.")
+            raise not_found(
+                "tournament_not_found",
+                _("There is no tournament %(tournament_id)s.") % {"tournament_id": tournament_id},
+            )
+        raise not_found(
+            "table_not_found",
+            _("Round %(round_number)s has no table %(table_number)s.")
+            % {"round_number": round_number, "table_number": table_number},
+        )
     if not table.seed_sha256:
-        raise conflict("shuffle_not_contributed", "This table's deal is the server's alone: it takes no contributions.")
+        raise conflict("shuffle_not_contributed", _("This table's deal is the server's alone: it takes no contributions."))
     if not Entrant.objects.filter(pk__in=table.seats, user=user).exists():
-        raise forbidden("not_seated", "You do not sit at this table.")
+        raise forbidden("not_seated", _("You do not sit at this table."))
     shuffle_id = Shuffle.objects.filter(seed_sha256=table.seed_sha256).values_list("pk", flat=True).get()
     game_services.shuffle_contribution_save(shuffle_id=shuffle_id, user=user, value=value)
 
@@ -1257,14 +1291,14 @@ def entrant_disqualify(*, tournament_id: int, user: User, entrant_id: int, reaso
     """The organiser disqualifies a player: not paired from the next round not started, listed
     last in the standings. Results already played stand (award forfeits for those that should not)."""
     if not reason.strip():
-        raise bad_request("reason_required", "A disqualification needs a reason.")
+        raise bad_request("reason_required", _("A disqualification needs a reason."))
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_organiser(tournament, user)
         _require_running(tournament)
         entrant = _entrant(tournament, entrant_id)
         if entrant.status == Entrant.Status.DISQUALIFIED:
-            raise conflict("already_disqualified", f"{entrant.name} is already disqualified.")
+            raise conflict("already_disqualified", _("%(name)s is already disqualified.") % {"name": entrant.name})
         _append(
             tournament,
             "PlayerDisqualified",
@@ -1280,13 +1314,17 @@ def entrant_disqualify(*, tournament_id: int, user: User, entrant_id: int, reaso
 def _started_table(state: fold.State, round_number: int, table_number: int) -> dict[str, Any]:
     rnd = state["rounds"].get(str(round_number))
     if rnd is None:
-        raise not_found("round_not_found", f"There is no round {round_number}.")
+        raise not_found("round_not_found", _("There is no round %(round_number)s.") % {"round_number": round_number})
     try:
         table = fold.table_of(state, round_number, table_number)
     except KeyError:
-        raise not_found("table_not_found", f"Round {round_number} has no table {table_number}.") from None
+        raise not_found(
+            "table_not_found",
+            _("Round %(round_number)s has no table %(table_number)s.")
+            % {"round_number": round_number, "table_number": table_number},
+        ) from None
     if rnd["started_at"] is None:
-        raise conflict("round_not_started", f"Round {round_number} has not started.")
+        raise conflict("round_not_started", _("Round %(round_number)s has not started.") % {"round_number": round_number})
     return table
 
 
@@ -1298,18 +1336,18 @@ def _checked_result(
     forfeited: list[int],
 ) -> dict[str, Any]:
     if not set(forfeited) <= set(table["seats"]):
-        raise bad_request("bad_result", "Forfeited players must be seated at the table.")
+        raise bad_request("bad_result", _("Forfeited players must be seated at the table."))
     if tournament.game in COOPERATIVE_GAMES:
         if team_score is None or ranks is not None:
-            raise bad_request("bad_result", "A cooperative table's result is its team score (cards left).")
+            raise bad_request("bad_result", _("A cooperative table's result is its team score (cards left)."))
         return {"ranks": None, "team_score": team_score, "forfeited": forfeited}
     if team_score is not None or ranks is None:
-        raise bad_request("bad_result", "A table's result is one rank per seat (1 is best).")
+        raise bad_request("bad_result", _("A table's result is one rank per seat (1 is best)."))
     if len(ranks) != len(table["seats"]) or not all(
         isinstance(r, int) and 1 <= r <= len(ranks) for r in ranks
     ):
         raise bad_request(
-            "bad_result", f"Give one rank from 1 to {len(table['seats'])} per seat, in seat order."
+            "bad_result", _("Give one rank from 1 to %(count)s per seat, in seat order.") % {"count": len(table['seats'])}
         )
     return {"ranks": list(ranks), "team_score": None, "forfeited": forfeited}
 
@@ -1328,7 +1366,10 @@ def _check_consistent(state: fold.State, kind: str, data: dict[str, Any]) -> Non
             drawn = placing.bracket(fold.entrants(after), options, fold.history(after))
             _check_seated_as_drawn(after, drawn)
     except ValueError as exc:
-        raise conflict("correction_conflicts", f"Later rounds contradict that result: {exc}") from None
+        raise conflict(
+            "correction_conflicts",
+            english_or(f"Later rounds contradict that result: {exc}", _("Later rounds contradict that result.")),
+        ) from None
 
 
 def _check_seated_as_drawn(state: fold.State, drawn: Any) -> None:

@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from server.celery import send_now
 from server.errors import ApplicationError, bad_request, forbidden, not_found
@@ -87,14 +88,14 @@ def webhook_create(*, tournament_id: int, user: Any, url: str, kinds: list[str] 
     """The organiser registers an endpoint; the answer carries the secret that signs every body."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
-        raise not_found("tournament_not_found", f"There is no tournament {tournament_id}.")
+        raise not_found("tournament_not_found", _("There is no tournament %(tournament_id)s.") % {"tournament_id": tournament_id})
     if user.pk != tournament.organiser_id:
-        raise forbidden("not_organiser", "Only the tournament's organiser may do that.")
-    _, host, port, _ = _url_split(url)
+        raise forbidden("not_organiser", _("Only the tournament's organiser may do that."))
+    _scheme, host, port, _path = _url_split(url)
     kinds = sorted(set(kinds or ALL_KINDS))
     unknown = sorted(set(kinds) - set(ALL_KINDS))
     if unknown:
-        raise bad_request("bad_kinds", f"Unknown kinds: {', '.join(unknown)}.", kinds=ALL_KINDS)
+        raise bad_request("bad_kinds", _("Unknown kinds: %(kinds)s.") % {"kinds": ', '.join(unknown)}, kinds=ALL_KINDS)
     try:
         _addresses_checked(host, port)
     except OSError:
@@ -110,9 +111,13 @@ def webhook_delete(*, tournament_id: int, webhook_id: int, user: Any) -> None:
         .first()
     )
     if hook is None:
-        raise not_found("webhook_not_found", f"Tournament {tournament_id} has no webhook {webhook_id}.")
+        raise not_found(
+            "webhook_not_found",
+            _("Tournament %(tournament_id)s has no webhook %(webhook_id)s.")
+            % {"tournament_id": tournament_id, "webhook_id": webhook_id},
+        )
     if user.pk != hook.tournament.organiser_id:
-        raise forbidden("not_organiser", "Only the tournament's organiser may do that.")
+        raise forbidden("not_organiser", _("Only the tournament's organiser may do that."))
     hook.active = False
     hook.save(update_fields=["active"])
 
@@ -195,7 +200,7 @@ def _post(delivery: Any, body: bytes) -> tuple[int | None, str]:
     try:
         target = _target(delivery.webhook.url)
     except ApplicationError as refused:
-        return None, refused.message
+        return None, str(refused.message)
     except OSError as exc:  # the name does not resolve
         return None, str(exc)
     connection = (_PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection)(target)
@@ -250,12 +255,12 @@ def _url_split(url: str) -> tuple[str, str, int, str]:
     except (ValueError, UnicodeError):  # a port past 65535, a label too long
         host = ""
     if parts.scheme not in ("http", "https") or not host:
-        raise bad_request("bad_url", "A webhook URL is an http or https URL.")
+        raise bad_request("bad_url", _("A webhook URL is an http or https URL."))
     if parts.username is not None or parts.password is not None:
-        raise bad_request("bad_url", "A webhook URL carries no user name or password (they are not sent).")
+        raise bad_request("bad_url", _("A webhook URL carries no user name or password (they are not sent)."))
     if parts.scheme == "http" and not settings.WEBHOOK_ALLOW_HTTP:
         raise bad_request(
-            "webhook_url_refused", "A webhook URL must be https: deliveries are not sent in clear."
+            "webhook_url_refused", _("A webhook URL must be https: deliveries are not sent in clear.")
         )
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     if port is None:
@@ -275,8 +280,10 @@ def _addresses_checked(host: str, port: int) -> tuple[str, ...]:
     if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES and not all(map(_is_public, addresses)):
         raise bad_request(
             "webhook_url_refused",
-            "A webhook URL's host must resolve to public addresses only, not to loopback, private, "
-            "link-local, multicast or reserved ones.",
+            _(
+                "A webhook URL's host must resolve to public addresses only, not to loopback, private, link-local, "
+                "multicast or reserved ones."
+            ),
         )
     return addresses
 

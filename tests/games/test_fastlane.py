@@ -15,6 +15,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 
+from accounts.models import User
 from accounts.services import user_token
 from games import fastlane
 from games.chain import canonical_time, event_hash
@@ -107,6 +108,23 @@ async def test_a_legal_move_is_played_by_the_lane_and_chained_as_the_service_cha
     assert answer.status_code == 200 and len(lane_calls) == 1
     report = await sync_to_async(lambda: verify_match(Match.objects.get(pk=match_id)))()
     assert report.ok, report.problems
+
+
+@pytest.mark.parametrize(
+    ("account", "header", "language"),
+    [("", "cy", "cy"), ("cy", "", "cy"), ("cy", "en", "en-gb"), ("", "", "en-gb")],
+)
+async def test_a_refusal_is_in_the_language_the_view_would_answer_in(app, lane_calls, table, account, header, language):
+    """The lane words a refusal as the view does: the client's Accept-Language, else the account's."""
+    match_id, _, bob_token = table
+    await sync_to_async(User.objects.filter(username="bob").update)(language=account)
+    headers = {"accept-language": header} if header else {}
+    body = {"move": {"action": "end_turn"}}  # alice's turn
+    lane, django = await both_lanes(app, f"/api/matches/{match_id}/moves", body, token=bob_token, headers=headers)
+    same_answer(lane, django)
+    assert len(lane_calls) == 1 and lane.headers["content-language"] == language
+    welsh = "Nid eich tro chi yw hi."
+    assert (lane.json()["error"]["message"] == welsh) == (language == "cy")
 
 
 @pytest.mark.parametrize(
