@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 
 from accounts.authentication import user_for_token_hash
 from accounts.avatars import AVATAR_VARIANTS
@@ -35,10 +36,13 @@ _BOT_KEYS = frozenset(name_key(bot) for bots in BOTS.values() for bot in bots)
 _DELETED_PREFIX = name_key("deleted player")
 
 
-def user_register(*, username: str, password: str, display_name: str = "", email: str = "") -> User:
-    """Creates a user after the name checks (`user_names_check`) and Django's password validators."""
+def user_register(*, username: str, password: str, display_name: str = "", email: str = "",
+                  language: str = "") -> User:
+    """Creates a user after the name checks (`user_names_check`) and Django's password validators.
+    `language`: the one the visitor read the site in (a code of LANGUAGES), so it follows them."""
     user_names_check(username=username, display_name=display_name)
-    candidate = User(username=username, display_name=display_name, email=User.objects.normalize_email(email))
+    candidate = User(username=username, display_name=display_name, email=User.objects.normalize_email(email),
+                     language=language if language in dict(settings.LANGUAGES) else "")
     try:
         password_validation.validate_password(password, user=candidate)
     except ValidationError as exc:
@@ -95,7 +99,7 @@ def user_authenticate(*, request, username: str, password: str) -> User:
     """The same answer for an unknown user and a wrong password, so logins reveal no usernames."""
     user = authenticate(request, username=username, password=password)
     if user is None:
-        raise ApplicationError("invalid_credentials", "Wrong username or password.")
+        raise ApplicationError("invalid_credentials", _("Wrong username or password."))
     return user
 
 

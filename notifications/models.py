@@ -5,14 +5,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class Kind(models.TextChoices):
-    YOUR_TURN = "your_turn", "your turn at a table"
-    ROUND_PAIRED = "round_paired", "a round of your tournament is paired"
-    ROUND_STARTED = "round_started", "a round of your tournament starts"
-    MATCH_FINISHED = "match_finished", "a match of yours ended"
-    INVITED = "invited", "you were invited to a table"
+    YOUR_TURN = "your_turn", _("your turn at a table")
+    ROUND_PAIRED = "round_paired", _("a round of your tournament is paired")
+    ROUND_STARTED = "round_started", _("a round of your tournament starts")
+    MATCH_FINISHED = "match_finished", _("a match of yours ended")
+    INVITED = "invited", _("you were invited to a table")
 
 
 class Notification(models.Model):

@@ -59,10 +59,13 @@ _REMOVED = [
     re.compile(r"\{%\s*blocktrans(?:late)?\b.*?\{%\s*endblocktrans(?:late)?\s*%\}", re.S),
     re.compile(r"<(script|style)\b.*?</\1>", re.S | re.I),
     re.compile(r"<!--.*?-->", re.S),
+    re.compile(r"\{%\s*block\s+\w*class\s*%\}.*?\{%\s*endblock\s*%\}", re.S),  # CSS classes: body_class, main_class
 ]
 _TAG_OR_VARIABLE = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.S)
 _TAG_LITERALS = re.compile(r"""\{%\s*include\b.*?%\}|\{\{.*?\}\}""", re.S)
-_USER_LITERAL = re.compile(r"""(?:\bwith\s+|\s)\w+=(["'])(.*?)\1|\|default(?:_if_none)?:(["'])(.*?)\3""")
+# An include's arguments that its template shows as text (form.html's `submit`), and `default:`
+# filters' arguments; other literals (form.html's `action="profile"`) are names, not text.
+_USER_LITERAL = re.compile(r"""\b(?:submit|title|label|text|legend|help)=(["'])(.*?)\1|\|default(?:_if_none)?:(["'])(.*?)\3""")
 _ATTRIBUTE = re.compile(r"""\s(alt|title|placeholder|aria-label)\s*=\s*(["'])(.*?)\2""", re.S | re.I)
 _SUBMIT_VALUE = re.compile(r"""<input\b[^>]*type=["']?(?:submit|button)[^>]*>""", re.I)
 _ELEMENT = re.compile(r"<[^>]*>", re.S)
@@ -74,7 +77,7 @@ def _unmarked_in_template(source: str) -> list[str]:
     for tag in _TAG_LITERALS.findall(source):
         for match in _USER_LITERAL.finditer(tag):
             literal = match.group(2) if match.group(2) is not None else match.group(4)
-            if literal and _LETTER.search(literal) and not tag.lstrip("{% ").startswith("include \"" + literal):
+            if literal and _LETTER.search(literal):
                 found.append(literal)
     for pattern in _REMOVED:
         source = pattern.sub(" ", source)
