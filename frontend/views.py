@@ -23,7 +23,6 @@ from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.safestring import mark_safe
-from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -105,8 +104,10 @@ def home(request: HttpRequest) -> HttpResponse:
         (None, _("No clock")), (30, _("30 seconds a move")), (60, _("1 minute a move")), (300, _("5 minutes a move")),
         (86400, _("1 day a move")),
     ]
-    games: list[str] = [format_html("<strong>{}</strong>", game["title"]) for game in _games()]
-    return _page(request, "frontend/home.html", {"clocks": clocks, "game_titles": mark_safe(get_text_list(games, _("or")))})
+    games = [format_html("<strong>{}</strong>", game["title"]) for game in _games()]
+    either = _("%(items)s or %(last)s") % {"items": ", ".join(games[:-1]), "last": games[-1]}
+    # Safe: each title went through format_html, and the catalogue is ours.
+    return _page(request, "frontend/home.html", {"clocks": clocks, "game_titles": mark_safe(either)})
 
 
 @ensure_csrf_cookie
@@ -430,7 +431,8 @@ def _not_rated(summary: Mapping[str, Any]) -> str:
     if not rating or rating["rated"] or rating["reason"] != "seat_never_moved":
         return ""
     names = [summary["seats"][seat]["name"] or _("Seat %(number)s") % {"number": seat + 1} for seat in rating["seats"]]
-    return _("Not rated: %(names)s never made a move") % {"names": get_text_list(names, _("and"))}
+    both = _("%(items)s and %(last)s") % {"items": ", ".join(names[:-1]), "last": names[-1]} if len(names) > 1 else names[0]
+    return _("Not rated: %(names)s never made a move") % {"names": both}
 
 
 @require_GET
