@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
@@ -200,11 +200,20 @@ def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
         raise ApplicationError("mail_unavailable", "E-mail cannot be sent right now; try again later.") from None
 
 
+class _ResetMailForm(PasswordResetForm):
+    """Django's reset form, writing each account's e-mail in that account's language."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        with translation.override(context["user"].language or settings.LANGUAGE_CODE):
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
+
+
 def password_reset_send(*, email: str, domain: str, use_https: bool) -> int:
     """Sends each active account with this e-mail (and a usable password) a link to set a new
     password, made of Django's own token (valid PASSWORD_RESET_TIMEOUT seconds, spent once the
-    password or the last login changes). Returns how many accounts were sent one."""
-    form = PasswordResetForm(data={"email": email})
+    password or the last login changes), in the account's language. Returns how many accounts
+    were sent one."""
+    form = _ResetMailForm(data={"email": email})
     if not form.is_valid():
         return 0
     users = list(form.get_users(form.cleaned_data["email"]))
