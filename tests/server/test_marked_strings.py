@@ -29,6 +29,7 @@ TEMPLATE_ALLOWED = {
     "Card League",  # the site's name
     "API",  # the footer's link to the API's documentation: a name
     "TrueSkill",  # the rating system's name
+    "JSON",  # a format's name (the table's and tournament's event log links)
     "μ", "σ",  # the rating's mean and deviation: mathematical symbols
 }
 
@@ -103,6 +104,9 @@ def _leftover(text: str) -> list[str]:
 _TRANSLATING = {"gettext", "ngettext", "pgettext"}
 # callee: its arguments that are text (h's and s's children, flash's message, a dialog's question)
 _TEXT_CALLS = {"h": range(1, 1000), "s": range(1, 1000), "flash": range(1), "alert": range(1), "confirm": range(1)}
+# Calls whose string arguments are selectors, ids or class names.
+_SELECTOR_CALLS = {"querySelector", "querySelectorAll", "closest", "matches", "getElementById", "add", "remove",
+                   "toggle", "contains"}
 _TEXT_KEYS = {"text", "title", "aria-label", "placeholder", "alt", "label", "body"}
 _TEXT_PROPERTIES = {"textContent", "innerText", "title", "placeholder", "alt"}
 _TEXT_ATTRIBUTES = {"aria-label", "title", "placeholder", "alt"}
@@ -233,6 +237,8 @@ class _Scanner:
         self.tokens.append(f'"{text}')
         if not _LETTER.search(text) or frame.callee in _TRANSLATING or text.strip() in SCRIPT_ALLOWED:
             return
+        if frame.callee in _SELECTOR_CALLS or (len(before) >= 2 and before[-2] in "=!" and before[-1] == "="):
+            return  # a selector, or a value compared with (`half === "t"`)
         shown = (
             frame.argument in _TEXT_CALLS.get(frame.callee, ())
             or (frame.opener == "{" and key in _TEXT_KEYS)
@@ -284,7 +290,9 @@ def test_the_script_check_finds_unmarked_text():
     h("p", { class: "muted small", title: "Hello" }, user ? "Join" : gettext("Look"), `${n} players`);
     flash(`Could not load: ${err.message}`, "error");
     status.setAttribute("aria-label", "Unread");
+    document.querySelector("#board tbody").classList.add("is loading");
+    h("span", {}, half === "t" ? "top" : "bottom half");
     const ok = [gettext("Two words"), pgettext("game title", "The Game"), "btn", "a-b c-d".length];
     """
     assert _unmarked_in_script(source) == ["Saved", "Hello", "Join", "players", "Could not load:", "Unread",
-                                           "a-b c-d"]
+                                           "top", "bottom half", "a-b c-d"]
