@@ -5,7 +5,7 @@ JSON API and the table's WebSocket for everything that changes while the page is
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -105,9 +105,16 @@ def home(request: HttpRequest) -> HttpResponse:
         (86400, _("1 day a move")),
     ]
     games = [format_html("<strong>{}</strong>", game["title"]) for game in _games()]
-    either = _("%(items)s or %(last)s") % {"items": ", ".join(games[:-1]), "last": games[-1]}
     # Safe: each title went through format_html, and the catalogue is ours.
-    return _page(request, "frontend/home.html", {"clocks": clocks, "game_titles": mark_safe(either)})
+    either = mark_safe(_joined(games, _("%(items)s or %(last)s")))
+    return _page(request, "frontend/home.html", {"clocks": clocks, "game_titles": either})
+
+
+def _joined(items: Sequence[str], pattern: str) -> str:
+    """"a, b and c": the translated `pattern` ("%(items)s and %(last)s") joins the last item on."""
+    if len(items) < 2:
+        return "".join(items)
+    return pattern % {"items": ", ".join(items[:-1]), "last": items[-1]}
 
 
 @ensure_csrf_cookie
@@ -431,8 +438,7 @@ def _not_rated(summary: Mapping[str, Any]) -> str:
     if not rating or rating["rated"] or rating["reason"] != "seat_never_moved":
         return ""
     names = [summary["seats"][seat]["name"] or _("Seat %(number)s") % {"number": seat + 1} for seat in rating["seats"]]
-    both = _("%(items)s and %(last)s") % {"items": ", ".join(names[:-1]), "last": names[-1]} if len(names) > 1 else names[0]
-    return _("Not rated: %(names)s never made a move") % {"names": both}
+    return _("Not rated: %(names)s never made a move") % {"names": _joined(names, _("%(items)s and %(last)s"))}
 
 
 @require_GET

@@ -84,11 +84,22 @@ export function flash(message, kind = "info") {
 /** "30 seconds", "2 minutes", "1 hour", "1 day": a clock's time per move. */
 export function clockText(seconds) {
   if (seconds === null || seconds === undefined) return "";
-  const [count, forms] = seconds < 60 ? [seconds, ngettext("%(count)s second", "%(count)s seconds", seconds)]
-    : seconds < 3600 ? [Math.round(seconds / 60), ngettext("%(count)s minute", "%(count)s minutes", Math.round(seconds / 60))]
-      : seconds < 86400 ? [Math.round(seconds / 3600), ngettext("%(count)s hour", "%(count)s hours", Math.round(seconds / 3600))]
-        : [Math.round(seconds / 86400), ngettext("%(count)s day", "%(count)s days", Math.round(seconds / 86400))];
-  return interpolate(forms, { count });
+  let count;
+  let text;
+  if (seconds < 60) {
+    count = seconds;
+    text = ngettext("%(count)s second", "%(count)s seconds", count);
+  } else if (seconds < 3600) {
+    count = Math.round(seconds / 60);
+    text = ngettext("%(count)s minute", "%(count)s minutes", count);
+  } else if (seconds < 86400) {
+    count = Math.round(seconds / 3600);
+    text = ngettext("%(count)s hour", "%(count)s hours", count);
+  } else {
+    count = Math.round(seconds / 86400);
+    text = ngettext("%(count)s day", "%(count)s days", count);
+  }
+  return interpolate(text, { count });
 }
 
 /** "30 seconds a move": the time a table's clock gives each move. */

@@ -1,7 +1,7 @@
 // How every page words four facts of a table's summary (the API's match): a deck its creator
 // chose, a finished match that does not count for ratings, who won it, and a result its
 // tournament's organiser changed.
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { gettext, interpolate, language, ngettext } from "./i18n.js";
 
 /** A table whose creator fixed the deck: they may know every hand. */
 export const DECK_CHOSEN_TEXT = gettext("deck chosen by the creator");
@@ -13,7 +13,7 @@ function seatName(match, seat) {
 
 /** "Ann", "Ann and Bob", "Ann, Bob and Cai": a list of names in the reader's language. */
 export function namesText(names) {
-  return new Intl.ListFormat(document.documentElement.lang || "en-GB", { type: "conjunction" }).format(names);
+  return new Intl.ListFormat(language(), { type: "conjunction" }).format(names);
 }
 
 /** "rated", "casual", or for a finished match that did not count: "Not rated: Bob never made a move". */
@@ -41,7 +41,7 @@ const ORDINAL_SUFFIXES = {
 
 /** A place as people say it: 1st, 2nd, 3rd, 4th … (a bare number or W/L reads as a score or a loss). */
 export function placeText(rank) {
-  const lang = (document.documentElement.lang || "en").slice(0, 2);
+  const lang = language().slice(0, 2);
   const suffixes = ORDINAL_SUFFIXES[lang] || ORDINAL_SUFFIXES.en;
   const category = new Intl.PluralRules(lang, { type: "ordinal" }).select(rank);
   const suffix = lang === "cy" && rank === 11 ? "eg" : suffixes[category] || suffixes.other;
