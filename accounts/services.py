@@ -36,10 +36,13 @@ _BOT_KEYS = frozenset(name_key(bot) for bots in BOTS.values() for bot in bots)
 _DELETED_PREFIX = name_key("deleted player")
 
 
-def user_register(*, username: str, password: str, display_name: str = "", email: str = "") -> User:
-    """Creates a user after the name checks (`user_names_check`) and Django's password validators."""
+def user_register(*, username: str, password: str, display_name: str = "", email: str = "",
+                  language: str = "") -> User:
+    """Creates a user after the name checks (`user_names_check`) and Django's password validators.
+    `language`: the one the visitor read the site in (a code of LANGUAGES), so it follows them."""
     user_names_check(username=username, display_name=display_name)
-    candidate = User(username=username, display_name=display_name, email=User.objects.normalize_email(email))
+    candidate = User(username=username, display_name=display_name, email=User.objects.normalize_email(email),
+                     language=language if language in dict(settings.LANGUAGES) else "")
     try:
         password_validation.validate_password(password, user=candidate)
     except ValidationError as exc:
@@ -211,11 +214,21 @@ def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
         raise ApplicationError("mail_unavailable", _("E-mail cannot be sent right now; try again later.")) from None
 
 
+class _ResetMailForm(PasswordResetForm):
+    """Django's reset form, writing each account's e-mail in that account's language (none
+    chosen: the language the request was made in)."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        with translation.override(context["user"].language or translation.get_language()):
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
+
+
 def password_reset_send(*, email: str, domain: str, use_https: bool, language: str | None = None) -> int:
     """Sends each active account with this e-mail (and a usable password) a link to set a new
     password, made of Django's own token (valid PASSWORD_RESET_TIMEOUT seconds, spent once the
-    password or the last login changes). Returns how many accounts were sent one."""
-    form = PasswordResetForm(data={"email": email})
+    password or the last login changes), in the account's language, else `language` (the
+    requester's). Returns how many accounts were sent one."""
+    form = _ResetMailForm(data={"email": email})
     if not form.is_valid():
         return 0
     users = list(form.get_users(form.cleaned_data["email"]))

@@ -5,7 +5,7 @@ JSON API and the table's WebSocket for everything that changes while the page is
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -17,9 +17,13 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_cache_control
+from django.utils.functional import Promise
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
@@ -94,10 +98,20 @@ def _page(
 def home(request: HttpRequest) -> HttpResponse:
     """The lobby: open and running tables per game, and a form to open a table."""
     clocks = [
-        (None, "No clock"), (30, "30 seconds a move"), (60, "1 minute a move"), (300, "5 minutes a move"),
-        (86400, "1 day a move"),
+        (None, _("No clock")), (30, _("30 seconds a move")), (60, _("1 minute a move")), (300, _("5 minutes a move")),
+        (86400, _("1 day a move")),
     ]
-    return _page(request, "frontend/home.html", {"clocks": clocks})
+    games = [format_html("<strong>{}</strong>", game["title"]) for game in _games()]
+    # Safe: each title went through format_html, and the catalogue is ours.
+    either = mark_safe(_joined(games, _("%(items)s or %(last)s")))
+    return _page(request, "frontend/home.html", {"clocks": clocks, "game_titles": either})
+
+
+def _joined(items: Sequence[str], pattern: str) -> str:
+    """"a, b and c": the translated `pattern` ("%(items)s and %(last)s") joins the last item on."""
+    if len(items) < 2:
+        return "".join(items)
+    return pattern % {"items": ", ".join(items[:-1]), "last": items[-1]}
 
 
 @ensure_csrf_cookie
@@ -106,15 +120,16 @@ def signup(request: HttpRequest) -> HttpResponse:
     wait = throttle_wait(request, "signup") if request.method == "POST" else None
     if wait is not None:
         form.is_valid()
-        form.add_error(None, f"Too many sign-ups from here: try again in {wait} seconds.")
+        form.add_error(None, ngettext("Too many sign-ups from here: try again in %(wait)s second.",
+                                      "Too many sign-ups from here: try again in %(wait)s seconds.", wait) % {"wait": wait})
     elif request.method == "POST" and form.is_valid():
         try:
-            user = account_services.user_register(**form.cleaned_data)
+            user = account_services.user_register(**form.cleaned_data, language=translation.get_language())
         except ApplicationError as exc:
             form.add_error(exc.extra.get("field", "password"), exc.message)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome, {user.shown_name}! Open a table below or join one.")
+            messages.success(request, _("Welcome, %(name)s! Open a table below or join one.") % {"name": user.shown_name})
             return redirect(_next_url(request))
     return _page(request, "frontend/signup.html", {"form": form, "next": _next_url(request, "")},
                  status=429 if wait is not None else 200)
@@ -126,7 +141,7 @@ def login_page(request: HttpRequest) -> HttpResponse:
     wait = throttle_wait(request, "login", account_scope="login_account") if request.method == "POST" else None
     if wait is not None:
         form.is_valid()
-        form.add_error(None, f"Too many attempts: try again in {wait} seconds.")
+        form.add_error(None, _too_many_attempts(wait))
     elif request.method == "POST" and form.is_valid():
         try:
             user = account_services.user_authenticate(request=request, **form.cleaned_data)
@@ -134,7 +149,7 @@ def login_page(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             login(request, user)
-            messages.success(request, f"Logged in as {user.shown_name}.")
+            messages.success(request, _("Logged in as %(name)s.") % {"name": user.shown_name})
             return redirect(_next_url(request))
     return _page(request, "frontend/login.html", {"form": form, "next": _next_url(request, "")},
                  status=429 if wait is not None else 200)
@@ -145,7 +160,7 @@ def logout_page(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         account_services.user_tokens_revoke(user=request.user)
     logout(request)
-    messages.info(request, "You are logged out.")
+    messages.info(request, _("You are logged out."))
     return redirect("/")
 
 
@@ -161,6 +176,11 @@ def language(request: HttpRequest) -> HttpResponse:
     response.set_cookie(settings.LANGUAGE_COOKIE_NAME, chosen, max_age=365 * 24 * 3600, samesite="Lax",
                         secure=request.is_secure())
     return response
+
+
+def _too_many_attempts(wait: int) -> str:
+    return ngettext("Too many attempts: try again in %(wait)s second.",
+                    "Too many attempts: try again in %(wait)s seconds.", wait) % {"wait": wait}
 
 
 # --- the account page ---------------------------------------------------------------------------
@@ -187,7 +207,7 @@ def account(request: HttpRequest) -> HttpResponse:
         wait = throttle_wait(request, "password_check") if action != "avatar" else None
         if wait is not None:
             form.is_valid()
-            form.add_error(None, f"Too many attempts: try again in {wait} seconds.")
+            form.add_error(None, _too_many_attempts(wait))
         elif form.is_valid():
             try:
                 done = _account_action(request, action, form.cleaned_data)
@@ -224,17 +244,17 @@ def _account_action(request: HttpRequest, action: str, data: dict[str, Any]) -> 
         account_services.user_profile_update(
             user=user, display_name=data["display_name"], email=data["email"], password=data["password"] or None
         )
-        return "Your account is saved."
+        return _("Your account is saved.")
     if action == "avatar":
         account_services.user_profile_update(user=user, avatar=data["avatar"])
-        return "Your avatar is saved."
+        return _("Your avatar is saved.")
     if action == "password":
         account_services.user_password_change(user=user, **data)
         update_session_auth_hash(request, user)
-        return "Your password is changed. Your other devices are logged out and your API tokens revoked."
+        return _("Your password is changed. Your other devices are logged out and your API tokens revoked.")
     account_services.user_delete(user=user, password=data["delete_password"])
     logout(request)
-    return "Your account is deleted. Its matches stay, credited to a deleted player."
+    return _("Your account is deleted. Its matches stay, credited to a deleted player.")
 
 
 def _account_field(action: str, field: str | None, code: str) -> str | None:
@@ -280,7 +300,8 @@ class PasswordResetPage(_SitePage, auth_views.PasswordResetView):
         if wait is not None:
             form = self.get_form()
             form.is_valid()
-            form.add_error(None, f"Too many requests: try again in {wait} seconds.")
+            form.add_error(None, ngettext("Too many requests: try again in %(wait)s second.",
+                                          "Too many requests: try again in %(wait)s seconds.", wait) % {"wait": wait})
             return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().post(request, *args, **kwargs)
 
@@ -360,8 +381,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 
 # The two pools as the pages name them: the bots' pool's board lists people beside the bots.
-POOL_TITLES = {Pool.PEOPLE: "People", Pool.BOTS: "Against bots"}
-BOARD_TITLES: dict[str, str] = {Pool.PEOPLE: "people's board", Pool.BOTS: "people-and-bots board"}
+POOL_TITLES = {Pool.PEOPLE: gettext_lazy("People"), Pool.BOTS: gettext_lazy("Against bots")}
+BOARD_TITLES: dict[str, Promise] = {Pool.PEOPLE: gettext_lazy("people's board"), Pool.BOTS: gettext_lazy("people-and-bots board")}
+# A match's status as the profile's list of matches shows it.
+STATUS_TEXT = {"open": pgettext_lazy("match status", "open"), "running": pgettext_lazy("match status", "running"),
+               "finished": pgettext_lazy("match status", "finished")}
 
 
 BOARD_PAGE = 25  # rows per page of the board (js/leaderboard.js PAGE)
@@ -374,7 +398,7 @@ def _rating_card(row: dict[str, Any]) -> dict[str, Any]:
     board += "?" + urlencode({"offset": offset, "highlight": row["competitor"]})
     return {
         **row, "title": GAME_TITLES.get(row["game"], row["game"]), "pool_title": POOL_TITLES[row["pool"]],
-        "board_title": BOARD_TITLES[row["pool"]], "board_url": board,
+        "board_url": board,
     }
 
 
@@ -392,12 +416,18 @@ def _match_row(summary: Mapping[str, Any], user_id: int) -> dict[str, Any]:
     outcome = summary["outcome"]
     result = ""
     if outcome and seat is not None:
+        score = outcome["scores"][seat]
         if outcome.get("cooperative"):
-            result = ("won" if outcome.get("won") else "lost") + f", {outcome['scores'][seat]} cards left"
+            left = ngettext("won, %(count)s card left", "won, %(count)s cards left", score) if outcome.get("won") \
+                else ngettext("lost, %(count)s card left", "lost, %(count)s cards left", score)
+            result = left % {"count": score}
         else:
-            result = f"rank {summary['ranks'][seat]} of {summary['players']}, score {outcome['scores'][seat]}"
+            result = _("rank %(rank)s of %(players)s, score %(score)s") % {
+                "rank": summary["ranks"][seat], "players": summary["players"], "score": score}
     title = GAME_TITLES.get(summary["game"], summary["game"])
-    return {**summary, "title": title, "seat": seat, "result": result, "not_rated": _not_rated(summary)}
+    when = summary["finished_at"] or summary["started_at"] or summary["created_at"]
+    return {**summary, "title": title, "seat": seat, "result": result, "not_rated": _not_rated(summary),
+            "status_text": STATUS_TEXT.get(summary["status"], summary["status"]), "when": when}
 
 
 def _not_rated(summary: Mapping[str, Any]) -> str:
@@ -405,8 +435,8 @@ def _not_rated(summary: Mapping[str, Any]) -> str:
     rating = summary["rating"]
     if not rating or rating["rated"] or rating["reason"] != "seat_never_moved":
         return ""
-    names = [summary["seats"][seat]["name"] or f"Seat {seat + 1}" for seat in rating["seats"]]
-    return f"Not rated: {' and '.join(names)} never made a move"
+    names = [summary["seats"][seat]["name"] or _("Seat %(number)s") % {"number": seat + 1} for seat in rating["seats"]]
+    return _("Not rated: %(names)s never made a move") % {"names": _joined(names, _("%(items)s and %(last)s"))}
 
 
 @require_GET

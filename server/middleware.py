@@ -1,11 +1,14 @@
-"""Request ids (taken from X-Request-ID, from a proxy, or made; logged and sent back) and the request's language."""
+"""Request ids (taken from X-Request-ID, from a proxy, or made; logged and sent back), and the
+request's language and time zone."""
 from __future__ import annotations
 
 import re
 import uuid
+import zoneinfo
 
 from django.middleware.locale import LocaleMiddleware
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.deprecation import MiddlewareMixin
 
 from server import languages, logs
 
@@ -42,3 +45,24 @@ class LanguageMiddleware(LocaleMiddleware):
     def process_request(self, request):
         translation.activate(languages.of_request(request))
         request.LANGUAGE_CODE = translation.get_language()
+
+
+# The cookie base.html's script writes with the browser's zone (Intl's resolvedOptions().timeZone).
+TIME_ZONE_COOKIE = "tz"
+
+
+class TimeZoneMiddleware(MiddlewareMixin):
+    """Times the server renders into a page are in the reader's time zone, as their browser
+    reports it in the `tz` cookie; without one (or with a zone zoneinfo does not know), in
+    settings.TIME_ZONE."""
+
+    def process_request(self, request):
+        name = request.COOKIES.get(TIME_ZONE_COOKIE, "")
+        try:
+            timezone.activate(zoneinfo.ZoneInfo(name))
+        except (ValueError, OSError, zoneinfo.ZoneInfoNotFoundError):  # absent, a path, a folder, no such zone
+            timezone.deactivate()
+
+    def process_response(self, request, response):
+        timezone.deactivate()
+        return response

@@ -70,7 +70,7 @@ def test_a_profile_shows_the_rating_in_both_pools_with_its_place_and_the_provisi
     found = cards(html)
     assert set(found) == {("ten", "people"), ("ten", "bots")}
     people, against_bots = found["ten", "people"], found["ten", "bots"]
-    assert "People" in people and "#1 on the people&#x27;s board" in people
+    assert "People" in people and "#1 on the people's board" in people
     assert "Against bots" in against_bots and "#2 on the people-and-bots board" in against_bots
     for card in (people, against_bots):
         assert 'class="badge badge-provisional"' in card and "1 rated game so far" in card
@@ -83,7 +83,7 @@ def test_a_profile_drops_the_mark_after_five_games_and_says_when_nothing_is_rate
     for _ in range(PROVISIONAL_GAMES):
         match_rate(match_id=stored("ten", [alice, bob], WIN).pk)
     card = cards(page("/players/alice"))["ten", "people"]
-    assert "badge-provisional" not in card and "#1 on the people&#x27;s board" in card
+    assert "badge-provisional" not in card and "#1 on the people's board" in card
     make_user("erin")
     html = page("/players/erin")
     assert not cards(html) and "No rated games yet." in html

@@ -1,5 +1,8 @@
 // The REST API from the browser: JSON in and out, the session cookie, Django's CSRF token,
-// and errors as thrown ApiError objects carrying the server's {code, message}.
+// and errors as thrown ApiError objects carrying the server's {code, message}. Every request
+// asks for the page's language, so the API's messages match the page (the browser's own
+// Accept-Language may name another).
+import { gettext, language } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message, extra) {
@@ -25,7 +28,7 @@ export async function api(path, { method = "GET", body, headers = {}, params } =
     const text = query.toString();
     if (text) url += (url.includes("?") ? "&" : "?") + text;
   }
-  const init = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers } };
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json", "Accept-Language": language(), ...headers } };
   if (method !== "GET" && method !== "HEAD") {
     init.headers["X-CSRFToken"] = csrfToken();
     if (body !== undefined) {
@@ -37,7 +40,7 @@ export async function api(path, { method = "GET", body, headers = {}, params } =
   try {
     response = await fetch(url, init);
   } catch (err) {
-    throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+    throw new ApiError(0, "network", gettext("The server cannot be reached. Check your connection."));
   }
   if (response.status === 204) return null;
   let data = null;
@@ -49,7 +52,7 @@ export async function api(path, { method = "GET", body, headers = {}, params } =
   if (!response.ok) {
     const error = (data && data.error) || {};
     throw new ApiError(response.status, error.code || `http_${response.status}`,
-      error.message || response.statusText || "The request failed.", error.extra);
+      error.message || gettext("The request failed."), error.extra);
   }
   return data;
 }

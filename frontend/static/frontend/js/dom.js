@@ -1,4 +1,5 @@
 // A tiny element builder, so renderers read like the markup they make.
+import { formatDateTime, gettext, interpolate, ngettext } from "./i18n.js";
 
 export function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -51,17 +52,25 @@ export function rerender(root, build) {
   }
 }
 
+/** English only (it adds an "s"): a page translated for Welsh uses ngettext instead. */
 export function plural(count, one, many) {
   return `${count} ${count === 1 ? one : many || one + "s"}`;
 }
 
+/** "just now", "5 minutes ago", "2 hours ago", then the date: in the reader's language. */
 export function timeAgo(iso) {
   if (!iso) return "";
   const seconds = Math.round((Date.now() - Date.parse(iso)) / 1000);
-  if (seconds < 60) return "just now";
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
-  return new Date(iso).toLocaleDateString();
+  if (seconds < 60) return gettext("just now");
+  if (seconds < 3600) {
+    const minutes = Math.floor(seconds / 60);
+    return interpolate(ngettext("%(count)s minute ago", "%(count)s minutes ago", minutes), { count: minutes });
+  }
+  if (seconds < 86400) {
+    const hours = Math.floor(seconds / 3600);
+    return interpolate(ngettext("%(count)s hour ago", "%(count)s hours ago", hours), { count: hours });
+  }
+  return formatDateTime(iso, { dateStyle: "medium" });
 }
 
 export function flash(message, kind = "info") {
@@ -72,11 +81,28 @@ export function flash(message, kind = "info") {
   setTimeout(() => { if (item.isConnected) item.remove(); }, 8000);
 }
 
-/** "30 s", "2 min", "1 h", "1 day": a clock's time per move. */
+/** "30 seconds", "2 minutes", "1 hour", "1 day": a clock's time per move. */
 export function clockText(seconds) {
   if (seconds === null || seconds === undefined) return "";
-  if (seconds < 60) return `${seconds} s`;
-  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
-  if (seconds < 86400) return `${Math.round(seconds / 3600)} h`;
-  return plural(Math.round(seconds / 86400), "day");
+  let count;
+  let text;
+  if (seconds < 60) {
+    count = seconds;
+    text = ngettext("%(count)s second", "%(count)s seconds", count);
+  } else if (seconds < 3600) {
+    count = Math.round(seconds / 60);
+    text = ngettext("%(count)s minute", "%(count)s minutes", count);
+  } else if (seconds < 86400) {
+    count = Math.round(seconds / 3600);
+    text = ngettext("%(count)s hour", "%(count)s hours", count);
+  } else {
+    count = Math.round(seconds / 86400);
+    text = ngettext("%(count)s day", "%(count)s days", count);
+  }
+  return interpolate(text, { count });
+}
+
+/** "30 seconds a move": the time a table's clock gives each move. */
+export function clockPerMove(seconds) {
+  return interpolate(gettext("%(time)s a move"), { time: clockText(seconds) });
 }

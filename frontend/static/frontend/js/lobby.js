@@ -1,7 +1,8 @@
 // The lobby: open and running tables per game (refreshed every few seconds), and the form
 // that opens a table, seats bots in the other seats and starts it.
 import { ApiError, get, pageData, post } from "./api.js";
-import { clockText, flash, h, plural, rerender, timeAgo } from "./dom.js";
+import { clockPerMove, flash, h, rerender, timeAgo } from "./dom.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 import { contributionKey, DECK_CHOSEN_TEXT, ratingText, shuffleContribution } from "./matches.js";
 
 const games = pageData("games-data");
@@ -24,13 +25,13 @@ function syncForm() {
   seats.replaceChildren(...Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => {
     const count = game.min_players + i;
     return h("option", { value: count, selected: count === Math.min(Math.max(previous, game.min_players), game.max_players) },
-      count === 1 ? "1 (solo)" : `${count} players`);
+      count === 1 ? gettext("1 (solo)") : interpolate(ngettext("%(count)s player", "%(count)s players", count), { count }));
   }));
   form.bot.replaceChildren(...game.bots.map((bot) => h("option", { value: bot, selected: bot === game.strong_bot },
-    bot === game.strong_bot ? `${bot} (strongest)` : bot)));
+    bot === game.strong_bot ? interpolate(gettext("%(bot)s (strongest)"), { bot }) : bot)));
   const options = document.getElementById("create-options");
   options.replaceChildren(...game.options.map((option) => h("div", { class: "field" },
-    h("label", { for: `option-${option.key}` }, option.label, " ", h("span", { class: "muted" }, "(optional)")),
+    h("label", { for: `option-${option.key}` }, option.label, " ", h("span", { class: "muted" }, gettext("(optional)"))),
     h("input", { type: "number", id: `option-${option.key}`, name: `option-${option.key}`, min: option.min, max: option.max,
       inputmode: "numeric" }))));
 }
@@ -71,7 +72,7 @@ async function create(event) {
   } catch (err) {
     button.disabled = false;
     const fields = err instanceof ApiError && err.extra && err.extra.fields ? ` ${JSON.stringify(err.extra.fields)}` : "";
-    flash(`The table could not be opened: ${err.message}${fields}`, "error");
+    flash(interpolate(gettext("The table could not be opened: %(error)s"), { error: err.message + fields }), "error");
   }
 }
 
@@ -102,7 +103,7 @@ function seatsText(match) {
   const names = (tournamentTables.get(match.id) || {}).names || [];
   return match.seats.map((s, i) => {
     const name = names[i] || s.name;
-    return name ? (s.bot ? `${name} (bot)` : name) : "empty";
+    return name ? (s.bot ? interpolate(gettext("%(name)s (bot)"), { name }) : name) : gettext("empty");
   }).join(", ");
 }
 
@@ -114,13 +115,13 @@ function tableRow(match) {
   const free = match.seats.filter((s) => !s.name).length;
   let action;
   if (match.status === "open") {
-    action = mine(match) ? h("a", { class: "btn btn-small btn-primary", href: `/tables/${match.id}` }, "Your table")
-      : h("a", { class: "btn btn-small btn-primary", href: `/tables/${match.id}` }, user ? "Join" : "Look");
+    action = mine(match) ? h("a", { class: "btn btn-small btn-primary", href: `/tables/${match.id}` }, gettext("Your table"))
+      : h("a", { class: "btn btn-small btn-primary", href: `/tables/${match.id}` }, user ? gettext("Join") : gettext("Look"));
   } else if (match.status === "running") {
     action = h("a", { class: ["btn", "btn-small", mine(match) && "btn-primary"], href: `/tables/${match.id}` },
-      mine(match) ? "Play" : "Watch");
+      mine(match) ? gettext("Play") : gettext("Watch"));
   } else {
-    action = h("a", { class: "btn btn-small", href: `/tables/${match.id}/replay` }, "Replay");
+    action = h("a", { class: "btn btn-small", href: `/tables/${match.id}/replay` }, gettext("Replay"));
   }
   const tour = tournamentTables.get(match.id);
   return h("li", { class: ["table-row", tour && "is-tournament-table"], "data-match": String(match.id),
@@ -128,13 +129,14 @@ function tableRow(match) {
   h("span", { class: "table-id" }, `#${match.id}`),
   h("span", { class: "table-seats" }, seatsText(match),
     tour ? h("a", { class: "badge badge-tournament", href: `/tournaments/${tour.tournament}`,
-      title: `Round ${tour.round}, table ${tour.table} of the tournament ${tour.tournament_name}` },
-    `Tournament: ${tour.tournament_name} · round ${tour.round}`) : null),
+      title: interpolate(gettext("Round %(round)s, table %(table)s of the tournament %(name)s"),
+        { round: tour.round, table: tour.table, name: tour.tournament_name }) },
+    interpolate(gettext("Tournament: %(name)s · round %(round)s"), { name: tour.tournament_name, round: tour.round })) : null),
     h("span", { class: "table-meta muted" }, [
-      match.status === "open" ? `${plural(free, "free seat")}` : null,
+      match.status === "open" ? interpolate(ngettext("%(count)s free seat", "%(count)s free seats", free), { count: free }) : null,
       ratingText(match),
       match.deck_chosen ? DECK_CHOSEN_TEXT : null,
-      match.clock_seconds ? `${clockText(match.clock_seconds)} a move` : null,
+      match.clock_seconds ? clockPerMove(match.clock_seconds) : null,
       match.status === "finished" ? timeAgo(match.finished_at) : null,
     ].filter(Boolean).join(" · ")),
     action);
@@ -150,11 +152,12 @@ function renderTables(open, running, finished) {
     const of = (matches) => matches.filter((m) => m.game === game.slug);
     return h("section", { class: "panel game-tables", "aria-labelledby": `tables-${game.slug}`, "data-game": game.slug },
       h("h2", { id: `tables-${game.slug}` }, game.title,
-        h("span", { class: "muted small" }, ` · ${game.min_players === game.max_players ? game.min_players
-          : `${game.min_players}–${game.max_players}`} players`)),
-      list("Open tables", of(open), "No table is waiting for players."),
-      list("Playing now", of(running).slice(0, 8), "Nobody is playing right now."),
-      list("Just finished", of(finished).slice(0, 3), "No finished tables yet."));
+        h("span", { class: "muted small" }, " · ", game.min_players === game.max_players
+          ? interpolate(ngettext("%(count)s player", "%(count)s players", game.min_players), { count: game.min_players })
+          : interpolate(gettext("%(least)s–%(most)s players"), { least: game.min_players, most: game.max_players }))),
+      list(gettext("Open tables"), of(open), gettext("No table is waiting for players.")),
+      list(gettext("Playing now"), of(running).slice(0, 8), gettext("Nobody is playing right now.")),
+      list(gettext("Just finished"), of(finished).slice(0, 3), gettext("No finished tables yet.")));
   }));
   tablesRoot.setAttribute("aria-busy", "false");
 }
@@ -169,7 +172,7 @@ async function refresh() {
     await learnTournamentTables([...open.results, ...running.results, ...finished.results]);
     renderTables(open.results, running.results, finished.results);
   } catch (err) {
-    flash(`The tables could not be loaded: ${err.message}`, "error");
+    flash(interpolate(gettext("The tables could not be loaded: %(error)s"), { error: err.message }), "error");
   }
 }
 
@@ -180,4 +183,4 @@ function loop() {
 
 refresh();
 setTimeout(loop, REFRESH_MS);
-document.title = user ? `Play · ${user.name} · Card League` : document.title;
+document.title = user ? interpolate(gettext("Play · %(name)s · Card League"), { name: user.name }) : document.title;

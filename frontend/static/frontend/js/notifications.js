@@ -5,7 +5,7 @@
 // /notifications and the per-kind choices on /account. Text goes in with textContent only.
 
 import { api, get, post } from "./api.js";
-import { gettext } from "./i18n.js";
+import { formatDateTime, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 
 const POLL_MS = 30000;
 const RECONNECT_MS = [1000, 3000, 10000, 30000];
@@ -15,9 +15,9 @@ const allowButton = document.getElementById("notification-allow");
 
 function showUnread(count) {
   if (!badge) return;
-  badge.textContent = String(count);
+  badge.textContent = formatNumber(count);
   badge.hidden = count === 0;
-  badge.setAttribute("aria-label", `${count} unread notification${count === 1 ? "" : "s"}`);
+  badge.setAttribute("aria-label", interpolate(ngettext("%(count)s unread notification", "%(count)s unread notifications", count), { count }));
 }
 
 function desktopNotice(notification) {
@@ -102,7 +102,7 @@ function listItem(notification) {
   body.textContent = notification.body;
   const when = document.createElement("time");
   when.dateTime = notification.created_at;
-  when.textContent = new Date(notification.created_at).toLocaleString();
+  when.textContent = formatDateTime(notification.created_at);
   when.className = "muted";
   link.addEventListener("click", () => {
     if (!notification.read_at) post("notifications/read", { ids: [notification.id] }).catch(() => {});

@@ -3,9 +3,9 @@
 import { getAll, pageData } from "./api.js";
 import { lineChart } from "./chart.js";
 import { flash, h, rerender } from "./dom.js";
+import { formatNumber, gettext, interpolate } from "./i18n.js";
 
 const player = pageData("player-data");
-const POOLS = { people: "People", bots: "Against bots" };
 const historyRoot = document.getElementById("history");
 const gameSelect = document.getElementById("history-game");
 const poolSelect = document.getElementById("history-pool");
@@ -25,36 +25,40 @@ async function loadHistory() {
   try {
     rows = await getAll(`ratings/${game}/players/${encodeURIComponent(player.username)}/history`, { pool }, { most: 500 });
   } catch (err) {
-    flash(`The rating history could not be loaded: ${err.message}`, "error");
+    flash(interpolate(gettext("The rating history could not be loaded: %(error)s"), { error: err.message }), "error");
     return;
   }
   if (!rows.length) {
-    rerender(historyRoot, () => h("p", { class: "muted" }, "No rated matches in this game on this board yet."));
+    rerender(historyRoot, () => h("p", { class: "muted" }, gettext("No rated matches in this game on this board yet.")));
     return;
   }
   // A match whose result its tournament changed is rated again: a row takes the old rating back
   // (left out of the line), the next rates the new result (marked).
   const rated = rows.filter((row) => !row.reversal);
-  const changed = (row) => (row.revision ? " (result changed by the organiser)" : "");
+  const changed = (row) => (row.revision ? ` ${gettext("(result changed by the organiser)")}` : "");
+  const fixed = (value, digits) => formatNumber(value, { minimumFractionDigits: digits, maximumFractionDigits: digits });
   const points = rated.map((row, i) => ({
     y: row.rating_after,
     low: row.mu_after - row.sigma_after,
     high: row.mu_after + row.sigma_after,
-    label: `Match ${i + 1} (table ${row.match}): rating ${row.rating_after.toFixed(1)}, μ ${row.mu_after.toFixed(1)}, rank ${row.rank}${changed(row)}`,
+    label: interpolate(gettext("Match %(number)s (table %(table)s): rating %(rating)s, μ %(mu)s, rank %(rank)s"), {
+      number: i + 1, table: row.match, rating: fixed(row.rating_after, 1), mu: fixed(row.mu_after, 1), rank: row.rank,
+    }) + changed(row),
   }));
-  const title = `${gameSelect.selectedOptions[0].textContent} rating (${POOLS[pool].toLowerCase()})`;
+  const title = interpolate(gettext("%(game)s rating (%(board)s)"),
+    { game: gameSelect.selectedOptions[0].textContent, board: poolSelect.selectedOptions[0].textContent });
   rerender(historyRoot, () => [
     h("figure", { class: "chart-figure" }, lineChart(points, { title, yLabel: "μ − 3σ" }),
-      h("figcaption", { class: "muted small" }, "The line is the rating (μ − 3σ); the band spans μ ± σ.")),
-    h("details", {}, h("summary", {}, "The history as a table"),
+      h("figcaption", { class: "muted small" }, gettext("The line is the rating (μ − 3σ); the band spans μ ± σ."))),
+    h("details", {}, h("summary", {}, gettext("The history as a table")),
       h("div", { class: "table-scroll" }, h("table", { class: "data" },
-        h("thead", {}, h("tr", {}, ["#", "Table", "Rank", "μ", "σ", "Rating"].map((t) => h("th", { scope: "col" }, t)))),
+        h("thead", {}, h("tr", {}, ["#", gettext("Table"), gettext("Rank"), "μ", "σ", gettext("Rating")].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, rows.map((row) => h("tr", {},
           h("td", {}, row.reversal ? "" : String(rated.indexOf(row) + 1)),
           h("td", {}, h("a", { href: `/tables/${row.match}/replay` }, `#${row.match}`)),
-          h("td", {}, row.reversal ? `rank ${row.rank} taken back` : `${row.rank}${changed(row)}`),
-          h("td", { class: "num" }, row.mu_after.toFixed(2)),
-          h("td", { class: "num" }, row.sigma_after.toFixed(2)), h("td", { class: "num" }, row.rating_after.toFixed(2)))))))),
+          h("td", {}, row.reversal ? interpolate(gettext("rank %(rank)s taken back"), { rank: row.rank }) : `${row.rank}${changed(row)}`),
+          h("td", { class: "num" }, fixed(row.mu_after, 2)),
+          h("td", { class: "num" }, fixed(row.sigma_after, 2)), h("td", { class: "num" }, fixed(row.rating_after, 2)))))))),
   ]);
 }
 
