@@ -66,7 +66,9 @@ monday tuesday wednesday thursday friday saturday sunday january february march 
 august september october november december pm
 """.split()
 
-WORDS = frozenset(_FUNCTION_WORDS) | frozenset(_SITE_WORDS)
+# Welsh words too, in lists written as English: "is" (lower), "to" (roof), "her" (a challenge).
+_ALSO_WELSH = frozenset({"is", "to", "her"})
+WORDS = (frozenset(_FUNCTION_WORDS) | frozenset(_SITE_WORDS)) - _ALSO_WELSH
 
 
 def english_words(text: str, allowed: Iterable[str] = frozenset()) -> list[str]:

@@ -22,7 +22,7 @@ ENGLISH = [
     ("Wrong username or password.", {"username", "or", "password"}),
     ("Waiting for players…", {"waiting", "for", "players"}),
     ("Don't leave: the player's seat is kept for 3 minutes.",
-     {"don't", "leave", "the", "player's", "seat", "is", "for", "minutes"}),
+     {"don't", "leave", "the", "player's", "seat", "for", "minutes"}),
 ]
 
 
