@@ -25,7 +25,12 @@ export async function api(path, { method = "GET", body, headers = {}, params } =
     const text = query.toString();
     if (text) url += (url.includes("?") ? "&" : "?") + text;
   }
-  const init = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers } };
+  // The API answers in the page's language (it puts Accept-Language before the reader's choice).
+  const language = document.documentElement.lang;
+  const init = {
+    method, credentials: "same-origin",
+    headers: { Accept: "application/json", ...(language ? { "Accept-Language": language } : {}), ...headers },
+  };
   if (method !== "GET" && method !== "HEAD") {
     init.headers["X-CSRFToken"] = csrfToken();
     if (body !== undefined) {
