@@ -521,6 +521,8 @@ function describe(event) {
         : interpolate(gettext("Round %(round)s is paired: %(tables)s."), { round, tables });
     }
     case "RoundUnpaired": return interpolate(gettext("Round %(round)s is paired again (%(reason)s)."), { round, reason: d.reason });
+    case "TablesStarted": return interpolate(ngettext("Round %(round)s: %(count)s table started.",
+      "Round %(round)s: %(count)s tables started.", d.tables.length), { round, count: formatNumber(d.tables.length) });
     case "RoundStarted": return interpolate(gettext("Round %(round)s started."), { round });
     case "TableResult":
     case "ForfeitAwarded":
