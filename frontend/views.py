@@ -362,7 +362,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 # The two pools as the pages name them: the bots' pool's board lists people beside the bots.
 POOL_TITLES = {Pool.PEOPLE: gettext_lazy("People"), Pool.BOTS: gettext_lazy("Against bots")}
-BOARD_TITLES = {
+BOARD_TITLES: dict[str, Any] = {
     Pool.PEOPLE: gettext_lazy("people's board"), Pool.BOTS: gettext_lazy("people-and-bots board"),
 }
 

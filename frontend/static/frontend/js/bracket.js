@@ -5,7 +5,7 @@
 // Matches are named in words ("Winners round 1, table 2", "Grand final reset"); the format's
 // ids (W1.2, GF2) appear only in tooltips.
 import { s } from "./dom.js";
-import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+import { countText, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 
 const BOX_W = 190;
 const SLOT_H = 24;
@@ -172,8 +172,7 @@ export function drawBracket(bracket, { tableHref = (id) => `/tables/${id}` } = {
   // fits at 1280 px), then scrolls sideways (a phone) instead of getting unreadable.
   return s("svg", { class: "bracket", viewBox: `0 0 ${width} ${height}`, role: "group",
     style: `width: 100%; max-width: ${width}px; min-width: ${Math.round(width * MIN_SCALE)}px; height: auto`,
-    "aria-label": interpolate(ngettext("Bracket of %(count)s match", "Bracket of %(count)s matches", matches.length),
-      { count: formatNumber(matches.length) }) },
+    "aria-label": countText(ngettext("Bracket of %(count)s match", "Bracket of %(count)s matches", matches.length), matches.length) },
   ...titles.values(), hasLosers ? s("text", { class: "side-title", x: LEFT, y: bandTop.losers - 30, text: gettext("Losers' bracket") }) : null,
   ...wires, ...boxes);
 }

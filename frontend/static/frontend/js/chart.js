@@ -1,9 +1,9 @@
 // A small SVG line chart (no library needed for one line and a band): x is the match number,
 // y the rating; each point has a tooltip and the chart a text summary for screen readers.
 import { s } from "./dom.js";
-import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+import { formatFixed, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 
-const oneDecimal = (value) => formatNumber(value, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const oneDecimal = (value) => formatFixed(value, 1);
 
 const WIDTH = 640;
 const HEIGHT = 260;

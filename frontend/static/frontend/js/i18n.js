@@ -10,6 +10,10 @@ export const interpolate = (format, values) => globalThis.interpolate(format, va
 export const language = () => document.documentElement.lang || "en-GB";
 // Numbers, dates and times in the reader's language and the browser's time zone.
 export const formatNumber = (value, options) => new Intl.NumberFormat(language(), options).format(value);
+// value.toFixed(places) in the reader's language.
+export const formatFixed = (value, places) => formatNumber(value, { minimumFractionDigits: places, maximumFractionDigits: places });
+// countText(ngettext("%(count)s round", "%(count)s rounds", n), n): the count in the reader's digits.
+export const countText = (format, count) => interpolate(format, { count: formatNumber(count) });
 export const formatDateTime = (value, options = { dateStyle: "medium", timeStyle: "short" }) => {
   const date = value instanceof Date ? value : new Date(value);
   if (Intl.DateTimeFormat.supportedLocalesOf([language()]).length) return new Intl.DateTimeFormat(language(), options).format(date);

@@ -3,7 +3,7 @@
 // players (fewer than `provisional_games` rated games) and bots.
 import { get, pageData } from "./api.js";
 import { flash, h, rerender } from "./dom.js";
-import { formatDateTime, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+import { countText, formatDateTime, formatFixed, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 
 const data = pageData("board-data");
 const games = pageData("games-data");
@@ -37,14 +37,8 @@ const state = {
   count: 0,
 };
 
-// "%(count)s games" and its kind, with the count in the reader's digits.
-function counted(text, count) {
-  return interpolate(text, { count: formatNumber(count) });
-}
-
-const gamesText = (count) => counted(ngettext("%(count)s game", "%(count)s games", count), count);
-const ratedGamesText = (count) => counted(ngettext("%(count)s rated game", "%(count)s rated games", count), count);
-const rating = (value, digits = 1) => formatNumber(value, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const gamesText = (count) => countText(ngettext("%(count)s game", "%(count)s games", count), count);
+const ratedGamesText = (count) => countText(ngettext("%(count)s rated game", "%(count)s rated games", count), count);
 
 /** The minimum of games from the address, as one of the select's options (a new one if need be). */
 function chosenMinimum(asked) {
@@ -69,9 +63,9 @@ function rowNode(row) {
     h("th", { scope: "row" }, href ? h("a", { href }, row.name) : row.name, mine ? ` (${gettext("you")})` : "",
       row.kind === "bot" ? [" ", h("span", { class: "badge badge-bot", title: gettext("A computer player") }, gettext("bot"))] : null,
       row.provisional ? [" ", provisionalMark(row)] : null),
-    h("td", { class: "num" }, rating(row.rating)),
-    h("td", { class: "num" }, rating(row.mu)),
-    h("td", { class: "num" }, rating(row.sigma, 2)),
+    h("td", { class: "num" }, formatFixed(row.rating, 1)),
+    h("td", { class: "num" }, formatFixed(row.mu, 1)),
+    h("td", { class: "num" }, formatFixed(row.sigma, 2)),
     h("td", { class: "num" }, formatNumber(row.games)),
     h("td", { class: "num" }, formatNumber(row.wins)),
     h("td", {}, row.last_played_at ? formatDateTime(row.last_played_at, { dateStyle: "medium" }) : "—"));
@@ -102,7 +96,7 @@ async function load() {
     : bots && !state.kind ? ngettext("%(count)s player or bot", "%(count)s players and bots", n)
       : ngettext("%(count)s player", "%(count)s players", n);
   el.info.textContent = `${interpolate(gettext("Page %(page)s of %(pages)s"), { page: formatNumber(current), pages: formatNumber(pages) })}`
-    + ` · ${counted(listed, n)}`;
+    + ` · ${countText(listed, n)}`;
   el.prev.disabled = state.offset === 0;
   el.next.disabled = state.offset + PAGE >= page.count;
   renderMe(page.player);
@@ -175,10 +169,10 @@ function standing(row) {
     const shown = state.kind === "bot" ? gettext("the board shows bots only.")
       : interpolate(gettext("the board lists players with at least %(games)s."), { games: gamesText(Number(state.minGames)) });
     return [h("p", {}, interpolate(gettext("Your rating is %(rating)s after %(games)s; %(shown)s"),
-      { rating: rating(row.rating), games: gamesText(row.games), shown })), settling];
+      { rating: formatFixed(row.rating, 1), games: gamesText(row.games), shown })), settling];
   }
   return [h("p", { class: "banner" }, interpolate(gettext("You are #%(position)s of %(count)s with a rating of %(rating)s."),
-    { position: formatNumber(row.position), count: formatNumber(state.count), rating: rating(row.rating) }), " ",
+    { position: formatNumber(row.position), count: formatNumber(state.count), rating: formatFixed(row.rating, 1) }), " ",
   h("button", { type: "button", class: "btn btn-small", onclick: () => jumpTo(row) }, gettext("Show my place"))), settling];
 }
 

@@ -4,7 +4,7 @@
 import { ApiError, get, getAll, pageData, post } from "./api.js";
 import { bracketLabel, drawBracket } from "./bracket.js";
 import { flash, h, rerender } from "./dom.js";
-import { formatDateTime, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+import { countText, formatDateTime, formatFixed, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { contributionKey, shuffleContribution } from "./matches.js";
 
 const data = pageData("tournament-data");
@@ -59,12 +59,7 @@ function decimal(value) {
 }
 
 function ratingText(value) {
-  return value === null || value === undefined ? "–" : formatNumber(value, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-}
-
-// "%(count)s rounds" and its kind, with the count in the reader's digits.
-function counted(text, count) {
-  return interpolate(text, { count: formatNumber(count) });
+  return value === null || value === undefined ? "–" : formatFixed(value, 1);
 }
 
 function roundName(number) {
@@ -73,21 +68,21 @@ function roundName(number) {
 
 // A move's clock in words: "30 seconds", "2 minutes", "1 day".
 function clockText(seconds) {
-  if (seconds < 60) return counted(ngettext("%(count)s second", "%(count)s seconds", seconds), seconds);
+  if (seconds < 60) return countText(ngettext("%(count)s second", "%(count)s seconds", seconds), seconds);
   if (seconds < 3600) {
     const minutes = Math.round(seconds / 60);
-    return counted(ngettext("%(count)s minute", "%(count)s minutes", minutes), minutes);
+    return countText(ngettext("%(count)s minute", "%(count)s minutes", minutes), minutes);
   }
   if (seconds < 86400) {
     const hours = Math.round(seconds / 3600);
-    return counted(ngettext("%(count)s hour", "%(count)s hours", hours), hours);
+    return countText(ngettext("%(count)s hour", "%(count)s hours", hours), hours);
   }
   const days = Math.round(seconds / 86400);
-  return counted(ngettext("%(count)s day", "%(count)s days", days), days);
+  return countText(ngettext("%(count)s day", "%(count)s days", days), days);
 }
 
 function entrantsText(count) {
-  return counted(ngettext("%(count)s entrant", "%(count)s entrants", count), count);
+  return countText(ngettext("%(count)s entrant", "%(count)s entrants", count), count);
 }
 
 // Elimination formats order by how far each player got: Swiss tie-breaks mean nothing there.
@@ -177,7 +172,7 @@ function render() {
   const rounds = t.current_round
     ? interpolate(t.total_rounds ? gettext("round %(round)s of %(total)s") : gettext("round %(round)s"),
       { round: formatNumber(t.current_round), total: formatNumber(t.total_rounds || 0) })
-    : t.total_rounds ? counted(ngettext("%(count)s round", "%(count)s rounds", t.total_rounds), t.total_rounds) : null;
+    : t.total_rounds ? countText(ngettext("%(count)s round", "%(count)s rounds", t.total_rounds), t.total_rounds) : null;
   const format = formatTitle[t.format] || t.format;
   el.summary.textContent = [gameOf(t.game).title,
     t.options.table_size ? interpolate(gettext("%(format)s (tables of %(size)s)"), { format, size: formatNumber(t.options.table_size) }) : format,
@@ -215,7 +210,7 @@ function rulesText(t) {
   const r = t.field_rules || {};
   const parts = [];
   if (r.check_in_minutes) {
-    parts.push(counted(ngettext("check in %(count)s minute before the start, or be dropped",
+    parts.push(countText(ngettext("check in %(count)s minute before the start, or be dropped",
       "check in %(count)s minutes before the start, or be dropped", r.check_in_minutes), r.check_in_minutes));
   }
   if (r.waitlist) parts.push(interpolate(gettext("a waitlist of %(size)s once full"), { size: formatNumber(r.waitlist) }));
@@ -227,11 +222,11 @@ function rulesText(t) {
   }
   if (r.reentry) parts.push(gettext("players who drop may come back"));
   if (r.no_show_seconds) {
-    parts.push(counted(ngettext("absent %(count)s second from a table: forfeit", "absent %(count)s seconds from a table: forfeit",
+    parts.push(countText(ngettext("absent %(count)s second from a table: forfeit", "absent %(count)s seconds from a table: forfeit",
       r.no_show_seconds), r.no_show_seconds));
   }
   if (r.no_show_drop_after) {
-    parts.push(counted(ngettext("dropped after %(count)s forfeit", "dropped after %(count)s forfeits", r.no_show_drop_after),
+    parts.push(countText(ngettext("dropped after %(count)s forfeit", "dropped after %(count)s forfeits", r.no_show_drop_after),
       r.no_show_drop_after));
   }
   return parts.length ? interpolate(gettext("Rules: %(rules)s."), { rules: parts.join("; ") }) : null;
@@ -409,7 +404,7 @@ function resultText(table) {
   const gone = result.forfeited && result.forfeited.length
     ? ` (${interpolate(gettext("%(names)s forfeited"), { names: result.forfeited.map((entrant) => nameOf(entrant)).join(", ") })})` : "";
   if (result.team_score !== null && result.team_score !== undefined) {
-    return counted(ngettext("%(count)s card left", "%(count)s cards left", result.team_score), result.team_score) + gone;
+    return countText(ngettext("%(count)s card left", "%(count)s cards left", result.team_score), result.team_score) + gone;
   }
   const ranks = result.ranks || [];
   const seats = table.seats;
@@ -510,13 +505,13 @@ function describe(event) {
     case "PlayerRegistered": return interpolate(gettext("%(name)s entered."), { name: d.name });
     case "PlayerWithdrawn": return interpolate(gettext("%(name)s withdrew."), { name: nameOf(d.entrant) });
     case "TournamentStarted":
-      return interpolate(ngettext("The tournament started with %(count)s entrant.", "The tournament started with %(count)s entrants.",
-        d.field.length), { count: formatNumber(d.field.length) });
+      return countText(ngettext("The tournament started with %(count)s entrant.", "The tournament started with %(count)s entrants.",
+        d.field.length), d.field.length);
     case "RoundPaired": {
-      const tables = counted(ngettext("%(count)s table", "%(count)s tables", d.tables.length), d.tables.length);
+      const tables = countText(ngettext("%(count)s table", "%(count)s tables", d.tables.length), d.tables.length);
       return d.byes.length
         ? interpolate(gettext("Round %(round)s is paired: %(tables)s, %(byes)s."), {
-          round, tables, byes: counted(ngettext("%(count)s bye", "%(count)s byes", d.byes.length), d.byes.length),
+          round, tables, byes: countText(ngettext("%(count)s bye", "%(count)s byes", d.byes.length), d.byes.length),
         })
         : interpolate(gettext("Round %(round)s is paired: %(tables)s."), { round, tables });
     }

@@ -1,7 +1,7 @@
 // The tournaments list (filtered by status, refreshed) and the organiser's form.
 import { ApiError, get, pageData, post } from "./api.js";
 import { flash, h, rerender } from "./dom.js";
-import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+import { countText, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 
 const data = pageData("tournaments-data");
 const games = pageData("games-data");
@@ -30,7 +30,7 @@ function item(t) {
     h("span", { class: "table-id" }, `#${t.id}`),
     h("span", { class: "table-seats" }, h("a", { href: `/tournaments/${t.id}` }, t.name)),
     h("span", { class: "table-meta muted" }, [gameTitle[t.game] || t.game, formatTitle[t.format] || t.format,
-      interpolate(ngettext("%(count)s entrant", "%(count)s entrants", t.entrants), { count: formatNumber(t.entrants) }),
+      countText(ngettext("%(count)s entrant", "%(count)s entrants", t.entrants), t.entrants),
       rounds, t.rated ? gettext("rated") : gettext("casual")].filter(Boolean).join(" · ")),
     h("span", { class: `status-pill status-${t.status}` }, STATUS[t.status] || t.status));
 }
