@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Mapping
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -360,7 +361,8 @@ def pairing_summary(quality: dict[str, Any], names: Mapping[int, PlayerShown]) -
         return names[entrant]["name"] if entrant in names else _("entrant %(id)s") % {"id": entrant}
 
     def decimal(value: float) -> str:
-        return number_format(value, 2)
+        # Rounded first: number_format cuts a float's digits off (0.666 would read 0.66).
+        return number_format(Decimal(f"{value:.2f}"), 2)
 
     rematches = quality["rematches"]
     parts = [ngettext("%(count)s rematch", "%(count)s rematches", len(rematches)) % {"count": len(rematches)}]
