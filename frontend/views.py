@@ -578,15 +578,24 @@ def leaderboard(request: HttpRequest, game: str | None = None, pool: str = "peop
 # --- tournaments ------------------------------------------------------------------------------
 
 # The formats the organiser's form offers, with the options each one takes (tournaments/formats).
+# Their names are translated here, where they are shown: the format modules stay free of Django.
 FORMAT_INFO: dict[str, dict[str, Any]] = {
-    "swiss": {"title": "Swiss", "fields": ["rounds"]},
-    "round-robin": {"title": "Round robin", "fields": ["double"]},
-    "single-elimination": {"title": "Single elimination", "fields": ["third_place"], "bracket": True},
-    "double-elimination": {"title": "Double elimination", "fields": ["grand_final_reset"], "bracket": True},
-    "swiss-tables": {"title": "Swiss at tables", "fields": ["rounds", "table_size"]},
-    "table-elimination": {"title": "Table elimination", "fields": ["table_size", "advance"]},
-    "league": {"title": "League (dated matchdays)", "fields": ["format", "start", "every_days"]},
+    "swiss": {"title": pgettext_lazy("format", "Swiss"), "fields": ["rounds"]},
+    "round-robin": {"title": pgettext_lazy("format", "Round robin"), "fields": ["double"]},
+    "single-elimination": {"title": pgettext_lazy("format", "Single elimination"), "fields": ["third_place"], "bracket": True},
+    "double-elimination": {
+        "title": pgettext_lazy("format", "Double elimination"), "fields": ["grand_final_reset"], "bracket": True,
+    },
+    "swiss-tables": {"title": pgettext_lazy("format", "Swiss at tables"), "fields": ["rounds", "table_size"]},
+    "table-elimination": {"title": pgettext_lazy("format", "Table elimination"), "fields": ["table_size", "advance"]},
+    "league": {"title": pgettext_lazy("format", "League (dated matchdays)"), "fields": ["format", "start", "every_days"]},
 }
+
+# The organiser's choice of clock: seconds a move, and its words.
+TOURNAMENT_CLOCKS = [
+    (30, gettext_lazy("30 seconds a move")), (120, gettext_lazy("2 minutes a move")),
+    (600, gettext_lazy("10 minutes a move")), (86400, gettext_lazy("1 day a move")),
+]
 
 
 def _formats() -> list[dict[str, Any]]:
@@ -599,6 +608,7 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     """Tournaments and leagues: the list, and the organiser's form."""
     return _page(request, "frontend/tournaments.html", {
         "formats": _formats(),
+        "clocks": TOURNAMENT_CLOCKS,
         "tournaments_data": {
             "formats": _formats(), "user": _page_user(request),
             # What each game allows, so the form offers no format the server would refuse.

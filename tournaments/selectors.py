@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Mapping
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.engines import ENGINES
 from server.errors import bad_request, english_or, not_found
@@ -371,52 +373,64 @@ def pairing_summaries(tournament: Tournament) -> list[dict[str, Any]]:
 
 
 def pairing_summary(quality: dict[str, Any], names: Mapping[int, PlayerShown]) -> str:
-    """A round's pairing-quality report in one line: its rematches (named, and whether they could
-    have been avoided), the seats, the score spread at the tables and who has a bye."""
+    """A round's pairing-quality report in one line, in the reader's language: its rematches
+    (named, and whether they could have been avoided), the seats, the score spread at the tables
+    and who has a bye."""
 
     def name(entrant: int) -> str:
-        return names[entrant]["name"] if entrant in names else f"entrant {entrant}"
+        return names[entrant]["name"] if entrant in names else _("entrant %(id)s") % {"id": entrant}
+
+    def decimal(value: float) -> str:
+        # Rounded first: number_format cuts a float's digits off (0.666 would read 0.66).
+        return number_format(Decimal(f"{value:.2f}"), 2)
 
     rematches = quality["rematches"]
-    parts = [f"{len(rematches)} rematch{'' if len(rematches) == 1 else 'es'}"]
+    parts = [ngettext("%(count)s rematch", "%(count)s rematches", len(rematches)) % {"count": len(rematches)}]
     if rematches:
         parts[0] += ": " + _listed(
             [
-                f"{' – '.join(map(name, meeting['players']))} ({_ordinal(meeting['meeting'])} meeting, "
-                f"{_AVOIDABLE[meeting['avoidable']]})"
+                _("%(players)s (%(ordinal)s meeting, %(avoidable)s)") % {
+                    "players": " – ".join(map(name, meeting["players"])),
+                    "ordinal": _ordinal(meeting["meeting"]), "avoidable": _AVOIDABLE[meeting["avoidable"]],
+                }
                 for meeting in rematches
             ],
             "; ",
         )
     balance = quality["seat_balance"]
     if balance["out_of_balance"]:
-        parts.append(
-            f"seats out of balance: {_listed([name(p) for p in balance['out_of_balance']])} "
-            f"(by up to {balance['max_deviation']:.2f})"
-        )
+        parts.append(_("seats out of balance: %(names)s (by up to %(deviation)s)") % {
+            "names": _listed([name(p) for p in balance["out_of_balance"]]), "deviation": decimal(balance["max_deviation"]),
+        })
     else:
-        parts.append("seats in balance")
+        parts.append(_("seats in balance"))
     spread = quality["score_spread"]
-    parts.append(f"score spread {spread['mean']:.2f} (max {spread['max']:.2f})")
+    parts.append(_("score spread %(mean)s (max %(max)s)") % {"mean": decimal(spread["mean"]), "max": decimal(spread["max"])})
     if quality["byes"]:
-        parts.append(f"byes: {_listed([name(p) for p in quality['byes']])}")
-    return "Pairing: " + " · ".join(parts)
+        parts.append(_("byes: %(names)s") % {"names": _listed([name(p) for p in quality["byes"]])})
+    return _("Pairing: %(report)s") % {"report": " · ".join(parts)}
 
 
 # A rematch's `avoidable`: the checker proved it avoidable, unavoidable, or could not decide (null).
-_AVOIDABLE = {True: "avoidable", False: "unavoidable", None: "undecided"}
+_AVOIDABLE = {True: gettext_lazy("avoidable"), False: gettext_lazy("unavoidable"), None: gettext_lazy("undecided")}
 # A line names this many players (or rematches) of a list, then says how many more: it stays short.
 _NAMED = 8
 
 
 def _listed(items: list[str], separator: str = ", ") -> str:
     more = len(items) - _NAMED
-    return separator.join(items[:_NAMED]) + (f" and {more} more" if more > 0 else "")
+    return separator.join(items[:_NAMED]) + (_(" and %(count)s more") % {"count": more} if more > 0 else "")
 
 
 def _ordinal(number: int) -> str:
-    suffix = "th" if 11 <= number % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+    """1st, 2nd, 3rd, 11th... in English; each language writes its own (Welsh: "rhif 2")."""
+    if 11 <= number % 100 <= 13 or number % 10 not in (1, 2, 3):
+        return pgettext("ordinal", "%(number)sth") % {"number": number}
+    if number % 10 == 1:
+        return pgettext("ordinal", "%(number)sst") % {"number": number}
+    if number % 10 == 2:
+        return pgettext("ordinal", "%(number)snd") % {"number": number}
+    return pgettext("ordinal", "%(number)srd") % {"number": number}
 
 
 def round_status(rnd: Round) -> str:

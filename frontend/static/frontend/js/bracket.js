@@ -5,6 +5,7 @@
 // Matches are named in words ("Winners round 1, table 2", "Grand final reset"); the format's
 // ids (W1.2, GF2) appear only in tooltips.
 import { s } from "./dom.js";
+import { countText, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 
 const BOX_W = 190;
 const SLOT_H = 24;
@@ -17,13 +18,15 @@ const BAND_GAP = 56;
 const SLOT_CHARS = 34;
 const MIN_SCALE = 0.8; // what fits a slot at the placeholder's 10.5px
 
+const MATCH_STATUS = { waiting: pgettext("bracket match", "waiting"), bye: pgettext("bracket", "bye") };
+
 /** A match's name in words; `hasLosers`: the bracket is a double elimination. */
 export function matchLabel(match, hasLosers) {
-  const table = `table ${match.position + 1}`;
-  if (match.side === "losers") return `Losers round ${match.round}, ${table}`;
-  if (match.side === "third-place") return "Third place";
-  if (match.side === "final") return hasLosers ? (match.round === 1 ? "Grand final" : "Grand final reset") : "Final";
-  return hasLosers ? `Winners round ${match.round}, ${table}` : `Round ${match.round}, ${table}`;
+  const values = { round: formatNumber(match.round), table: formatNumber(match.position + 1) };
+  if (match.side === "losers") return interpolate(gettext("Losers round %(round)s, table %(table)s"), values);
+  if (match.side === "third-place") return gettext("Third place");
+  if (match.side === "final") return hasLosers ? (match.round === 1 ? gettext("Grand final") : gettext("Grand final reset")) : gettext("Final");
+  return interpolate(hasLosers ? gettext("Winners round %(round)s, table %(table)s") : gettext("Round %(round)s, table %(table)s"), values);
 }
 
 /** `matchLabel` of a bracket match id (as a round's table names it), or the id if it is unknown. */
@@ -38,10 +41,11 @@ function truncate(text, length = 22) {
 }
 
 function columnTitle(match, hasLosers) {
-  if (match.side === "losers") return `Losers round ${match.round}`;
-  if (match.side === "third-place") return "Third place";
+  const values = { round: formatNumber(match.round) };
+  if (match.side === "losers") return interpolate(gettext("Losers round %(round)s"), values);
+  if (match.side === "third-place") return gettext("Third place");
   if (match.side === "final") return matchLabel(match, hasLosers);
-  return hasLosers ? `Winners round ${match.round}` : `Round ${match.round}`;
+  return interpolate(hasLosers ? gettext("Winners round %(round)s") : gettext("Round %(round)s"), values);
 }
 
 /** Lays out the matches: each gets {x, y, col}. */
@@ -90,10 +94,11 @@ export function drawBracket(bracket, { tableHref = (id) => `/tables/${id}` } = {
   const { place, hasLosers, bandTop } = layout(matches);
   const byId = new Map(matches.map((m) => [m.id, m]));
   const sourceLabel = (source) => {
-    if (source.kind === "seed") return `seed ${source.ref}`;
+    if (source.kind === "seed") return interpolate(gettext("seed %(seed)s"), { seed: source.ref });
     const from = byId.get(source.ref);
     const what = from ? matchLabel(from, hasLosers) : source.ref;
-    return `${source.kind === "winner" ? "Winner" : "Loser"} of ${what.charAt(0).toLowerCase()}${what.slice(1)}`;
+    const match = `${what.charAt(0).toLowerCase()}${what.slice(1)}`;
+    return interpolate(source.kind === "winner" ? gettext("Winner of %(match)s") : gettext("Loser of %(match)s"), { match });
   };
   const width = LEFT + (Math.max(...[...place.values()].map((p) => p.col)) + 1) * COL_W;
   const height = Math.max(...[...place.values()].map((p) => p.y)) + BOX_H + 20;
@@ -131,8 +136,8 @@ export function drawBracket(bracket, { tableHref = (id) => `/tables/${id}` } = {
       const bye = player && typeof player === "object" && player.bye;
       const known = typeof player === "number";
       // A void match (a grand final reset the winners' side made unnecessary) is never played.
-      const label = bye ? "bye" : known ? (m.names && m.names[slot]) || names.get(player) || `#${player}`
-        : m.status === "void" ? "not needed" : sourceLabel(m.sources[slot]);
+      const label = bye ? pgettext("bracket", "bye") : known ? (m.names && m.names[slot]) || names.get(player) || `#${player}`
+        : m.status === "void" ? gettext("not needed") : sourceLabel(m.sources[slot]);
       const won = known && m.winner === player;
       return s("g", {},
         s("rect", { class: ["slot", won ? "slot-winner" : "", bye || m.status === "void" ? "slot-bye" : ""].join(" "), x: p.x, y: p.y + slot * SLOT_H,
@@ -142,18 +147,23 @@ export function drawBracket(bracket, { tableHref = (id) => `/tables/${id}` } = {
           text: truncate(label, known ? 26 : SLOT_CHARS) }));
     });
     const status = m.status === "played" ? (m.winner !== null && typeof m.winner === "number"
-      ? `${names.get(m.winner) || (m.names || [])[m.players.indexOf(m.winner)] || "?"} won` : "played")
-      : m.status === "ready" ? (m.match ? "playing" : "ready") : m.status === "void" ? "not needed" : m.status;
+      ? interpolate(gettext("%(name)s won"), { name: names.get(m.winner) || (m.names || [])[m.players.indexOf(m.winner)] || "?" })
+      : pgettext("bracket match", "played"))
+      : m.status === "ready" ? (m.match ? pgettext("bracket match", "playing") : pgettext("bracket match", "ready"))
+        : m.status === "void" ? gettext("not needed") : MATCH_STATUS[m.status] || m.status;
     const vs = m.players.map((player, slot) => (typeof player === "number" ? (m.names && m.names[slot]) || names.get(player)
-      : player && player.bye ? "a bye" : sourceLabel(m.sources[slot]))).join(" against ");
+      : player && player.bye ? gettext("a bye") : sourceLabel(m.sources[slot]))).join(` ${gettext("against")} `);
     const label = matchLabel(m, hasLosers);
     const numbered = m.side === "winners" || m.side === "losers"; // a final is named by its column
     const group = s("g", { class: "bracket-match", "data-bracket-match": m.id, "data-status": m.status, "data-label": label },
-      s("title", { text: `${label} (${m.id}): ${vs}; ${status}` }), ...slots,
-      numbered ? s("text", { class: "match-label", x: p.x + BOX_W - 4, y: p.y - 5, "text-anchor": "end", text: `Table ${m.position + 1}` }) : null,
-      m.side === "third-place" ? s("text", { class: "side-title", x: p.x, y: p.y - 6, text: "Third place" }) : null);
+      s("title", { text: interpolate(gettext("%(match)s (%(id)s): %(players)s; %(status)s"), { match: label, id: m.id, players: vs, status }) }),
+      ...slots,
+      numbered ? s("text", { class: "match-label", x: p.x + BOX_W - 4, y: p.y - 5, "text-anchor": "end",
+        text: interpolate(gettext("Table %(table)s"), { table: formatNumber(m.position + 1) }) }) : null,
+      m.side === "third-place" ? s("text", { class: "side-title", x: p.x, y: p.y - 6, text: gettext("Third place") }) : null);
     if (m.match) {
-      return s("a", { href: tableHref(m.match, m), "aria-label": `${label}: ${vs}; ${status}. Open the table.` }, group);
+      return s("a", { href: tableHref(m.match, m),
+        "aria-label": interpolate(gettext("%(match)s: %(players)s; %(status)s. Open the table."), { match: label, players: vs, status }) }, group);
     }
     return group;
   });
@@ -162,7 +172,7 @@ export function drawBracket(bracket, { tableHref = (id) => `/tables/${id}` } = {
   // fits at 1280 px), then scrolls sideways (a phone) instead of getting unreadable.
   return s("svg", { class: "bracket", viewBox: `0 0 ${width} ${height}`, role: "group",
     style: `width: 100%; max-width: ${width}px; min-width: ${Math.round(width * MIN_SCALE)}px; height: auto`,
-    "aria-label": `Bracket of ${matches.length} matches` },
-  ...titles.values(), hasLosers ? s("text", { class: "side-title", x: LEFT, y: bandTop.losers - 30, text: "Losers' bracket" }) : null,
+    "aria-label": countText(ngettext("Bracket of %(count)s match", "Bracket of %(count)s matches", matches.length), matches.length) },
+  ...titles.values(), hasLosers ? s("text", { class: "side-title", x: LEFT, y: bandTop.losers - 30, text: gettext("Losers' bracket") }) : null,
   ...wires, ...boxes);
 }

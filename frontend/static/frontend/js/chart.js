@@ -1,6 +1,9 @@
 // A small SVG line chart (no library needed for one line and a band): x is the match number,
 // y the rating; each point has a tooltip and the chart a text summary for screen readers.
 import { s } from "./dom.js";
+import { formatFixed, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+
+const oneDecimal = (value) => formatFixed(value, 1);
 
 const WIDTH = 640;
 const HEIGHT = 260;
@@ -18,7 +21,7 @@ function niceTicks(min, max, count = 5) {
 /**
  * points: [{y, low, high, label}] in order. Draws y as a line, low..high as a band.
  */
-export function lineChart(points, { title = "Chart", yLabel = "" } = {}) {
+export function lineChart(points, { title = gettext("Chart"), yLabel = "" } = {}) {
   const ys = points.flatMap((p) => [p.y, p.low ?? p.y, p.high ?? p.y]);
   const minY = Math.min(...ys);
   const maxY = Math.max(...ys);
@@ -35,21 +38,25 @@ export function lineChart(points, { title = "Chart", yLabel = "" } = {}) {
     : null;
   const first = points[0];
   const last = points[points.length - 1];
-  const summary = `${title}: ${points.length} matches, from ${first.y.toFixed(1)} to ${last.y.toFixed(1)}` +
-    ` (lowest ${Math.min(...points.map((p) => p.y)).toFixed(1)}, highest ${Math.max(...points.map((p) => p.y)).toFixed(1)}).`;
+  const summary = interpolate(ngettext(
+    "%(title)s: %(count)s match, from %(first)s to %(last)s (lowest %(lowest)s, highest %(highest)s).",
+    "%(title)s: %(count)s matches, from %(first)s to %(last)s (lowest %(lowest)s, highest %(highest)s).", points.length), {
+    title, count: formatNumber(points.length), first: oneDecimal(first.y), last: oneDecimal(last.y),
+    lowest: oneDecimal(Math.min(...points.map((p) => p.y))), highest: oneDecimal(Math.max(...points.map((p) => p.y))),
+  });
   const xTicks = points.length <= 10 ? points.map((_, i) => i)
     : [0, Math.round((points.length - 1) / 2), points.length - 1];
   return s("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart", role: "img", "aria-label": summary },
     s("title", { text: summary }),
     ticks.map((t) => s("g", {},
       s("line", { class: "grid", x1: PAD.left, x2: WIDTH - PAD.right, y1: y(t), y2: y(t) }),
-      s("text", { x: PAD.left - 6, y: y(t) + 4, "text-anchor": "end", text: String(t) }))),
+      s("text", { x: PAD.left - 6, y: y(t) + 4, "text-anchor": "end", text: formatNumber(t) }))),
     s("line", { class: "axis", x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: HEIGHT - PAD.bottom }),
     s("line", { class: "axis", x1: PAD.left, x2: WIDTH - PAD.right, y1: HEIGHT - PAD.bottom, y2: HEIGHT - PAD.bottom }),
-    xTicks.map((i) => s("text", { x: x(i), y: HEIGHT - PAD.bottom + 16, "text-anchor": "middle", text: String(i + 1) })),
+    xTicks.map((i) => s("text", { x: x(i), y: HEIGHT - PAD.bottom + 16, "text-anchor": "middle", text: formatNumber(i + 1) })),
     yLabel ? s("text", { x: 12, y: PAD.top + 4, text: yLabel }) : null,
     band ? s("path", { class: "band", d: band }) : null,
     s("path", { class: "line", d: line }),
     points.map((p, i) => s("circle", { class: "dot", cx: x(i), cy: y(p.y), r: points.length > 60 ? 1.8 : 3.5 },
-      s("title", { text: p.label || `${p.y.toFixed(1)}` }))));
+      s("title", { text: p.label || oneDecimal(p.y) }))));
 }

@@ -2,7 +2,8 @@
 // search that jumps to a player's page, the viewer's own place, and the marks: provisional
 // players (fewer than `provisional_games` rated games) and bots.
 import { get, pageData } from "./api.js";
-import { flash, h, plural, rerender, timeAgo } from "./dom.js";
+import { flash, h, rerender } from "./dom.js";
+import { countText, formatDateTime, formatFixed, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 
 const data = pageData("board-data");
 const games = pageData("games-data");
@@ -36,16 +37,21 @@ const state = {
   count: 0,
 };
 
+const gamesText = (count) => countText(ngettext("%(count)s game", "%(count)s games", count), count);
+const ratedGamesText = (count) => countText(ngettext("%(count)s rated game", "%(count)s rated games", count), count);
+
 /** The minimum of games from the address, as one of the select's options (a new one if need be). */
 function chosenMinimum(asked) {
   const games = Number(asked);
   if (!asked || !Number.isInteger(games) || games <= 1) return "1"; // 0 and 1 list the same: everyone rated
-  if (![...el.minGames.options].some((o) => o.value === String(games))) el.minGames.append(h("option", { value: games }, plural(games, "game")));
+  if (![...el.minGames.options].some((o) => o.value === String(games))) el.minGames.append(h("option", { value: games }, gamesText(games)));
   return String(games);
 }
 
 function provisionalMark(row) {
-  return h("span", { class: "badge badge-provisional", title: `Provisional: ${plural(row.games, "rated game")} so far, fewer than ${PROVISIONAL}. The rating can still move a lot.` }, "provisional");
+  const title = interpolate(gettext("Provisional: %(games)s so far, fewer than %(needed)s. The rating can still move a lot."),
+    { games: ratedGamesText(row.games), needed: formatNumber(PROVISIONAL) });
+  return h("span", { class: "badge badge-provisional", title }, gettext("provisional"));
 }
 
 function rowNode(row) {
@@ -53,16 +59,16 @@ function rowNode(row) {
   const mine = data.user && row.user === data.user.id;
   return h("tr", { class: [(mine || row.competitor === state.highlight) && "is-me", row.provisional && "is-provisional"],
     "data-competitor": row.competitor, "data-kind": row.kind },
-    h("td", { class: "num" }, row.position ? String(row.position) : "–"),
-    h("th", { scope: "row" }, href ? h("a", { href }, row.name) : row.name, mine ? " (you)" : "",
-      row.kind === "bot" ? [" ", h("span", { class: "badge badge-bot", title: "A computer player" }, "bot")] : null,
+    h("td", { class: "num" }, row.position ? formatNumber(row.position) : "–"),
+    h("th", { scope: "row" }, href ? h("a", { href }, row.name) : row.name, mine ? ` (${gettext("you")})` : "",
+      row.kind === "bot" ? [" ", h("span", { class: "badge badge-bot", title: gettext("A computer player") }, gettext("bot"))] : null,
       row.provisional ? [" ", provisionalMark(row)] : null),
-    h("td", { class: "num" }, row.rating.toFixed(1)),
-    h("td", { class: "num" }, row.mu.toFixed(1)),
-    h("td", { class: "num" }, row.sigma.toFixed(2)),
-    h("td", { class: "num" }, String(row.games)),
-    h("td", { class: "num" }, String(row.wins)),
-    h("td", {}, row.last_played_at ? timeAgo(row.last_played_at) : "—"));
+    h("td", { class: "num" }, formatFixed(row.rating, 1)),
+    h("td", { class: "num" }, formatFixed(row.mu, 1)),
+    h("td", { class: "num" }, formatFixed(row.sigma, 2)),
+    h("td", { class: "num" }, formatNumber(row.games)),
+    h("td", { class: "num" }, formatNumber(row.wins)),
+    h("td", {}, row.last_played_at ? formatDateTime(row.last_played_at, { dateStyle: "medium" }) : "—"));
 }
 
 async function load() {
@@ -72,7 +78,7 @@ async function load() {
   try {
     page = await get(`ratings/${data.game}/leaderboard`, query);
   } catch (err) {
-    flash(`The board could not be loaded: ${err.message}`, "error");
+    flash(interpolate(gettext("The board could not be loaded: %(error)s"), { error: err.message }), "error");
     return;
   }
   state.count = page.count;
@@ -85,9 +91,12 @@ async function load() {
   el.table.setAttribute("aria-busy", "false");
   const pages = Math.max(1, Math.ceil(page.count / PAGE));
   const current = Math.floor(state.offset / PAGE) + 1;
-  const listed = { user: ["player", "players"], bot: ["bot", "bots"] }[state.kind]
-    || (bots ? ["player or bot", "players and bots"] : ["player", "players"]);
-  el.info.textContent = `Page ${current} of ${pages} · ${plural(page.count, ...listed)}`;
+  const n = page.count;
+  const listed = state.kind === "bot" ? ngettext("%(count)s bot", "%(count)s bots", n)
+    : bots && !state.kind ? ngettext("%(count)s player or bot", "%(count)s players and bots", n)
+      : ngettext("%(count)s player", "%(count)s players", n);
+  el.info.textContent = `${interpolate(gettext("Page %(page)s of %(pages)s"), { page: formatNumber(current), pages: formatNumber(pages) })}`
+    + ` · ${countText(listed, n)}`;
   el.prev.disabled = state.offset === 0;
   el.next.disabled = state.offset + PAGE >= page.count;
   renderMe(page.player);
@@ -100,9 +109,16 @@ async function load() {
 }
 
 const PLAY_LINK = "/#create-title"; // the lobby's "Open a table" form (bots start at once)
-const OTHER_BOARD = bots ? { href: `/leaderboards/${data.game}`, text: "the people's board" }
-  : { href: `/bots/${data.game}`, text: "the People and bots board" };
+const OTHER_BOARD = bots ? { href: `/leaderboards/${data.game}`, text: gettext("the people's board") }
+  : { href: `/bots/${data.game}`, text: gettext("the People and bots board") };
 const link = (href, text) => h("a", { href }, text);
+const otherBoard = () => link(OTHER_BOARD.href, OTHER_BOARD.text);
+
+// A translated sentence with links in it: each %(name)s becomes values[name], a node or a text,
+// so the translation decides where the links go.
+function sentence(format, values) {
+  return format.split(/%\((\w+)\)s/).map((part, i) => (i % 2 ? values[part] : part));
+}
 
 /** Where the signed-in viewer stands on this board, or why they are not on it and how to get on it;
  * for an anonymous visitor, what the board lists and how to get on it. */
@@ -112,47 +128,66 @@ function renderMe(row) {
 
 function howToGetOn() {
   const next = encodeURIComponent(location.pathname);
-  const lists = bots ? h("p", {}, `This board lists everyone rated at ${data.title} tables with a bot: people and the bots themselves.`)
-    : h("p", {}, `This board lists people rated at ${data.title} tables among people only; games with a bot count on `,
-      link(OTHER_BOARD.href, OTHER_BOARD.text), ".");
-  return [lists,
-  h("p", {}, "To get on it, ", link(`/signup?next=${next}`, "sign up"), " or ", link(`/login?next=${next}`, "log in"),
-    `, then finish a rated game of ${data.title} ${bots ? "against a bot" : "against other people"}.`)];
+  const game = data.title;
+  const lists = bots
+    ? h("p", {}, interpolate(gettext("This board lists everyone rated at %(game)s tables with a bot: people and the bots themselves."), { game }))
+    : h("p", {}, sentence(gettext("This board lists people rated at %(game)s tables among people only; games with a bot count on %(board)s."),
+      { game, board: otherBoard() }));
+  const signup = link(`/signup?next=${next}`, gettext("sign up"));
+  const login = link(`/login?next=${next}`, gettext("log in"));
+  return [lists, h("p", {}, sentence(bots
+    ? gettext("To get on it, %(signup)s or %(login)s, then finish a rated game of %(game)s against a bot.")
+    : gettext("To get on it, %(signup)s or %(login)s, then finish a rated game of %(game)s against other people."),
+  { signup, login, game }))];
 }
 
 function standing(row) {
   const other = data.other_board_games;
+  const game = data.title;
+  const play = () => link(PLAY_LINK, gettext("play one against a bot"));
   if (!row) {
     if (bots) {
-      return [h("p", {}, `You have not played a rated game of ${data.title} against a bot yet: `, link(PLAY_LINK, "play one against a bot"), "."),
-        other ? h("p", { class: "muted" }, `Your ${plural(other, "rated game")} against people count on `, link(OTHER_BOARD.href, OTHER_BOARD.text), ".") : null];
+      return [h("p", {}, sentence(gettext("You have not played a rated game of %(game)s against a bot yet: %(play)s."), { game, play: play() })),
+        other ? h("p", { class: "muted" }, sentence(gettext("Your %(games)s against people count on %(board)s."),
+          { games: ratedGamesText(other), board: otherBoard() })) : null];
     }
     if (other) {
-      return [h("p", {}, "This board lists people only; your games against bots are on ", link(OTHER_BOARD.href, OTHER_BOARD.text), "."),
-        h("p", { class: "muted" }, "To get on this one, ", link(PLAY_LINK, "open a rated table"), " for people and finish a game there.")];
+      return [h("p", {}, sentence(gettext("This board lists people only; your games against bots are on %(board)s."), { board: otherBoard() })),
+        h("p", { class: "muted" }, sentence(gettext("To get on this one, %(open)s for people and finish a game there."),
+          { open: link(PLAY_LINK, gettext("open a rated table")) }))];
     }
-    return [h("p", {}, `You have not played a rated game of ${data.title} yet: `, link(PLAY_LINK, "play one against a bot"),
-      " (it counts on ", link(OTHER_BOARD.href, OTHER_BOARD.text), "), or open a rated table for people to get on this board.")];
+    return [h("p", {}, sentence(gettext("You have not played a rated game of %(game)s yet: %(play)s (it counts on %(board)s), or open a rated table for people to get on this board."),
+      { game, play: play(), board: otherBoard() }))];
   }
   const settling = row.provisional
-    ? h("p", {}, provisionalMark(row), ` ${plural(PROVISIONAL - row.games, "more rated game")} until your rating settles (${plural(row.games, "game")} so far).`)
+    ? h("p", {}, provisionalMark(row), " ", interpolate(ngettext(
+      "%(count)s more rated game until your rating settles (%(games)s so far).",
+      "%(count)s more rated games until your rating settles (%(games)s so far).", PROVISIONAL - row.games),
+    { count: formatNumber(PROVISIONAL - row.games), games: gamesText(row.games) }))
     : null;
   if (!row.position) {
-    return [h("p", {}, `Your rating is ${row.rating.toFixed(1)} after ${plural(row.games, "game")}; `,
-      state.kind === "bot" ? "the board shows bots only." : `the board lists players with at least ${plural(Number(state.minGames), "game")}.`), settling];
+    const shown = state.kind === "bot" ? gettext("the board shows bots only.")
+      : interpolate(gettext("the board lists players with at least %(games)s."), { games: gamesText(Number(state.minGames)) });
+    return [h("p", {}, interpolate(gettext("Your rating is %(rating)s after %(games)s; %(shown)s"),
+      { rating: formatFixed(row.rating, 1), games: gamesText(row.games), shown })), settling];
   }
-  return [h("p", { class: "banner" }, `You are #${row.position} of ${state.count} with a rating of ${row.rating.toFixed(1)}. `,
-    h("button", { type: "button", class: "btn btn-small", onclick: () => jumpTo(row) }, "Show my place")), settling];
+  return [h("p", { class: "banner" }, interpolate(gettext("You are #%(position)s of %(count)s with a rating of %(rating)s."),
+    { position: formatNumber(row.position), count: formatNumber(state.count), rating: formatFixed(row.rating, 1) }), " ",
+  h("button", { type: "button", class: "btn btn-small", onclick: () => jumpTo(row) }, gettext("Show my place"))), settling];
 }
 
 /** An empty board says why it is empty and what fills it. */
 function emptyBoard() {
-  if (state.offset) return "No more rows.";
+  if (state.offset) return gettext("No more rows.");
   if (Number(state.minGames) > 1) {
-    return `Nobody on this board has at least ${plural(Number(state.minGames), "game")} yet. Lower "At least" to see everyone.`;
+    return interpolate(gettext("Nobody on this board has at least %(games)s yet. Lower “At least” to see everyone."),
+      { games: gamesText(Number(state.minGames)) });
   }
-  return [`Nobody is on this board yet: it fills as people finish rated games of ${data.title} ${bots ? "with a bot at the table" : "among people"}. `,
-    link(PLAY_LINK, bots ? "Play one against a bot" : "Open a table")];
+  const game = data.title;
+  return [interpolate(bots
+    ? gettext("Nobody is on this board yet: it fills as people finish rated games of %(game)s with a bot at the table.")
+    : gettext("Nobody is on this board yet: it fills as people finish rated games of %(game)s among people."), { game }), " ",
+  link(PLAY_LINK, bots ? gettext("Play one against a bot") : gettext("Open a table"))];
 }
 
 function jumpTo(row) {
@@ -176,29 +211,31 @@ async function find(event) {
     if (exact) ref = exact.username;
   }
   if (!ref) {
-    flash(`No ${bots ? "player or bot" : "player"} called “${text}”.`, "error");
+    flash(interpolate(bots ? gettext("No player or bot called “%(name)s”.") : gettext("No player called “%(name)s”."),
+      { name: text }), "error");
     return;
   }
   const board = await get(`ratings/${data.game}/leaderboard`, { pool: data.pool, kind: state.kind, limit: 1, player: ref, min_games: state.minGames });
   const row = board.player;
   if (!row) {
-    flash(`${text} has no rating on this board yet.`);
+    flash(interpolate(gettext("%(name)s has no rating on this board yet."), { name: text }));
     return;
   }
   if (!row.position) {
     flash(row.games < Number(state.minGames)
-      ? `${row.name} has ${plural(row.games, "game")}: fewer than this board's minimum. Lower "At least" to list them.`
-      : `${row.name} is not shown: choose "People and bots" to list them.`);
+      ? interpolate(gettext("%(name)s has %(games)s: fewer than this board’s minimum. Lower “At least” to list them."),
+        { name: row.name, games: gamesText(row.games) })
+      : interpolate(gettext("%(name)s is not shown: choose “People and bots” to list them."), { name: row.name }));
     return;
   }
-  flash(`${row.name} is #${row.position}.`);
+  flash(interpolate(gettext("%(name)s is #%(position)s."), { name: row.name, position: formatNumber(row.position) }));
   jumpTo(row);
 }
 
 let suggestTimer = null;
 async function suggest() {
   const text = el.search.value.trim();
-  const botOptions = bots ? game.bots.map((b) => h("option", { value: b }, "bot")) : [];
+  const botOptions = bots ? game.bots.map((b) => h("option", { value: b }, gettext("bot"))) : [];
   if (text.length < 1) {
     el.suggestions.replaceChildren(...botOptions);
     return;
@@ -227,11 +264,13 @@ const best = document.getElementById("best-results");
 if (best) {
   get(`ratings/${data.game}/best-results`, { pool: "people", limit: 10 }).then((page) => {
     rerender(best, () => (page.results.length ? h("table", { class: "data" },
-      h("thead", {}, h("tr", {}, ["Cards left", "Players", "Team", "Table"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, [gettext("Cards left"), gettext("Players"), gettext("Team"), gettext("Table")]
+        .map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, page.results.map((r) => h("tr", {},
-        h("td", {}, r.won ? "0 (won)" : String(r.cards_left)), h("td", {}, String(r.players)),
+        h("td", {}, r.won ? interpolate(gettext("%(count)s (won)"), { count: formatNumber(0) }) : formatNumber(r.cards_left)),
+        h("td", {}, formatNumber(r.players)),
         h("td", {}, r.team.map((m) => m.name).join(", ")),
         h("td", {}, h("a", { href: `/tables/${r.match}/replay` }, `#${r.match}`))))))
-      : h("p", { class: "muted" }, "No rated results yet.")));
+      : h("p", { class: "muted" }, gettext("No rated results yet."))));
   }).catch((err) => flash(err.message, "error"));
 }

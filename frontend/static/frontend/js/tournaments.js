@@ -1,6 +1,7 @@
 // The tournaments list (filtered by status, refreshed) and the organiser's form.
 import { ApiError, get, pageData, post } from "./api.js";
-import { flash, h, plural, rerender } from "./dom.js";
+import { flash, h, rerender } from "./dom.js";
+import { countText, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 
 const data = pageData("tournaments-data");
 const games = pageData("games-data");
@@ -9,7 +10,10 @@ const formatTitle = Object.fromEntries(data.formats.map((f) => [f.slug, f.title]
 const listRoot = document.getElementById("tournament-list");
 const params = new URLSearchParams(location.search);
 const statusFilter = params.get("status") || "";
-const STATUS = { registration: "open for registration", running: "running", finished: "finished", cancelled: "cancelled" };
+const STATUS = {
+  registration: gettext("open for registration"), running: pgettext("tournament", "running"),
+  finished: pgettext("tournament", "finished"), cancelled: pgettext("tournament", "cancelled"),
+};
 
 // --- the list ---------------------------------------------------------------------------------------
 
@@ -18,12 +22,16 @@ for (const link of document.querySelectorAll("#status-tabs a")) {
 }
 
 function item(t) {
-  const rounds = t.current_round ? `round ${t.current_round}${t.total_rounds ? ` of ${t.total_rounds}` : ""}` : null;
+  const rounds = t.current_round
+    ? interpolate(t.total_rounds ? gettext("round %(round)s of %(total)s") : gettext("round %(round)s"),
+      { round: formatNumber(t.current_round), total: formatNumber(t.total_rounds || 0) })
+    : null;
   return h("li", { class: "table-row", "data-tournament": String(t.id) },
     h("span", { class: "table-id" }, `#${t.id}`),
     h("span", { class: "table-seats" }, h("a", { href: `/tournaments/${t.id}` }, t.name)),
     h("span", { class: "table-meta muted" }, [gameTitle[t.game] || t.game, formatTitle[t.format] || t.format,
-      plural(t.entrants, "entrant"), rounds, t.rated ? "rated" : "casual"].filter(Boolean).join(" · ")),
+      countText(ngettext("%(count)s entrant", "%(count)s entrants", t.entrants), t.entrants),
+      rounds, t.rated ? gettext("rated") : gettext("casual")].filter(Boolean).join(" · ")),
     h("span", { class: `status-pill status-${t.status}` }, STATUS[t.status] || t.status));
 }
 
@@ -31,10 +39,10 @@ async function refresh() {
   try {
     const page = await get("tournaments", { status: statusFilter, limit: 50 });
     rerender(listRoot, () => (page.results.length ? h("ul", { class: "table-list" }, page.results.map(item))
-      : h("p", { class: "muted" }, "No tournaments here yet.")));
+      : h("p", { class: "muted" }, gettext("No tournaments here yet."))));
     listRoot.setAttribute("aria-busy", "false");
   } catch (err) {
-    flash(`Tournaments could not be loaded: ${err.message}`, "error");
+    flash(interpolate(gettext("Tournaments could not be loaded: %(error)s"), { error: err.message }), "error");
   }
 }
 
@@ -43,21 +51,21 @@ async function refresh() {
 const form = document.getElementById("tournament-form");
 
 const FIELDS = {
-  rounds: () => numberField("rounds", "Rounds", { min: 1, max: 50, help: "Empty: enough rounds for a clear winner." }),
-  table_size: () => numberField("table_size", "Players a table", { min: 2, max: 6 }),
-  advance: () => numberField("advance", "Go through from each table", { min: 1, max: 5 }),
-  double: () => checkField("double", "Play everyone twice"),
-  third_place: () => checkField("third_place", "Play a match for third place"),
-  grand_final_reset: () => checkField("grand_final_reset", "Replay the grand final if the losers' bracket wins it", true),
-  format: () => h("div", { class: "field" }, h("label", { for: "opt-format" }, "Each matchday is a round of"),
+  rounds: () => numberField("rounds", gettext("Rounds"), { min: 1, max: 50, help: gettext("Empty: enough rounds for a clear winner.") }),
+  table_size: () => numberField("table_size", gettext("Players a table"), { min: 2, max: 6 }),
+  advance: () => numberField("advance", gettext("Go through from each table"), { min: 1, max: 5 }),
+  double: () => checkField("double", gettext("Play everyone twice")),
+  third_place: () => checkField("third_place", gettext("Play a match for third place")),
+  grand_final_reset: () => checkField("grand_final_reset", gettext("Replay the grand final if the losers' bracket wins it"), true),
+  format: () => h("div", { class: "field" }, h("label", { for: "opt-format" }, gettext("Each matchday is a round of")),
     h("select", { id: "opt-format", name: "opt-format" },
       data.formats.filter((f) => allowedOf(form.game.value).league_formats.includes(f.slug))
         .map((f) => h("option", { value: f.slug }, f.title)))),
-  start: () => h("div", { class: "field" }, h("label", { for: "opt-start" }, "First matchday ",
-    h("span", { class: "muted" }, "(optional)")),
+  start: () => h("div", { class: "field" }, h("label", { for: "opt-start" }, `${gettext("First matchday")} `,
+    h("span", { class: "muted" }, gettext("(optional)"))),
   h("input", { type: "date", id: "opt-start", name: "opt-start" }),
-  h("p", { class: "help" }, "Empty: the first matchday is the day the league starts.")),
-  every_days: () => numberField("every_days", "Days between matchdays", { min: 1, max: 60, value: 7 }),
+  h("p", { class: "help" }, gettext("Empty: the first matchday is the day the league starts."))),
+  every_days: () => numberField("every_days", gettext("Days between matchdays"), { min: 1, max: 60, value: 7 }),
 };
 
 function numberField(key, label, { min, max, help, value } = {}) {
@@ -172,7 +180,7 @@ async function create(event) {
   } catch (err) {
     button.disabled = false;
     const fields = err instanceof ApiError && err.extra && err.extra.fields ? ` ${JSON.stringify(err.extra.fields)}` : "";
-    flash(`The tournament could not be created: ${err.message}${fields}`, "error");
+    flash(interpolate(gettext("The tournament could not be created: %(error)s"), { error: err.message }) + fields, "error");
   }
 }
 
