@@ -1,22 +1,27 @@
 // How every page words four facts of a table's summary (the API's match): a deck its creator
 // chose, a finished match that does not count for ratings, who won it, and a result its
 // tournament's organiser changed.
+import { formatNumber, gettext, interpolate, language, ngettext, pgettext } from "./i18n.js";
 
 /** A table whose creator fixed the deck: they may know every hand. */
-export const DECK_CHOSEN_TEXT = "deck chosen by the creator";
+export const DECK_CHOSEN_TEXT = gettext("deck chosen by the creator");
 
 function seatName(match, seat) {
   const info = match.seats[seat];
-  return (info && info.name) || `Seat ${seat + 1}`;
+  return (info && info.name) || interpolate(gettext("Seat %(number)s"), { number: seat + 1 });
+}
+
+function seatNames(match, seats) {
+  return seats.map((seat) => seatName(match, seat)).join(gettext(" and "));
 }
 
 /** "rated", "casual", or for a finished match that did not count: "Not rated: Bob never made a move". */
 export function ratingText(match) {
   const rating = match.rating;
   if (rating && !rating.rated && rating.reason === "seat_never_moved") {
-    return `Not rated: ${rating.seats.map((seat) => seatName(match, seat)).join(" and ")} never made a move`;
+    return interpolate(gettext("Not rated: %(names)s never made a move"), { names: seatNames(match, rating.seats) });
   }
-  return match.rated ? "rated" : "casual";
+  return match.rated ? gettext("rated") : gettext("casual");
 }
 
 /** The rank per seat the finished match counts at (the API's `ranks`: abandoned seats after the
@@ -25,11 +30,18 @@ export function countedRanks(match, outcome) {
   return match.ranks || outcome.ranks;
 }
 
-/** A place as people say it: 1st, 2nd, 3rd, 4th … (a bare number or W/L reads as a score or a loss). */
+/** A place as people say it: 1st, 2nd, 3rd, 4th … (a bare number or W/L reads as a score or a loss).
+ * The language's ordinal category (Intl.PluralRules) picks the ending: 1af, 2il, 3ydd, 5ed, 7fed in Welsh. */
 export function placeText(rank) {
-  const tens = rank % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[rank % 10] || "th";
-  return `${rank}${suffix}`;
+  const values = { rank: formatNumber(rank) };
+  switch (new Intl.PluralRules(language(), { type: "ordinal" }).select(rank)) {
+    case "zero": return interpolate(pgettext("ordinal zero", "%(rank)sth"), values);
+    case "one": return interpolate(pgettext("ordinal one", "%(rank)sst"), values);
+    case "two": return interpolate(pgettext("ordinal two", "%(rank)snd"), values);
+    case "few": return interpolate(pgettext("ordinal few", "%(rank)srd"), values);
+    case "many": return interpolate(pgettext("ordinal many", "%(rank)sth"), values);
+    default: return interpolate(pgettext("ordinal other", "%(rank)sth"), values);
+  }
 }
 
 /** The seats that won: those ranked first by `countedRanks`; none when the game had no winner. */
@@ -42,20 +54,23 @@ export function countedWinners(match, outcome) {
 /** A tournament table's result changed by its organiser (the page data's `changed_result`), in
  * words: what the tournament and ratings count instead of the result played. */
 export function changedResultText(match, changed) {
-  const gone = changed.forfeited_seats.map((seat) => seatName(match, seat));
   const why = changed.reason ? ` (${changed.reason})` : "";
   let result;
   if (changed.ranks) {
     const order = changed.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
-    result = order.map(({ rank, seat }) => `${rank}. ${seatName(match, seat)}`).join(", ");
+    result = order.map(({ rank, seat }) => `${formatNumber(rank)}. ${seatName(match, seat)}`).join(", ");
   } else {
-    result = `the team left ${changed.team_score} cards`;
+    result = interpolate(ngettext("the team left %(count)s card", "the team left %(count)s cards", changed.team_score),
+      { count: formatNumber(changed.team_score) });
   }
   const how = changed.source === "ForfeitAwarded"
-    ? `The organiser awarded this table by forfeit${why}: ${gone.join(" and ")} forfeited`
-    : `The organiser corrected this table's result${why}`;
-  return `${how}. ${match.rated ? "The tournament and ratings count" : "The tournament counts"} ${result}.`;
+    ? interpolate(gettext("The organiser awarded this table by forfeit%(why)s: %(names)s forfeited"),
+      { why, names: seatNames(match, changed.forfeited_seats) })
+    : interpolate(gettext("The organiser corrected this table's result%(why)s"), { why });
+  return interpolate(match.rated ? gettext("%(how)s. The tournament and ratings count %(result)s.")
+    : gettext("%(how)s. The tournament counts %(result)s."), { how, result });
 }
+
 
 // A contribution to a contributed shuffle (games/shuffle.py): 32 random bytes as 64 hex digits.
 export function shuffleContribution() {
