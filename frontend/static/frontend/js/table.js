@@ -2,7 +2,7 @@
 // moves offered only from legal_moves, the turn, the clock, presence, the log, the result and
 // the table's chat (chat.js).
 import { api, ApiError, get, pageData, post } from "./api.js";
-import { clockText, flash, h, rerender } from "./dom.js";
+import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
 import { formatDateTime, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import {
@@ -253,10 +253,18 @@ function renderStatus() {
   const bits = [texts[state.status] || state.status, ratingText(state.match)];
   if (state.match.deck_chosen) bits.push(DECK_CHOSEN_TEXT);
   if (state.match.clock_seconds) {
-    bits.push(interpolate(gettext("%(time)s a move"), { time: clockText(state.match.clock_seconds) }));
+    bits.push(interpolate(gettext("%(time)s a move"), { time: timePerMove(state.match.clock_seconds) }));
   }
   if (state.seat === null || state.seat === undefined) bits.push(state.status === "finished" ? "" : gettext("you are watching"));
   el.status.textContent = bits.filter(Boolean).join(" · ");
+}
+
+// "30 seconds", "2 minutes", "1 day": the clock's time per move, in the reader's words (the
+// browser's Intl knows each language's units, Welsh mutations included: "2 funud").
+function timePerMove(seconds) {
+  const [unit, size] = seconds < 60 ? ["second", 1] : seconds < 3600 ? ["minute", 60] : seconds < 86400 ? ["hour", 3600]
+    : ["day", 86400];
+  return formatNumber(Math.round(seconds / size), { style: "unit", unit, unitDisplay: "long" });
 }
 
 function renderConnection() {
