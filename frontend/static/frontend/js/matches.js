@@ -1,7 +1,7 @@
 // How every page words four facts of a table's summary (the API's match): a deck its creator
 // chose, a finished match that does not count for ratings, who won it, and a result its
 // tournament's organiser changed.
-import { formatNumber, gettext, interpolate, language, ngettext, pgettext } from "./i18n.js";
+import { formatList, formatNumber, gettext, interpolate, language, ngettext, pgettext } from "./i18n.js";
 
 /** A table whose creator fixed the deck: they may know every hand. */
 export const DECK_CHOSEN_TEXT = gettext("deck chosen by the creator");
@@ -12,7 +12,7 @@ function seatName(match, seat) {
 }
 
 function seatNames(match, seats) {
-  return seats.map((seat) => seatName(match, seat)).join(gettext(" and "));
+  return formatList(seats.map((seat) => seatName(match, seat)));
 }
 
 /** "rated", "casual", or for a finished match that did not count: "Not rated: Bob never made a move". */

@@ -5,7 +5,7 @@ import { get, pageData, post } from "./api.js";
 import { chatTranscript } from "./chat.js";
 import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
-import { formatDateTime, formatNumber, gettext, interpolate, pgettext } from "./i18n.js";
+import { formatDateTime, formatList, formatNumber, gettext, interpolate, pgettext } from "./i18n.js";
 import { changedResultText, countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
 
 const data = pageData("replay-data");
@@ -160,7 +160,7 @@ function renderResult(view, ctx) {
   if (!outcome) return;
   const winners = countedWinners(match, outcome);
   const headline = outcome.cooperative ? (outcome.won ? gettext("The team won.") : gettext("The team lost."))
-    : winners.length ? interpolate(gettext("%(names)s won."), { names: winners.map(name).join(gettext(" and ")) })
+    : winners.length ? interpolate(gettext("%(names)s won."), { names: formatList(winners.map(name)) })
       : gettext("Nobody won.");
   rerender(el.result, () => [h("h2", {}, gettext("Result")), h("p", { class: "result-headline" }, headline),
     h("p", {}, renderer.resultText(outcome, ctx)),

@@ -4,7 +4,7 @@
 import { api, ApiError, get, pageData, post } from "./api.js";
 import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
-import { formatDateTime, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+import { formatDateTime, formatList, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import {
   changedResultText, contributionKey, countedRanks, countedWinners, DECK_CHOSEN_TEXT, placeText, ratingText,
   shuffleContribution,
@@ -68,12 +68,9 @@ function seatNumber(seat) {
   return interpolate(gettext("Seat %(number)s"), { number: seat + 1 });
 }
 
-function you(seat) {
-  return seat === state.seat ? gettext(" (you)") : "";
-}
-
-function names(seats) {
-  return seats.map(name).join(gettext(" and "));
+/** The seat's name, marked when it is the reader's. */
+function nameOrYou(seat) {
+  return seat === state.seat ? interpolate(gettext("%(name)s (you)"), { name: name(seat) }) : name(seat);
 }
 
 function isCreator() {
@@ -338,7 +335,7 @@ function renderPlayers() {
     const hereText = presenceText(here);
     return h("li", { class: ["player", toAct.includes(info.seat) && "is-current"] },
       h("span", { class: `presence presence-${here}`, title: hereText, "aria-label": hereText }),
-      h("span", { class: "player-name" }, name(info.seat), you(info.seat)),
+      h("span", { class: "player-name" }, nameOrYou(info.seat)),
       toAct.includes(info.seat) ? h("span", { class: "badge badge-turn" }, gettext("to play")) : null,
       !info.bot && info.user ? h("a", { href: `/players/by-id/${info.user}`, class: "small" }, gettext("profile")) : null);
   });
@@ -376,7 +373,7 @@ function renderResult() {
     h("th", { scope: "row" }, name(info.seat)),
     h("td", {}, formatNumber(outcome.scores[info.seat]))));
   const headline = outcome.cooperative ? (outcome.won ? gettext("The team won!") : gettext("The team lost."))
-    : winners.length ? interpolate(gettext("%(names)s won."), { names: names(winners) }) : gettext("Nobody won.");
+    : winners.length ? interpolate(gettext("%(names)s won."), { names: formatList(winners.map(name)) }) : gettext("Nobody won.");
   rerender(el.result, () => [
     h("h2", {}, gettext("Result")),
     h("p", { class: "result-headline" }, headline),
@@ -516,9 +513,9 @@ function renderSetup() {
     const seat = info.seat;
     if (info.name) {
       return h("li", { class: "setup-seat" }, h("span", { class: "seat-no" }, seatNumber(seat)),
-        h("span", {}, name(seat), you(seat)),
+        h("span", {}, nameOrYou(seat)),
         state.match.rematch_of && !info.bot ? h("span", { class: "muted small" },
-          info.ready ? gettext(" accepted the rematch") : gettext(" has not accepted the rematch yet")) : null,
+          " ", info.ready ? gettext("accepted the rematch") : gettext("has not accepted the rematch yet")) : null,
         seat === state.seat && !info.ready ? h("button", { type: "button", class: "btn btn-small btn-primary",
           "data-key": "accept-rematch", onclick: () => act(`matches/${matchId}/accept`, {}, gettext("You accepted the rematch.")) },
         gettext("Accept the rematch")) : null,
@@ -541,8 +538,8 @@ function renderSetup() {
   });
   const footer = [];
   if (!user) {
-    footer.push(h("p", {}, h("a", { href: `/login?next=${encodeURIComponent(location.pathname)}` }, gettext("Log in")),
-      gettext(" to sit down.")));
+    footer.push(h("p", {}, h("a", { href: `/login?next=${encodeURIComponent(location.pathname)}` },
+      gettext("Log in to sit down."))));
   }
   if (isCreator()) {
     if (free > 0) {
@@ -562,7 +559,7 @@ function renderSetup() {
     mustConfirm ? h("label", { class: "check" }, h("input", {
       type: "checkbox", "data-key": "confirm-deck", checked: state.deckConfirmed,
       onchange: (event) => { state.deckConfirmed = event.target.checked; renderSetup(); },
-    }), gettext(" I understand, and want to sit down anyway")) : null) : null;
+    }), " ", gettext("I understand, and want to sit down anyway")) : null) : null;
   rerender(el.setup, () => [h("h2", {}, gettext("Seats")), deckNotice, h("ol", { class: "setup-seats" }, rows),
     h("div", { class: "action-bar" }, footer), isCreator() && free > 0 ? invitationsPanel() : null]);
 }
@@ -583,8 +580,8 @@ function invitationsPanel() {
       onclick: () => navigator.clipboard.writeText(state.newLink).then(() => flash(gettext("Link copied.")))
     }, gettext("Copy"))) : null,
     live.length ? h("ul", { class: "invitation-list" }, live.map((i) => h("li", {},
-      interpolate(gettext("%(seat)s, until %(time)s "), {
-        seat: i.seat === null ? gettext("Any free seat") : seatNumber(i.seat), time: formatDateTime(i.expires_at) }),
+      interpolate(gettext("%(seat)s, until %(time)s"), {
+        seat: i.seat === null ? gettext("Any free seat") : seatNumber(i.seat), time: formatDateTime(i.expires_at) }), " ",
       h("button", { type: "button", class: "btn btn-small", "data-key": `revoke:${i.id}`,
         onclick: () => revokeInvitation(i.id) }, gettext("Revoke"))))) : null);
 }
@@ -613,7 +610,6 @@ async function revokeInvitation(id) {
   try {
     await api(`matches/${matchId}/invitations/${id}`, { method: "DELETE" });
     flash(gettext("The link no longer works."));
-
   } catch (err) {
     flash(errorText(err), "error");
   }

@@ -125,7 +125,7 @@ function render(view, legal, ctx) {
     const hand = ctx.hands ? ctx.hands[seat.seat] : null;
     const active = view.active === seat.seat && !view.finished; // a finished game has no turn
     return h("li", { class: ["seat-box", active && "is-current", mine && "is-me"] },
-      h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), active ? gettext(" · active") : ""),
+      h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), active ? ` · ${gettext("active")}` : ""),
       h("span", { class: "seat-meta" },
         h("span", {}, cardCount(seat.hand_size)),
         h("span", { class: "chip chip-red", title: gettext("red chips") }, `● ${formatNumber(seat.chips.R)}`,

@@ -116,7 +116,7 @@ function render(view, legal, ctx) {
     const hand = ctx.hands ? ctx.hands[seat.seat] : null;
     const owned = view.matches.filter((m) => m.owner === seat.seat);
     return h("li", { class: ["seat-box", view.current === seat.seat && "is-current", seat.seat === ctx.seat && "is-me"] },
-      h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), seat.seat === view.dealer ? gettext(" · dealer") : ""),
+      h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), seat.seat === view.dealer ? ` · ${gettext("dealer")}` : ""),
       h("span", { class: "seat-meta" }, h("span", {}, cardCount(seat.hand_size)),
         h("span", { title: gettext("match points minus negative points") }, interpolate(gettext("score %(score)s (%(plus)s − %(minus)s)"),
           { score: formatNumber(seat.score), plus: formatNumber(seat.match_points), minus: formatNumber(seat.negative_points) }))),

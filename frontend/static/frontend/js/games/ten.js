@@ -137,13 +137,13 @@ function render(view, legal, ctx) {
     class: ["seat-box", view.to_act.includes(seat.seat) && "is-current", seat.seat === ctx.seat && "is-me"],
   },
   h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), seat.seat === view.active && !view.finished
-    ? gettext(" · active") : ""),
+    ? ` · ${gettext("active")}` : ""),
   h("span", { class: "seat-meta" },
     // The symbols alone mean nothing to a newcomer: each counter says what it counts.
     h("span", { class: "token token-currency", title: gettext("currency tokens: they pay for market cards") },
-      `● ${formatNumber(seat.currency)}`, h("span", { class: "token-label" }, gettext(" currency"))),
+      `● ${formatNumber(seat.currency)}`, h("span", { class: "token-label" }, " ", gettext("currency"))),
     h("span", { class: "token token-bust", title: gettext("bust tokens: each is worth 3 at the end") },
-      `◆ ${formatNumber(seat.bust)}`, h("span", { class: "token-label" }, gettext(" bust"))),
+      `◆ ${formatNumber(seat.bust)}`, h("span", { class: "token-label" }, " ", gettext("bust"))),
     h("span", {}, cardCount(seat.cards))),
   h("span", { class: "mini-hand" }, seat.collection.map((c) => tenCard(c, { className: "card-sm" }))))));
 
