@@ -1,10 +1,11 @@
 """A whole match of each of the four games against a bot, in Welsh, with no English on screen.
 
 The player signs up (in English), then their browser asks for Welsh (Accept-Language: cy) and
-opens a table against the game's strongest bot. The page is read for English at the start, in
-the middle of the match (the move log filled), at the end (the result), and on the finished
-match's replay: every word the reader sees, and the titles, aria-labels and placeholders of
-what is shown, apart from names (people, bots) and "Card League".
+opens a table against the game's strongest bot. The page is read for English before the start
+(the seats, the invitation links), at the start, in the middle of the match (the move log
+filled), at the end (the result), and on the finished match's replay: every word the reader
+sees, and the titles, aria-labels and placeholders of what is shown, apart from names (people,
+bots) and "Card League".
 """
 from __future__ import annotations
 
@@ -36,15 +37,14 @@ ON_SCREEN = """() => {
   return words.join("\\n");
 }"""
 
-# Opens a table of `game` for the signed-in page against bots and starts it, as the lobby's form
-# does (through the page's own API module, with its CSRF token).
+# Opens a table of `game` for the signed-in page and seats a bot, as the lobby's form does
+# (through the page's own API module, with its CSRF token); the page's creator starts it.
 OPEN_TABLE = """async ({game, bot, options}) => {
   const script = document.querySelector("script[type=module]");
   const { post } = await import(new URL("api.js", script.src).href);
   const match = await post("matches", { game, players: 2, rated: false, clock_seconds: null,
     contributed_shuffle: false, private: false, options });
   await post(`matches/${match.id}/bots`, { seat: 1, bot });
-  await post(`matches/${match.id}/start`);
   return match.id;
 }"""
 
@@ -69,6 +69,10 @@ def test_a_whole_match_in_welsh(pages, game):
 
     match_id = page.evaluate(OPEN_TABLE, {"game": game, "bot": bot, "options": GAME_OPTIONS.get(game, {})})
     page.goto(f"/tables/{match_id}")
+    page.wait_for_selector("#setup:not([hidden]) [data-key=start]")
+    page.wait_for_selector("#invitations")
+    assert_welsh(page, "table's seats before the start", allowed)
+    page.locator("#setup [data-key=start]").click()
     page.wait_for_selector("#table[data-status=running]")
     page.wait_for_selector("#connection:text('Byw')")
     assert_welsh(page, "table at the start", allowed)
