@@ -37,14 +37,13 @@ ON_SCREEN = """() => {
   return words.join("\\n");
 }"""
 
-# Opens a table of `game` for the signed-in page and seats a bot, as the lobby's form does
-# (through the page's own API module, with its CSRF token); the page's creator starts it.
-OPEN_TABLE = """async ({game, bot, options}) => {
+# Opens a table of `game` for the signed-in page, as the lobby's form does (through the page's
+# own API module, with its CSRF token); the table page then seats the bot and starts it.
+OPEN_TABLE = """async ({game, options}) => {
   const script = document.querySelector("script[type=module]");
   const { post } = await import(new URL("api.js", script.src).href);
   const match = await post("matches", { game, players: 2, rated: false, clock_seconds: null,
     contributed_shuffle: false, private: false, options });
-  await post(`matches/${match.id}/bots`, { seat: 1, bot });
   return match.id;
 }"""
 
@@ -67,12 +66,12 @@ def test_a_whole_match_in_welsh(pages, game):
     bot = STRONG_BOT[game]
     allowed = {username, bot}
 
-    match_id = page.evaluate(OPEN_TABLE, {"game": game, "bot": bot, "options": GAME_OPTIONS.get(game, {})})
+    match_id = page.evaluate(OPEN_TABLE, {"game": game, "options": GAME_OPTIONS.get(game, {})})
     page.goto(f"/tables/{match_id}")
-    page.wait_for_selector("#setup:not([hidden]) [data-key=start]")
-    page.wait_for_selector("#invitations")
+    page.wait_for_selector("#setup:not([hidden]) #invitations")
     assert_welsh(page, "table's seats before the start", allowed)
-    page.locator("#setup [data-key=start]").click()
+    page.locator("#setup [data-key=fill-bots]").click()  # the game's strongest bot
+    page.locator("#setup [data-key=start]:not([disabled])").click()
     page.wait_for_selector("#table[data-status=running]")
     page.wait_for_selector("#connection:text('Byw')")
     assert_welsh(page, "table at the start", allowed)
