@@ -71,7 +71,6 @@ export function changedResultText(match, changed) {
     : gettext("%(how)s. The tournament counts %(result)s."), { how, result });
 }
 
-
 // A contribution to a contributed shuffle (games/shuffle.py): 32 random bytes as 64 hex digits.
 export function shuffleContribution() {
   return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -66,10 +66,6 @@ export function hint(text) {
   return text ? h("p", { class: "hint" }, text) : null;
 }
 
-export function countBadge(label, value, title) {
-  return h("span", { class: "badge", title }, `${label} `, h("strong", {}, formatNumber(value)));
-}
-
 /** The log's note on a deal's seed, after a game's first line. */
 export function shuffledWith(seed) {
   return interpolate(gettext("(Shuffled with seed %(seed)s.)"), { seed });
