@@ -4,10 +4,11 @@
 // nodes), never as HTML: a message is whatever its author typed.
 import { api, get, post } from "./api.js";
 import { flash, h } from "./dom.js";
+import { formatDateTime, gettext, interpolate } from "./i18n.js";
 
-const CHANNELS = [["players", "Players"], ["spectators", "Spectators"]];
+const CHANNELS = [["players", gettext("Players")], ["spectators", gettext("Spectators")]];
 const CHANNEL_LABELS = Object.fromEntries(CHANNELS);
-const HIDDEN_TEXT = "hidden by a moderator"; // the organiser of the match's tournament, or staff
+const HIDDEN_TEXT = gettext("hidden by a moderator"); // the organiser of the match's tournament, or staff
 
 /**
  * options: { root, matchId, user, seated, moderator, closed, socket, newKey }
@@ -27,15 +28,16 @@ export function tableChat({ root, matchId, user, seated, moderator, closed, sock
   const tabs = h("div", { class: "chat-tabs", role: "tablist" });
   const note = h("p", { class: "muted small chat-note" });
   const mutedLine = h("p", { class: "muted small chat-muted" });
-  const box = h("textarea", { rows: "2", maxlength: "500", "aria-label": "Your message", placeholder: "Say something…" });
+  const box = h("textarea", { rows: "2", maxlength: "500", "aria-label": gettext("Your message"),
+    placeholder: gettext("Say something…") });
   const form = h("form", { class: "chat-form", onsubmit: (event) => { event.preventDefault(); send(); } },
-    box, h("button", { type: "submit", class: "btn btn-small" }, "Send"));
+    box, h("button", { type: "submit", class: "btn btn-small" }, gettext("Send")));
   const toggle = h("label", { class: "check small" },
     h("input", { type: "checkbox", checked: state.spectatorsShown, disabled: closed,
       onchange: (event) => showSpectators(event.target.checked) }),
-    " Show the spectators' chat");
-  root.replaceChildren(h("h2", { class: "panel-title", id: "chat-title" }, "Chat"), tabs, toggle, note, list, mutedLine,
-    user ? form : h("p", { class: "muted small" }, "Log in to chat."));
+    " ", gettext("Show the spectators' chat"));
+  root.replaceChildren(h("h2", { class: "panel-title", id: "chat-title" }, gettext("Chat")), tabs, toggle, note, list, mutedLine,
+    user ? form : h("p", { class: "muted small" }, gettext("Log in to chat.")));
 
   function ownChannel() {
     return seated() ? "players" : "spectators";
@@ -50,16 +52,17 @@ export function tableChat({ root, matchId, user, seated, moderator, closed, sock
     toggle.hidden = !seated(); // a players' choice
     const spectatorsOff = state.tab === "spectators" && seated() && (closed || !state.spectatorsShown);
     note.textContent = spectatorsOff ? (closed
-      ? "The spectators' chat is closed to players while this duplicate-deal round runs: it could carry the deal."
-      : "You chose not to see the spectators' chat.") : "";
+      ? gettext("The spectators' chat is closed to players while this duplicate-deal round runs: it could carry the deal.")
+      : gettext("You chose not to see the spectators' chat.")) : "";
     const shown = [...state.messages.values()]
       .filter((message) => message.channel === state.tab && !state.muted.has(message.author.id) && !spectatorsOff)
       .sort((a, b) => a.seq - b.seq);
     list.replaceChildren(...shown.map(renderMessage));
     list.scrollTop = list.scrollHeight;
     form.hidden = state.tab !== ownChannel();
-    mutedLine.replaceChildren(...(state.muted.size ? ["Muted: ", ...[...state.muted].map(([id, name]) =>
-      h("button", { type: "button", class: "linkish small", title: "Hear them again", onclick: () => unmute(id) }, `${name} ×`))] : []));
+    mutedLine.replaceChildren(...(state.muted.size ? [gettext("Muted:"), " ", ...[...state.muted].map(([id, name]) =>
+      h("button", { type: "button", class: "linkish small", title: gettext("Hear them again"), onclick: () => unmute(id) },
+        `${name} ×`))] : []));
   }
 
   function renderMessage(message) {
@@ -68,11 +71,12 @@ export function tableChat({ root, matchId, user, seated, moderator, closed, sock
       : h("span", { class: ["chat-text", message.hidden && "chat-hidden"] }, message.text);
     return h("li", { class: "chat-message", dataset: { seq: String(message.seq) } },
       h("strong", { class: "chat-author" }, message.author.name), " ", text,
-      message.hidden_by ? h("span", { class: "muted small" }, ` (hidden by ${message.hidden_by.name})`) : null,
-      user && !mine ? h("button", { type: "button", class: "linkish small", title: "Stop seeing their messages",
-        onclick: () => mute(message.author) }, "mute") : null,
+      message.hidden_by ? h("span", { class: "muted small" }, " ",
+        interpolate(gettext("(hidden by %(name)s)"), { name: message.hidden_by.name })) : null,
+      user && !mine ? h("button", { type: "button", class: "linkish small", title: gettext("Stop seeing their messages"),
+        onclick: () => mute(message.author) }, gettext("mute")) : null,
       moderator && !message.hidden ? h("button", { type: "button", class: "linkish small", onclick: () => hide(message.seq) },
-        "hide") : null);
+        gettext("hide")) : null);
   }
 
   function apply(items) {
@@ -173,9 +177,9 @@ export function tableChat({ root, matchId, user, seated, moderator, closed, sock
  * the position on the board. Resolves once the chat is on the page (or said not to load).
  */
 export async function chatTranscript({ root, matchId }) {
-  const note = h("p", { class: "muted small chat-note", role: "status" }, "Loading the table's chat…");
+  const note = h("p", { class: "muted small chat-note", role: "status" }, gettext("Loading the table's chat…"));
   const list = h("ol", { class: "chat-list chat-transcript", tabindex: "0", "aria-labelledby": "chat-title" });
-  root.replaceChildren(h("h2", { class: "panel-title", id: "chat-title" }, "Table chat"), note, list);
+  root.replaceChildren(h("h2", { class: "panel-title", id: "chat-title" }, gettext("Table chat")), note, list);
   root.hidden = false;
   const messages = new Map(); // message seq -> message: a hide brings its message again, hidden
   try {
@@ -187,12 +191,13 @@ export async function chatTranscript({ root, matchId }) {
       since = page.head;
     }
   } catch (err) {
-    note.textContent = `The table's chat could not be loaded: ${err.message}`;
+    note.textContent = interpolate(gettext("The table's chat could not be loaded: %(reason)s"), { reason: err.message });
     root.dataset.loaded = "error";
     return;
   }
   const shown = [...messages.values()].sort((a, b) => Date.parse(a.created) - Date.parse(b.created) || a.seq - b.seq);
-  note.textContent = shown.length ? "Everything said at the table, oldest first." : "Nobody wrote in this table's chat.";
+  note.textContent = shown.length ? gettext("Everything said at the table, oldest first.")
+    : gettext("Nobody wrote in this table's chat.");
   list.replaceChildren(...shown.map(transcriptLine));
   list.hidden = !shown.length;
   root.dataset.loaded = "true";
@@ -202,8 +207,9 @@ function transcriptLine(message) {
   const when = new Date(message.created);
   return h("li", { class: ["chat-message", `chat-channel-${message.channel}`], dataset: { seq: String(message.seq), channel: message.channel } },
     h("span", { class: "chat-channel" }, CHANNEL_LABELS[message.channel] || message.channel), " ",
-    h("time", { class: "muted small", datetime: message.created, title: when.toLocaleString() },
-      when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })), " ",
+    h("time", { class: "muted small", datetime: message.created, title: formatDateTime(when) },
+      formatDateTime(when, { hour: "2-digit", minute: "2-digit" })), " ",
+
     h("strong", { class: "chat-author" }, message.author.name), " ",
     message.hidden ? h("span", { class: "muted chat-hidden-note" }, `(${HIDDEN_TEXT}${message.hidden_by ? `: ${message.hidden_by.name}` : ""})`) : null,
     message.text === null ? null : [message.hidden ? " " : null, h("span", { class: ["chat-text", message.hidden && "chat-hidden"] }, message.text)]);

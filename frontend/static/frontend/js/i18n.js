@@ -10,6 +10,10 @@ export const interpolate = (format, values) => globalThis.interpolate(format, va
 export const language = () => document.documentElement.lang || "en-GB";
 // Numbers, dates and times in the reader's language and the browser's time zone.
 export const formatNumber = (value, options) => new Intl.NumberFormat(language(), options).format(value);
+// "Ann, Bob and Ceri", "Ann, Bob a Ceri": names joined as the language joins them (the
+// browser's Intl.ListFormat writes Welsh's "a"/"ac" as "a(c)", which no reader writes).
+export const formatList = (items) => (items.length < 2 ? items.join("")
+  : interpolate(gettext("%(names)s and %(last)s"), { names: items.slice(0, -1).join(", "), last: items[items.length - 1] }));
 // value.toFixed(places) in the reader's language.
 export const formatFixed = (value, places) => formatNumber(value, { minimumFractionDigits: places, maximumFractionDigits: places });
 // countText(ngettext("%(count)s round", "%(count)s rounds", n), n): the count in the reader's digits.

@@ -5,6 +5,7 @@ import { get, pageData, post } from "./api.js";
 import { chatTranscript } from "./chat.js";
 import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
+import { formatDateTime, formatList, formatNumber, gettext, interpolate, pgettext } from "./i18n.js";
 import { changedResultText, countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
 
 const data = pageData("replay-data");
@@ -45,8 +46,8 @@ const state = {
 
 function name(seat) {
   const info = match.seats[seat];
-  if (!info || !info.name) return `Seat ${seat + 1}`;
-  return info.bot ? `${info.name} (bot)` : info.name;
+  if (!info || !info.name) return interpolate(gettext("Seat %(number)s"), { number: seat + 1 });
+  return info.bot ? interpolate(gettext("%(name)s (bot)"), { name: info.name }) : info.name;
 }
 
 function seatParam(seat) {
@@ -90,7 +91,7 @@ function context(seat) {
     replay: true,
     ui: {},
     refresh: () => {},
-    handTitle: viewer === null ? null : `${name(viewer)}'s hand`,
+    handTitle: viewer === null ? null : interpolate(gettext("%(name)s's hand"), { name: name(viewer) }),
   };
 }
 
@@ -101,24 +102,27 @@ function show(position) {
   if (state.seat === "all" && position.views) ctx.hands = position.views.map((view) => view.hand);
   const view = position.view;
   rerender(el.board, () => (view ? renderer.render(view, [], ctx)
-    : h("p", { class: "placeholder" }, "The table is set; the cards are not dealt yet.")));
+    : h("p", { class: "placeholder" }, gettext("The table is set; the cards are not dealt yet."))));
   root.dataset.seq = String(seq);
   root.dataset.index = String(state.index);
   el.seek.max = String(Math.max(0, state.positions.length - 1));
   el.seek.value = String(state.index);
   const total = state.positions.length - 1;
   const decision = state.decisions.find((d) => d.after === seq);
-  el.position.textContent = state.index === 0 ? `Start · event ${seq}`
-    : `Move ${state.index} of ${total}${decision ? ` (${name(decision.seat)})` : ""} · event ${seq}`;
+  const values = { index: formatNumber(state.index), total: formatNumber(total), seq: formatNumber(seq) };
+  el.position.textContent = state.index === 0 ? interpolate(gettext("Start · event %(seq)s"), values)
+    : decision ? interpolate(gettext("Move %(index)s of %(total)s (%(name)s) · event %(seq)s"), { ...values, name: name(decision.seat) })
+      : interpolate(gettext("Move %(index)s of %(total)s · event %(seq)s"), values);
   el.seek.setAttribute("aria-valuetext", el.position.textContent);
   renderLog(position, ctx);
   markDecision(seq);
   renderResult(view, ctx);
   history.replaceState(null, "", `?seq=${seq}&seat=${seatParam(state.seat)}`);
   showPractice(view);
-  el.status.textContent = `${state.seat === "all" ? "Everyone's cards" : state.seat === "spectator" ? "As a spectator saw it"
-    : `As ${name(Number(state.seat))} saw it`} · ${ratingText(match)}${match.deck_chosen ? ` · ${DECK_CHOSEN_TEXT}` : ""}`
-    + ` · finished ${new Date(match.finished_at).toLocaleString()}`;
+  const seen = state.seat === "all" ? gettext("Everyone's cards") : state.seat === "spectator" ? gettext("As a spectator saw it")
+    : interpolate(gettext("As %(name)s saw it"), { name: name(Number(state.seat)) });
+  el.status.textContent = [seen, ratingText(match), match.deck_chosen ? DECK_CHOSEN_TEXT : null,
+    interpolate(gettext("finished %(time)s"), { time: formatDateTime(match.finished_at) })].filter(Boolean).join(" · ");
 }
 
 function renderLog(position, ctx) {
@@ -132,7 +136,8 @@ function renderDecisions() {
   const ctx = context("all");
   el.decisions.replaceChildren(...state.decisions.map((decision) => h("li", { "data-after": String(decision.after) },
     h("button", { type: "button", class: "linkish", onclick: () => goTo(indexFor(decision.after)) },
-      `${name(decision.seat)}: ${renderer.describeMove(decision.move, ctx)}${decision.actor === "clock" ? " (timed out)" : ""}`))));
+      interpolate(decision.actor === "clock" ? gettext("%(name)s: %(move)s (timed out)") : gettext("%(name)s: %(move)s"),
+        { name: name(decision.seat), move: renderer.describeMove(decision.move, ctx) })))));
 }
 
 function markDecision(seq) {
@@ -154,9 +159,10 @@ function renderResult(view, ctx) {
   el.result.hidden = !outcome;
   if (!outcome) return;
   const winners = countedWinners(match, outcome);
-  const headline = outcome.cooperative ? (outcome.won ? "The team won." : "The team lost.")
-    : winners.length ? `${winners.map(name).join(" and ")} won.` : "Nobody won.";
-  rerender(el.result, () => [h("h2", {}, "Result"), h("p", { class: "result-headline" }, headline),
+  const headline = outcome.cooperative ? (outcome.won ? gettext("The team won.") : gettext("The team lost."))
+    : winners.length ? interpolate(gettext("%(names)s won."), { names: formatList(winners.map(name)) })
+      : gettext("Nobody won.");
+  rerender(el.result, () => [h("h2", {}, gettext("Result")), h("p", { class: "result-headline" }, headline),
     h("p", {}, renderer.resultText(outcome, ctx)),
     data.changed_result ? h("p", { class: "banner", id: "changed-result" }, changedResultText(match, data.changed_result)) : null]);
 }
@@ -178,7 +184,7 @@ function showPractice(view) {
   // The server practises only from a dealt position before the end (position_not_playable).
   const playable = Boolean(view) && !view.finished;
   el.practice.disabled = !playable;
-  el.practice.title = playable ? "" : "Choose a position after the deal and before the end.";
+  el.practice.title = playable ? "" : gettext("Choose a position after the deal and before the end.");
   el.practiceSeat.textContent = name(practiceSeat());
 }
 
@@ -189,7 +195,7 @@ async function startPractice() {
     location.assign(`/tables/${table.id}`);
   } catch (err) {
     el.practice.disabled = false;
-    flash(`The practice table could not be started: ${err.message}`, "error");
+    flash(interpolate(gettext("The practice table could not be started: %(reason)s"), { reason: err.message }), "error");
   }
 }
 
@@ -208,14 +214,14 @@ async function goTo(index, { keepPlaying = false } = {}) {
     const next = state.positions[bounded + 1];
     if (next !== undefined) fetchPosition(next, state.seat).catch(() => {});
   } catch (err) {
-    flash(`That position could not be loaded: ${err.message}`, "error");
+    flash(interpolate(gettext("That position could not be loaded: %(reason)s"), { reason: err.message }), "error");
   }
 }
 
 function play() {
   if (state.index >= state.positions.length - 1) goTo(0, { keepPlaying: true });
   state.playing = true;
-  el.play.textContent = "Pause";
+  el.play.textContent = gettext("Pause");
   el.play.setAttribute("aria-pressed", "true");
   const step = async () => {
     if (!state.playing) return;
@@ -232,7 +238,7 @@ function play() {
 function stop() {
   state.playing = false;
   clearTimeout(state.playTimer);
-  el.play.textContent = "Play";
+  el.play.textContent = pgettext("replay", "Play");
   el.play.setAttribute("aria-pressed", "false");
 }
 
@@ -240,17 +246,17 @@ async function copyLink() {
   const url = location.href;
   try {
     await navigator.clipboard.writeText(url);
-    el.copied.textContent = "Link copied.";
+    el.copied.textContent = gettext("Link copied.");
   } catch (err) {
-    el.copied.replaceChildren("Copy this link: ", h("input", { type: "text", value: url, readonly: true, size: 40,
-      "aria-label": "Link to this position", onfocus: (event) => event.target.select() }));
+    el.copied.replaceChildren(gettext("Copy this link:"), " ", h("input", { type: "text", value: url, readonly: true, size: 40,
+      "aria-label": gettext("Link to this position"), onfocus: (event) => event.target.select() }));
   }
   root.dataset.link = url;
 }
 
 function setUpSeatChoice() {
-  const options = [["all", "Everyone's cards"], ["spectator", "A spectator's view"],
-    ...match.seats.map((info) => [String(info.seat), `${name(info.seat)}'s view`])];
+  const options = [["all", gettext("Everyone's cards")], ["spectator", gettext("A spectator's view")],
+    ...match.seats.map((info) => [String(info.seat), interpolate(gettext("%(name)s's view"), { name: name(info.seat) })])];
   el.seat.replaceChildren(...options.map(([value, label]) => h("option", { value, selected: value === seatParam(state.seat) }, label)));
   el.seat.addEventListener("change", () => {
     state.seat = el.seat.value;
@@ -261,8 +267,8 @@ function setUpSeatChoice() {
 async function start() {
   if (match.status !== "finished") {
     el.status.textContent = "";
-    el.board.replaceChildren(h("p", { class: "placeholder" }, "The replay opens when the match has ended. ",
-      h("a", { href: `/tables/${match.id}` }, "Watch it live")));
+    el.board.replaceChildren(h("p", { class: "placeholder" }, gettext("The replay opens when the match has ended."), " ",
+      h("a", { href: `/tables/${match.id}` }, gettext("Watch it live"))));
     return;
   }
   setUpSeatChoice();
@@ -271,7 +277,8 @@ async function start() {
   try {
     first = await fetchPosition(wanted || match.seq, state.seat);
   } catch (err) {
-    flash(`The replay could not be loaded: ${err.message}`, "error");
+    flash(interpolate(gettext("The replay could not be loaded: %(reason)s"), { reason: err.message }), "error");
+
     return;
   }
   buildPositions(first);

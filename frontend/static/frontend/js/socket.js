@@ -7,6 +7,7 @@
 // carry an id; a move still unanswered when the connection drops is sent again with the same
 // id, which the server's idempotency keys turn into the first answer rather than a second move.
 // The table's chat has a cursor of its own, `chat_seq`: a reconnection sends ?chat_since= too.
+import { gettext } from "./i18n.js";
 
 const VIEW_FRAMES = new Set(["snapshot", "update"]);
 // How long a socket stays quiet before it asks whether it missed something. While the page
@@ -206,7 +207,7 @@ export class MatchSocket {
       const timer = setTimeout(() => {
         if (!this.pending.has(id)) return;
         this.pending.delete(id);
-        const error = new Error("The server did not answer the move in time.");
+        const error = new Error(gettext("The server did not answer the move in time."));
         error.code = "timeout";
         reject(error);
         this.resync();

@@ -2,8 +2,9 @@
 // moves offered only from legal_moves, the turn, the clock, presence, the log, the result and
 // the table's chat (chat.js).
 import { api, ApiError, get, pageData, post } from "./api.js";
-import { clockText, flash, h, plural, rerender } from "./dom.js";
+import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
+import { formatDateTime, formatList, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import {
   changedResultText, contributionKey, countedRanks, countedWinners, DECK_CHOSEN_TEXT, placeText, ratingText,
   shuffleContribution,
@@ -57,10 +58,19 @@ function seatInfo(seat) {
 }
 
 function name(seat) {
-  if (seat === null || seat === undefined) return "nobody";
+  if (seat === null || seat === undefined) return gettext("nobody");
   const info = seatInfo(seat);
-  if (!info.name) return `Seat ${seat + 1}`;
-  return info.bot ? `${info.name} (bot)` : info.name;
+  if (!info.name) return seatNumber(seat);
+  return info.bot ? interpolate(gettext("%(name)s (bot)"), { name: info.name }) : info.name;
+}
+
+function seatNumber(seat) {
+  return interpolate(gettext("Seat %(number)s"), { number: seat + 1 });
+}
+
+/** The seat's name, marked when it is the reader's. */
+function nameOrYou(seat) {
+  return seat === state.seat ? interpolate(gettext("%(name)s (you)"), { name: name(seat) }) : name(seat);
 }
 
 function isCreator() {
@@ -114,7 +124,8 @@ function receive(frame) {
     case "auto_pass":
       state.autoPass = frame.enabled;
       renderAutoPass();
-      flash(frame.enabled ? "You now pass automatically in Block windows." : "You answer Block windows yourself again.");
+      flash(frame.enabled ? gettext("You now pass automatically in Block windows.")
+        : gettext("You answer Block windows yourself again."));
       break;
     case "error":
       flash(frame.message || frame.code, "error");
@@ -175,7 +186,7 @@ async function send(move) {
     }
   } catch (err) {
     state.busy = null;
-    flash(`That move was refused: ${errorText(err)}`, "error");
+    flash(interpolate(gettext("That move was refused: %(reason)s"), { reason: errorText(err) }), "error");
     socket.resync();
     render();
   }
@@ -230,21 +241,32 @@ function render() {
   renderAutoPass();
   renderResult();
   renderAllMoves();
-  const title = `${renderer.title} · table ${matchId} · Card League`;
-  document.title = myTurn() ? `● Your turn · ${title}` : title;
+  const title = interpolate(gettext("%(game)s · table %(number)s · Card League"), { game: renderer.title, number: matchId });
+  document.title = myTurn() ? interpolate(gettext("● Your turn · %(title)s"), { title }) : title;
 }
 
 function renderStatus() {
-  const texts = { open: "Waiting for players", running: "Playing", finished: "Finished" };
+  const texts = { open: gettext("Waiting for players"), running: gettext("Playing"), finished: gettext("Finished") };
   const bits = [texts[state.status] || state.status, ratingText(state.match)];
   if (state.match.deck_chosen) bits.push(DECK_CHOSEN_TEXT);
-  if (state.match.clock_seconds) bits.push(`${clockText(state.match.clock_seconds)} a move`);
-  if (state.seat === null || state.seat === undefined) bits.push(state.status === "finished" ? "" : "you are watching");
+  if (state.match.clock_seconds) {
+    bits.push(interpolate(gettext("%(time)s a move"), { time: timePerMove(state.match.clock_seconds) }));
+  }
+  if (state.seat === null || state.seat === undefined) bits.push(state.status === "finished" ? "" : gettext("you are watching"));
   el.status.textContent = bits.filter(Boolean).join(" · ");
 }
 
+// "30 seconds", "2 minutes", "1 day": the clock's time per move, in the reader's words (the
+// browser's Intl knows each language's units, Welsh mutations included: "2 funud").
+function timePerMove(seconds) {
+  const [unit, size] = seconds < 60 ? ["second", 1] : seconds < 3600 ? ["minute", 60] : seconds < 86400 ? ["hour", 3600]
+    : ["day", 86400];
+  return formatNumber(Math.round(seconds / size), { style: "unit", unit, unitDisplay: "long" });
+}
+
 function renderConnection() {
-  const texts = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Disconnected" };
+  const texts = { connecting: gettext("Connecting…"), live: gettext("Live"), reconnecting: gettext("Reconnecting…"),
+    closed: gettext("Disconnected") };
   el.connection.textContent = texts[state.connection] || state.connection;
   el.connection.className = `connection connection-${state.connection}`;
   // A finished table has nothing live to show: the badge would claim play that is over.
@@ -255,8 +277,8 @@ function renderBoard() {
   const wasInside = el.board.contains(document.activeElement);
   if (!state.view) {
     el.board.replaceChildren(h("p", { class: "placeholder" },
-      state.status === "open" ? "The game starts when every seat is taken and the table's creator starts it."
-        : "Loading the table…"));
+      state.status === "open" ? gettext("The game starts when every seat is taken and the table's creator starts it.")
+        : gettext("Loading the table…")));
     return;
   }
   rerender(el.board, () => renderer.render(state.view, state.legal, context()));
@@ -268,21 +290,25 @@ function renderBoard() {
 
 function formatClock(ms) {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  return `${formatNumber(Math.floor(seconds / 60))}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 function renderTurn() {
   const view = state.view;
   let text = "";
-  if (state.status === "open") text = "Waiting for the table to fill.";
+  if (state.status === "open") text = gettext("Waiting for the table to fill.");
   else if (!view) text = "";
-  else if (view.finished) text = "The game is over.";
+  else if (view.finished) text = gettext("The game is over.");
   else if (myTurn()) {
     const detail = renderer.turnText ? renderer.turnText(view) : null;
-    text = view.to_act.length > 1 ? `Your answer: ${detail || "decide"}.` : `Your turn: ${detail || "make a move"}.`;
+    text = view.to_act.length > 1
+      ? interpolate(gettext("Your answer: %(what)s."), { what: detail || gettext("decide") })
+      : interpolate(gettext("Your turn: %(what)s."), { what: detail || gettext("make a move") });
   } else {
     const detail = renderer.turnText ? renderer.turnText(view) : null;
-    text = `Waiting for ${view.to_act.map(name).join(", ")}${detail ? ` (${detail})` : ""}.`;
+    const who = view.to_act.map(name).join(", ");
+    text = detail ? interpolate(gettext("Waiting for %(names)s (%(what)s)."), { names: who, what: detail })
+      : interpolate(gettext("Waiting for %(names)s."), { names: who });
   }
   if (el.turn.textContent !== text) el.turn.textContent = text;
   el.turn.classList.toggle("is-mine", myTurn());
@@ -296,7 +322,7 @@ function tickClock() {
   }
   const left = Date.parse(state.deadline) - Date.now();
   el.clock.hidden = false;
-  el.clock.textContent = `${formatClock(left)} left to move`;
+  el.clock.textContent = interpolate(gettext("%(time)s left to move"), { time: formatClock(left) });
   el.clock.classList.toggle("clock-low", left < 10000);
   if (left < -2000 && state.connection === "live") socket.resync(); // the clock's move should have come
 }
@@ -306,15 +332,21 @@ function renderPlayers() {
   const toAct = state.view ? state.view.to_act : [];
   const items = state.match.seats.map((info) => {
     const here = info.bot ? "bot" : online.has(info.seat) ? "online" : info.name ? "away" : "empty";
+    const hereText = presenceText(here);
     return h("li", { class: ["player", toAct.includes(info.seat) && "is-current"] },
-      h("span", { class: `presence presence-${here}`, title: here, "aria-label": here }),
-      h("span", { class: "player-name" }, name(info.seat), info.seat === state.seat ? " (you)" : ""),
-      toAct.includes(info.seat) ? h("span", { class: "badge badge-turn" }, "to play") : null,
-      !info.bot && info.user ? h("a", { href: `/players/by-id/${info.user}`, class: "small" }, "profile") : null);
+      h("span", { class: `presence presence-${here}`, title: hereText, "aria-label": hereText }),
+      h("span", { class: "player-name" }, nameOrYou(info.seat)),
+      toAct.includes(info.seat) ? h("span", { class: "badge badge-turn" }, gettext("to play")) : null,
+      !info.bot && info.user ? h("a", { href: `/players/by-id/${info.user}`, class: "small" }, gettext("profile")) : null);
   });
   const watching = state.presence ? state.presence.spectators : 0;
   rerender(el.players, () => [h("ul", { class: "players" }, items),
-    h("p", { class: "muted small" }, `${plural(watching, "spectator")} watching`)]);
+    h("p", { class: "muted small" }, interpolate(ngettext("%(count)s spectator watching", "%(count)s spectators watching",
+      watching), { count: formatNumber(watching) }))]);
+}
+
+function presenceText(here) {
+  return { bot: gettext("bot"), online: gettext("online"), away: gettext("away"), empty: pgettext("seat", "empty") }[here];
 }
 
 function renderAutoPass() {
@@ -339,21 +371,22 @@ function renderResult() {
   const rows = order.map((info) => h("tr", { class: winners.includes(info.seat) ? "winner" : "", "data-seat": String(info.seat) },
     h("td", { class: "place" }, placeText(ranks[info.seat])),
     h("th", { scope: "row" }, name(info.seat)),
-    h("td", {}, String(outcome.scores[info.seat]))));
-  const headline = outcome.cooperative ? (outcome.won ? "The team won!" : "The team lost.")
-    : winners.length ? `${winners.map(name).join(" and ")} won.` : "Nobody won.";
+    h("td", {}, formatNumber(outcome.scores[info.seat]))));
+  const headline = outcome.cooperative ? (outcome.won ? gettext("The team won!") : gettext("The team lost."))
+    : winners.length ? interpolate(gettext("%(names)s won."), { names: formatList(winners.map(name)) }) : gettext("Nobody won.");
   rerender(el.result, () => [
-    h("h2", {}, "Result"),
+    h("h2", {}, gettext("Result")),
     h("p", { class: "result-headline" }, headline),
     h("p", {}, renderer.resultText(outcome, context())),
     data.changed_result ? h("p", { class: "banner", id: "changed-result" }, changedResultText(state.match, data.changed_result)) : null,
     state.match.rating && !state.match.rating.rated && state.match.rating.reason === "seat_never_moved"
-      ? h("p", { class: "banner", id: "not-rated" }, `${ratingText(state.match)}, so the match counts for nobody's rating.`)
+      ? h("p", { class: "banner", id: "not-rated" }, interpolate(gettext("%(rating)s, so the match counts for nobody's rating."),
+        { rating: ratingText(state.match) }))
       : null,
-    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"),
-      h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))), h("tbody", {}, rows)),
-    h("p", {}, h("a", { class: "btn", href: `/tables/${matchId}/replay` }, "Watch the replay"), " ",
-      h("a", { class: "btn", href: "/" }, "Back to the lobby")),
+    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, gettext("Place")),
+      h("th", { scope: "col" }, gettext("Player")), h("th", { scope: "col" }, gettext("Score")))), h("tbody", {}, rows)),
+    h("p", {}, h("a", { class: "btn", href: `/tables/${matchId}/replay` }, gettext("Watch the replay")), " ",
+      h("a", { class: "btn", href: "/" }, gettext("Back to the lobby"))),
     rematchOffer(),
   ]);
 }
@@ -362,7 +395,7 @@ function renderResult() {
 function rematchOffer() {
   if (state.match.rematch) {
     return h("p", {}, h("a", { class: "btn btn-primary", id: "rematch-link", href: `/tables/${state.match.rematch}` },
-      "Go to the rematch"));
+      gettext("Go to the rematch")));
   }
   if (!user || state.seat === null || state.seat === undefined) return null;
   return h("p", {}, h("button", { type: "button", class: "btn btn-primary", "data-key": "rematch", onclick: async () => {
@@ -373,7 +406,7 @@ function rematchOffer() {
       if (err instanceof ApiError && err.code === "rematch_exists") location.assign(`/tables/${err.extra.rematch}`);
       else flash(errorText(err), "error");
     }
-  } }, "Offer a rematch"));
+  } }, gettext("Offer a rematch")));
 }
 
 function renderAllMoves() {
@@ -381,7 +414,8 @@ function renderAllMoves() {
   el.allMoves.hidden = !show;
   if (!show) return;
   const ctx = context();
-  el.allMoves.querySelector("summary").textContent = `Every legal move as a list (${state.legal.length})`;
+  el.allMoves.querySelector("summary").textContent = interpolate(gettext("Every legal move as a list (%(count)s)"),
+    { count: formatNumber(state.legal.length) });
   const list = el.allMoves.querySelector("ul");
   list.replaceChildren(...state.legal.map((move) => h("li", {}, h("button", {
     type: "button", class: "btn btn-small", disabled: ctx.busy, "data-list-move": JSON.stringify(move),
@@ -434,24 +468,32 @@ function renderShuffle() {
   if (!shuffle) return;
   const commitment = `${state.match.seed_sha256.slice(0, 12)}…`;
   const seated = state.seat !== null && state.seat !== undefined;
-  let text;
+  const lines = [];
   if (state.status === "open") {
     const count = shuffle.contributed_seats.length;
-    text = `The players add to the shuffle: the server committed to its seed (SHA-256 ${commitment}); ` +
-      `${plural(count, "player has", "players have")} sent theirs so far.`;
-    if (seated) text += shuffle.contributed_seats.includes(state.seat) ? " Yours is in." : " Sending yours…";
+    lines.push(interpolate(ngettext(
+      "The players add to the shuffle: the server committed to its seed (SHA-256 %(commitment)s); %(count)s player has sent theirs so far.",
+      "The players add to the shuffle: the server committed to its seed (SHA-256 %(commitment)s); %(count)s players have sent theirs so far.",
+      count), { commitment, count: formatNumber(count) }));
+    if (seated) lines.push(shuffle.contributed_seats.includes(state.seat) ? gettext("Yours is in.") : gettext("Sending yours…"));
   } else {
     const contributions = shuffle.contributions || [];
-    text = `Dealt from the server's committed seed (SHA-256 ${commitment}) and ` +
-      `${plural(contributions.length, "player's contribution", "players' contributions")}.`;
+    lines.push(interpolate(ngettext(
+      "Dealt from the server's committed seed (SHA-256 %(commitment)s) and %(count)s player's contribution.",
+      "Dealt from the server's committed seed (SHA-256 %(commitment)s) and %(count)s players' contributions.",
+      contributions.length), { commitment, count: formatNumber(contributions.length) }));
     const sent = localStorage.getItem(contributionKey(matchId));
     if (seated && sent) {
       const used = contributions.some((c) => c.seat === state.seat && c.value === sent);
-      text += used ? " Yours is among them." : " Yours is NOT among them: the server did not deal with what you sent.";
+      lines.push(used ? gettext("Yours is among them.")
+        : gettext("Yours is NOT among them: the server did not deal with what you sent."));
     }
-    if (state.match.seed !== null) text += ` The server's seed, ${state.match.seed}, is revealed: anyone can re-derive the deal.`;
+    if (state.match.seed !== null) {
+      lines.push(interpolate(gettext("The server's seed, %(seed)s, is revealed: anyone can re-derive the deal."),
+        { seed: state.match.seed }));
+    }
   }
-  el.shuffle.textContent = text;
+  el.shuffle.textContent = lines.join(" ");
 }
 
 // --- seats before the start -------------------------------------------------------------------
@@ -470,51 +512,55 @@ function renderSetup() {
   const rows = state.match.seats.map((info) => {
     const seat = info.seat;
     if (info.name) {
-      return h("li", { class: "setup-seat" }, h("span", { class: "seat-no" }, `Seat ${seat + 1}`),
-        h("span", {}, name(seat), seat === state.seat ? " (you)" : ""),
+      return h("li", { class: "setup-seat" }, h("span", { class: "seat-no" }, seatNumber(seat)),
+        h("span", {}, nameOrYou(seat)),
         state.match.rematch_of && !info.bot ? h("span", { class: "muted small" },
-          info.ready ? " accepted the rematch" : " has not accepted the rematch yet") : null,
+          " ", info.ready ? gettext("accepted the rematch") : gettext("has not accepted the rematch yet")) : null,
         seat === state.seat && !info.ready ? h("button", { type: "button", class: "btn btn-small btn-primary",
-          "data-key": "accept-rematch", onclick: () => act(`matches/${matchId}/accept`, {}, "You accepted the rematch.") },
-        "Accept the rematch") : null,
+          "data-key": "accept-rematch", onclick: () => act(`matches/${matchId}/accept`, {}, gettext("You accepted the rematch.")) },
+        gettext("Accept the rematch")) : null,
         seat === state.seat && !isCreator() ? h("button", { type: "button", class: "btn btn-small", "data-key": "leave",
-          onclick: () => act(`matches/${matchId}/leave`, {}, "You left the table.") }, "Leave") : null);
+          onclick: () => act(`matches/${matchId}/leave`, {}, gettext("You left the table.")) }, gettext("Leave")) : null);
     }
-    const botSelect = h("select", { id: `bot-${seat}`, "aria-label": `Bot for seat ${seat + 1}` },
-      bots.map((bot) => h("option", { value: bot, selected: bot === data.strong_bot }, bot)));
-    return h("li", { class: "setup-seat" }, h("span", { class: "seat-no" }, `Seat ${seat + 1}`),
-      h("span", { class: "muted" }, "empty"),
+    const botSelect = h("select", { id: `bot-${seat}`,
+      "aria-label": interpolate(gettext("Bot for seat %(number)s"), { number: seat + 1 }) },
+    bots.map((bot) => h("option", { value: bot, selected: bot === data.strong_bot }, bot)));
+    return h("li", { class: "setup-seat" }, h("span", { class: "seat-no" }, seatNumber(seat)),
+      h("span", { class: "muted" }, pgettext("seat", "empty")),
       user && !seated ? h("button", { type: "button", class: "btn btn-small btn-primary", "data-key": `sit:${seat}`,
         disabled: mustConfirm && !state.deckConfirmed,
         onclick: () => act(`matches/${matchId}/join`, mustConfirm ? { seat, confirm_chosen_deck: true } : { seat },
-          "You sat down.") }, "Sit here") : null,
+          gettext("You sat down.")) }, gettext("Sit here")) : null,
       isCreator() ? h("span", { class: "add-bot" }, botSelect, h("button", {
         type: "button", class: "btn btn-small", "data-key": `bot:${seat}`,
-        onclick: () => act(`matches/${matchId}/bots`, { seat, bot: botSelect.value }, "A bot sat down."),
-      }, "Add bot")) : null);
+        onclick: () => act(`matches/${matchId}/bots`, { seat, bot: botSelect.value }, gettext("A bot sat down.")),
+      }, gettext("Add bot"))) : null);
   });
   const footer = [];
-  if (!user) footer.push(h("p", {}, h("a", { href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Log in"),
-    " to sit down."));
+  if (!user) {
+    footer.push(h("p", {}, h("a", { href: `/login?next=${encodeURIComponent(location.pathname)}` },
+      gettext("Log in to sit down."))));
+  }
   if (isCreator()) {
     if (free > 0) {
       footer.push(h("button", { type: "button", class: "btn", "data-key": "fill-bots", onclick: fillWithBots },
-        free === 1 ? `Fill the empty seat with a ${data.strong_bot} bot` : `Fill ${free} empty seats with ${data.strong_bot} bots`));
+        interpolate(ngettext("Fill the empty seat with a %(bot)s bot", "Fill %(count)s empty seats with %(bot)s bots", free),
+          { count: formatNumber(free), bot: data.strong_bot })));
     }
     const unaccepted = state.match.seats.some((info) => info.name && !info.ready);
     footer.push(h("button", { type: "button", class: "btn btn-primary", "data-key": "start", disabled: free > 0 || unaccepted,
-      onclick: () => act(`matches/${matchId}/start`, undefined, "The game starts.") }, "Start the game"));
+      onclick: () => act(`matches/${matchId}/start`, undefined, gettext("The game starts.")) }, gettext("Start the game")));
   } else if (free === 0) {
-    footer.push(h("p", { class: "muted" }, "Every seat is taken: the table's creator starts the game."));
+    footer.push(h("p", { class: "muted" }, gettext("Every seat is taken: the table's creator starts the game.")));
   }
   const deckNotice = state.match.deck_chosen ? h("div", { class: "banner", id: "deck-chosen" },
-    h("p", {}, isCreator() ? "You chose this table's deck: whoever sits down is asked to agree to it."
-      : "The table's creator chose the deck, so they may know every hand."),
+    h("p", {}, isCreator() ? gettext("You chose this table's deck: whoever sits down is asked to agree to it.")
+      : gettext("The table's creator chose the deck, so they may know every hand.")),
     mustConfirm ? h("label", { class: "check" }, h("input", {
       type: "checkbox", "data-key": "confirm-deck", checked: state.deckConfirmed,
       onchange: (event) => { state.deckConfirmed = event.target.checked; renderSetup(); },
-    }), " I understand, and want to sit down anyway") : null) : null;
-  rerender(el.setup, () => [h("h2", {}, "Seats"), deckNotice, h("ol", { class: "setup-seats" }, rows),
+    }), " ", gettext("I understand, and want to sit down anyway")) : null) : null;
+  rerender(el.setup, () => [h("h2", {}, gettext("Seats")), deckNotice, h("ol", { class: "setup-seats" }, rows),
     h("div", { class: "action-bar" }, footer), isCreator() && free > 0 ? invitationsPanel() : null]);
 }
 
@@ -523,19 +569,21 @@ function renderSetup() {
 function invitationsPanel() {
   const live = (state.invitations || []).filter((i) => !i.revoked_at && new Date(i.expires_at) > new Date());
   return h("div", { class: "invitations", id: "invitations" },
-    h("h3", {}, "Invite by link"),
+    h("h3", {}, gettext("Invite by link")),
     h("p", { class: "muted small" }, state.match.private
-      ? "This table is private: only people with a link can sit down."
-      : "Anyone can sit down from the lobby; a link takes a friend straight here."),
-    h("button", { type: "button", class: "btn btn-small", "data-key": "invite", onclick: invite }, "Make a link"),
+      ? gettext("This table is private: only people with a link can sit down.")
+      : gettext("Anyone can sit down from the lobby; a link takes a friend straight here.")),
+    h("button", { type: "button", class: "btn btn-small", "data-key": "invite", onclick: invite }, gettext("Make a link")),
     state.newLink ? h("p", {}, h("input", { type: "text", readonly: true, value: state.newLink, id: "invite-link",
-      "aria-label": "Invitation link", onfocus: (event) => event.target.select() }),
+      "aria-label": gettext("Invitation link"), onfocus: (event) => event.target.select() }),
     h("button", { type: "button", class: "btn btn-small", "data-key": "copy-link",
-      onclick: () => navigator.clipboard.writeText(state.newLink).then(() => flash("Link copied.")) }, "Copy")) : null,
+      onclick: () => navigator.clipboard.writeText(state.newLink).then(() => flash(gettext("Link copied.")))
+    }, gettext("Copy"))) : null,
     live.length ? h("ul", { class: "invitation-list" }, live.map((i) => h("li", {},
-      `${i.seat === null ? "Any free seat" : `Seat ${i.seat + 1}`}, until ${new Date(i.expires_at).toLocaleString()} `,
+      interpolate(gettext("%(seat)s, until %(time)s"), {
+        seat: i.seat === null ? gettext("Any free seat") : seatNumber(i.seat), time: formatDateTime(i.expires_at) }), " ",
       h("button", { type: "button", class: "btn btn-small", "data-key": `revoke:${i.id}`,
-        onclick: () => revokeInvitation(i.id) }, "Revoke")))) : null);
+        onclick: () => revokeInvitation(i.id) }, gettext("Revoke"))))) : null);
 }
 
 async function loadInvitations() {
@@ -561,7 +609,7 @@ async function invite() {
 async function revokeInvitation(id) {
   try {
     await api(`matches/${matchId}/invitations/${id}`, { method: "DELETE" });
-    flash("The link no longer works.");
+    flash(gettext("The link no longer works."));
   } catch (err) {
     flash(errorText(err), "error");
   }

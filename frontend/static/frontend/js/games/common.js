@@ -1,6 +1,7 @@
 // Pieces every game renderer shares: seat names, buttons that send one legal move,
 // selectable cards, and small lists.
 import { h } from "../dom.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 
 /** A button that plays exactly `move` (one of legal_moves). */
 export function moveButton(ctx, move, label, { key, className = "", ariaLabel, title } = {}) {
@@ -43,7 +44,7 @@ export function section(title, className, ...children) {
 export function seatLabel(ctx, seat) {
   const name = ctx.name(seat);
   if (seat !== ctx.seat) return name;
-  return ctx.replay ? `${name} (this view)` : `${name} (you)`;
+  return interpolate(ctx.replay ? gettext("%(name)s (this view)") : gettext("%(name)s (you)"), { name });
 }
 
 export function sameMove(a, b) {
@@ -58,13 +59,19 @@ export function keepSelection(ui, key, stillValid) {
 
 export function actionBar(...buttons) {
   const items = buttons.flat().filter(Boolean);
-  return items.length ? h("div", { class: "action-bar", role: "group", "aria-label": "Your moves" }, ...items) : null;
+  return items.length ? h("div", { class: "action-bar", role: "group", "aria-label": gettext("Your moves") }, ...items) : null;
 }
 
 export function hint(text) {
   return text ? h("p", { class: "hint" }, text) : null;
 }
 
-export function countBadge(label, value, title) {
-  return h("span", { class: "badge", title }, `${label} `, h("strong", {}, String(value)));
+/** The log's note on a deal's seed, after a game's first line. */
+export function shuffledWith(seed) {
+  return interpolate(gettext("(Shuffled with seed %(seed)s.)"), { seed });
+}
+
+/** "3 cards", in the reader's language and numerals. */
+export function cardCount(count) {
+  return interpolate(ngettext("%(count)s card", "%(count)s cards", count), { count: formatNumber(count) });
 }

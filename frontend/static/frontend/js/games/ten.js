@@ -1,15 +1,21 @@
 // Ten: draw from one shared pile, stop before 11, auctions for wild cards, a market to buy from.
-import { h, plural } from "../dom.js";
-import { actionBar, cardFace, hint, keepSelection, moveButton, section, seatLabel } from "./common.js";
+import { h } from "../dom.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { actionBar, cardCount, cardFace, hint, keepSelection, moveButton, section, seatLabel, shuffledWith } from "./common.js";
 
-const COLOURS = { R: "red", B: "blue", O: "orange", G: "green" };
+const COLOURS = { R: "red", B: "blue", O: "orange", G: "green" }; // the cards' CSS classes
+
+function colourName(letter) {
+  return { R: pgettext("colour", "red"), B: pgettext("colour", "blue"), O: pgettext("colour", "orange"),
+    G: pgettext("colour", "green") }[letter];
+}
 
 export function cardName(card) {
-  if (card === "W#") return "full wild";
-  if (card[0] === "$") return `${card.slice(1)} currency`;
-  if (card[0] === "W") return `wild ${card[1]}`;
-  if (card[1] === "#") return `${COLOURS[card[0]]} wild`;
-  return `${COLOURS[card[0]]} ${card[1]}`;
+  if (card === "W#") return gettext("full wild");
+  if (card[0] === "$") return interpolate(gettext("%(value)s currency"), { value: card.slice(1) });
+  if (card[0] === "W") return interpolate(gettext("wild %(number)s"), { number: card[1] });
+  if (card[1] === "#") return interpolate(gettext("%(colour)s wild"), { colour: colourName(card[0]) });
+  return interpolate(gettext("%(colour)s %(number)s"), { colour: colourName(card[0]), number: card[1] });
 }
 
 function tenCard(card, options = {}) {
@@ -20,10 +26,14 @@ function tenCard(card, options = {}) {
 
 function payment(move) {
   const parts = [];
-  if (move.currency) parts.push(plural(move.currency, "currency", "currency"));
-  if (move.bust) parts.push(plural(move.bust, "bust token"));
+  if (move.currency) {
+    parts.push(interpolate(ngettext("%(count)s currency", "%(count)s currency", move.currency), { count: formatNumber(move.currency) }));
+  }
+  if (move.bust) {
+    parts.push(interpolate(ngettext("%(count)s bust token", "%(count)s bust tokens", move.bust), { count: formatNumber(move.bust) }));
+  }
   if (move.cards && move.cards.length) parts.push(move.cards.join(" "));
-  return parts.length ? parts.join(" + ") : "nothing";
+  return parts.length ? parts.join(" + ") : gettext("nothing");
 }
 
 function bidAmount(move) {
@@ -33,13 +43,16 @@ function bidAmount(move) {
 function renderAuction(view, ctx) {
   const auction = view.auction;
   if (!auction) return null;
-  const bids = auction.bids.map((bid) => h("li", {},
-    `${ctx.name(bid.seat)}: ${bid.amount === null ? "pass" : `${bid.amount} (${payment(bid)})`}`));
-  return section("Auction", "ten-auction",
+  const bids = auction.bids.map((bid) => h("li", {}, bid.amount === null
+    ? interpolate(gettext("%(name)s: pass"), { name: ctx.name(bid.seat) })
+    : interpolate(gettext("%(name)s: %(amount)s (%(payment)s)"),
+      { name: ctx.name(bid.seat), amount: formatNumber(bid.amount), payment: payment(bid) })));
+  return section(gettext("Auction"), "ten-auction",
     h("div", { class: "auction-card" }, tenCard(auction.card, { className: "card-lg" }),
-      h("p", {}, auction.high_bidder === null ? "No bid yet." :
-        `Highest bid ${auction.high_bid} by ${ctx.name(auction.high_bidder)}.`),
-      h("p", {}, `Next to bid: ${ctx.name(auction.next)}.`)),
+      h("p", {}, auction.high_bidder === null ? gettext("No bid yet.") :
+        interpolate(gettext("Highest bid %(amount)s by %(name)s."),
+          { amount: formatNumber(auction.high_bid), name: ctx.name(auction.high_bidder) })),
+      h("p", {}, interpolate(gettext("Next to bid: %(name)s."), { name: ctx.name(auction.next) }))),
     bids.length ? h("ol", { class: "bids" }, bids) : null);
 }
 
@@ -48,7 +61,8 @@ function renderControls(view, legal, ctx) {
   if (!legal.length) return null;
   const phase = view.phase;
   if (phase === "draw") {
-    const labels = { draw: "Draw a card", numbers: "Stop: keep the numbers", currency: "Stop: keep the currency" };
+    const labels = { draw: gettext("Draw a card"), numbers: gettext("Stop: keep the numbers"),
+      currency: gettext("Stop: keep the currency") };
     return actionBar(legal.map((m) => moveButton(ctx, m, labels[m.action === "take" ? m.reward : m.action] || m.action,
       { key: `ten:${m.action}:${m.reward || ""}`, className: m.action === "draw" ? "btn-primary" : "" })));
   }
@@ -61,11 +75,12 @@ function renderControls(view, legal, ctx) {
       id: "ten-bid", "data-key": "ten:bid-select", disabled: ctx.busy,
       onchange: (event) => { ui.bid = event.target.value; ctx.refresh("ten:bid-select"); },
     }, bids.map((m) => h("option", { value: JSON.stringify(m), selected: JSON.stringify(m) === chosen },
-      `${bidAmount(m)}: ${payment(m)}`))) : null;
+      `${formatNumber(bidAmount(m))}: ${payment(m)}`))) : null;
     return h("div", { class: "ten-bid" },
-      select ? h("label", { for: "ten-bid" }, "Your bid") : null, select,
-      actionBar(chosen ? moveButton(ctx, JSON.parse(chosen), "Bid", { key: "ten:bid", className: "btn-primary" }) : null,
-        pass ? moveButton(ctx, pass, "Pass", { key: "ten:pass" }) : null));
+      select ? h("label", { for: "ten-bid" }, gettext("Your bid")) : null, select,
+      actionBar(chosen ? moveButton(ctx, JSON.parse(chosen), pgettext("verb", "Bid"), { key: "ten:bid", className: "btn-primary" })
+        : null,
+      pass ? moveButton(ctx, pass, pgettext("verb", "Pass"), { key: "ten:pass" }) : null));
   }
   if (phase === "buy" || phase === "final_buy") {
     const buys = legal.filter((m) => m.action === "buy");
@@ -73,11 +88,12 @@ function renderControls(view, legal, ctx) {
     const chosen = keepSelection(ui, "market", (card) => buys.some((m) => m.card === card));
     const options = chosen ? buys.filter((m) => m.card === chosen) : [];
     return h("div", { class: "ten-buy" },
-      hint(buys.length ? (chosen ? `Pay for ${cardName(chosen)}:` : "Pick a card in the market to buy it, or pass.")
-        : "Nothing in the market is within reach: pass."),
-      options.length ? actionBar(options.map((m, i) => moveButton(ctx, m, `Pay ${payment(m)}`,
-        { key: `ten:pay:${i}`, className: i === 0 ? "btn-primary" : "" }))) : null,
-      actionBar(pass ? moveButton(ctx, pass, "Pass (buy nothing)", { key: "ten:pass" }) : null));
+      hint(buys.length ? (chosen ? interpolate(gettext("Pay for %(card)s:"), { card: cardName(chosen) })
+        : gettext("Pick a card in the market to buy it, or pass."))
+        : gettext("Nothing in the market is within reach: pass.")),
+      options.length ? actionBar(options.map((m, i) => moveButton(ctx, m, interpolate(gettext("Pay %(payment)s"),
+        { payment: payment(m) }), { key: `ten:pay:${i}`, className: i === 0 ? "btn-primary" : "" }))) : null,
+      actionBar(pass ? moveButton(ctx, pass, gettext("Pass (buy nothing)"), { key: "ten:pass" }) : null));
   }
   return actionBar(legal.map((m) => moveButton(ctx, m, describeMove(m))));
 }
@@ -88,90 +104,107 @@ function render(view, legal, ctx) {
   const picked = ui.market && buyable.has(ui.market) ? ui.market : null;
 
   const totals = h("p", { class: "table-facts" },
-    h("span", {}, `Draw pile: ${view.deck_count}`),
+    h("span", {}, interpolate(gettext("Draw pile: %(count)s"), { count: formatNumber(view.deck_count) })),
     // The running total belongs to a turn: a finished game has none.
-    view.finished ? null : h("span", {}, `Numbers ${view.tableau_numbers} − currency ${view.tableau_currency} = ${view.running_total}`),
-    view.finished ? null : h("span", { class: view.running_total >= 8 ? "warn" : "" }, `bust at 11`),
-    view.final_round ? h("span", {}, `Final round: ${view.final_round.done} of ${view.final_round.order.length} done`) : null);
+    view.finished ? null : h("span", {}, interpolate(gettext("Numbers %(numbers)s − currency %(currency)s = %(total)s"), {
+      numbers: formatNumber(view.tableau_numbers), currency: formatNumber(view.tableau_currency),
+      total: formatNumber(view.running_total) })),
+    view.finished ? null : h("span", { class: view.running_total >= 8 ? "warn" : "" },
+      interpolate(gettext("bust at %(limit)s"), { limit: formatNumber(11) })),
+    view.final_round ? h("span", {}, interpolate(gettext("Final round: %(done)s of %(count)s done"),
+      { done: formatNumber(view.final_round.done), count: formatNumber(view.final_round.order.length) })) : null);
 
   // A finished game has no turn: its last draws (if any) are in the log.
-  const tableau = view.finished ? null : section(`${ctx.name(view.active)}'s draws this turn`, "ten-tableau",
-    h("div", { class: "card-row" }, view.tableau.length ? view.tableau.map((c) => tenCard(c))
-      : h("span", { class: "muted" }, "No cards yet.")));
+  const tableau = view.finished ? null : section(interpolate(gettext("%(name)s's draws this turn"), { name: ctx.name(view.active) }),
+    "ten-tableau", h("div", { class: "card-row" }, view.tableau.length ? view.tableau.map((c) => tenCard(c))
+      : h("span", { class: "muted" }, gettext("No cards yet."))));
 
-  const market = section("Market", "ten-market",
+  const market = section(gettext("Market"), "ten-market",
     h("div", { class: "card-row" }, view.market.length ? view.market.map((card, index) => buyable.has(card) && ctx.interactive
       ? tenCard(card, {
         key: `market:${card}`, dataset: { card }, selected: picked === card, disabled: ctx.busy,
-        ariaLabel: `Buy ${cardName(card)}`,
+        ariaLabel: interpolate(gettext("Buy %(card)s"), { card: cardName(card) }),
         onPick: () => { ui.market = ui.market === card ? null : card; ctx.refresh(ui.market ? "ten:pay:0" : `market:${card}`); },
       })
-      : tenCard(card, { key: `market-plain:${index}` })) : h("span", { class: "muted" }, "Empty.")));
+      : tenCard(card, { key: `market-plain:${index}` })) : h("span", { class: "muted" }, gettext("Empty."))));
 
-  const discard = h("p", { class: "muted ten-discard" }, `Discard pile: ${view.discard.length}` +
-    (view.discard.length ? ` (last: ${view.discard.slice(-5).join(" ")})` : ""));
+  const discard = h("p", { class: "muted ten-discard" }, view.discard.length
+    ? interpolate(gettext("Discard pile: %(count)s (last: %(cards)s)"),
+      { count: formatNumber(view.discard.length), cards: view.discard.slice(-5).join(" ") })
+    : interpolate(gettext("Discard pile: %(count)s"), { count: formatNumber(0) }));
 
   const seats = h("ul", { class: "seat-strip ten-seats" }, view.seats.map((seat) => h("li", {
     class: ["seat-box", view.to_act.includes(seat.seat) && "is-current", seat.seat === ctx.seat && "is-me"],
   },
-  h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), seat.seat === view.active && !view.finished ? " · active" : ""),
+  h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), seat.seat === view.active && !view.finished
+    ? ` · ${gettext("active")}` : ""),
   h("span", { class: "seat-meta" },
     // The symbols alone mean nothing to a newcomer: each counter says what it counts.
-    h("span", { class: "token token-currency", title: "currency tokens: they pay for market cards" },
-      `● ${seat.currency}`, h("span", { class: "token-label" }, " currency")),
-    h("span", { class: "token token-bust", title: "bust tokens: each is worth 3 at the end" },
-      `◆ ${seat.bust}`, h("span", { class: "token-label" }, " bust")),
-    h("span", {}, plural(seat.cards, "card"))),
+    h("span", { class: "token token-currency", title: gettext("currency tokens: they pay for market cards") },
+      `● ${formatNumber(seat.currency)}`, h("span", { class: "token-label" }, " ", gettext("currency"))),
+    h("span", { class: "token token-bust", title: gettext("bust tokens: each is worth 3 at the end") },
+      `◆ ${formatNumber(seat.bust)}`, h("span", { class: "token-label" }, " ", gettext("bust"))),
+    h("span", {}, cardCount(seat.cards))),
   h("span", { class: "mini-hand" }, seat.collection.map((c) => tenCard(c, { className: "card-sm" }))))));
 
   return [totals, renderAuction(view, ctx), tableau, market, discard, seats,
-    ctx.interactive && legal.length ? section("Your move", "controls", renderControls(view, legal, ctx)) : null];
+    ctx.interactive && legal.length ? section(gettext("Your move"), "controls", renderControls(view, legal, ctx)) : null];
 }
 
 function describe(event, ctx) {
-  const who = (seat) => ctx.name(seat);
+  const name = ctx.name(event.seat);
   switch (event.type) {
-    case "GameStarted": return `The game starts with ${event.deck_count ?? event.deck.length} cards in the draw pile.` +
-      (event.seed !== undefined ? ` (Shuffled with seed ${event.seed}.)` : "");
-    case "CardDrawn": return `${who(event.seat)} drew ${cardName(event.card)}.`;
-    case "Busted": return `${who(event.seat)} busted on ${event.cause}.`;
+    case "GameStarted": {
+      const count = event.deck_count ?? event.deck.length;
+      const started = interpolate(ngettext("The game starts with %(count)s card in the draw pile.",
+        "The game starts with %(count)s cards in the draw pile.", count), { count: formatNumber(count) });
+      return event.seed === undefined ? started : `${started} ${shuffledWith(event.seed)}`;
+    }
+    case "CardDrawn": return interpolate(gettext("%(name)s drew %(card)s."), { name, card: cardName(event.card) });
+    case "Busted": return interpolate(event.cause === "numbers" ? gettext("%(name)s busted on numbers.")
+      : gettext("%(name)s busted on currency."), { name });
     case "RewardTaken": return event.reward === "numbers"
-      ? `${who(event.seat)} kept the numbers${event.cards.length ? ` (${event.cards.join(" ")})` : ""}.`
-      : `${who(event.seat)} kept the currency.`;
-    case "BidPlaced": return `${who(event.seat)} bid ${event.amount}.`;
-    case "BidPassed": return `${who(event.seat)} passed${event.auto ? " (cannot bid)" : ""}.`;
-    case "AuctionWon": return `${who(event.seat)} won ${cardName(event.card)} for ${event.amount}.`;
-    case "AuctionUnsold": return `Nobody bid: ${cardName(event.card)} is discarded.`;
-    case "CardBought": return `${who(event.seat)} bought ${cardName(event.card)} for ${payment(event)}.`;
-    case "BuyPassed": return `${who(event.seat)} bought nothing${event.auto ? " (nothing affordable)" : ""}.`;
-    case "TurnEnded": return `${who(event.seat)}'s turn ends.`;
-    case "GameEnded": return "The draw pile is empty: the game is over.";
+      ? (event.cards.length ? interpolate(gettext("%(name)s kept the numbers (%(cards)s)."), { name, cards: event.cards.join(" ") })
+        : interpolate(gettext("%(name)s kept the numbers."), { name }))
+      : interpolate(gettext("%(name)s kept the currency."), { name });
+    case "BidPlaced": return interpolate(gettext("%(name)s bid %(amount)s."), { name, amount: formatNumber(event.amount) });
+    case "BidPassed": return interpolate(event.auto ? gettext("%(name)s passed (cannot bid).") : gettext("%(name)s passed."),
+      { name });
+    case "AuctionWon": return interpolate(gettext("%(name)s won %(card)s for %(amount)s."),
+      { name, card: cardName(event.card), amount: formatNumber(event.amount) });
+    case "AuctionUnsold": return interpolate(gettext("Nobody bid: %(card)s is discarded."), { card: cardName(event.card) });
+    case "CardBought": return interpolate(gettext("%(name)s bought %(card)s for %(payment)s."),
+      { name, card: cardName(event.card), payment: payment(event) });
+    case "BuyPassed": return interpolate(event.auto ? gettext("%(name)s bought nothing (nothing affordable).")
+      : gettext("%(name)s bought nothing."), { name });
+    case "TurnEnded": return interpolate(gettext("%(name)s's turn ends."), { name });
+    case "GameEnded": return gettext("The draw pile is empty: the game is over.");
     default: return event.type;
   }
 }
 
 function describeMove(move) {
   switch (move.action) {
-    case "draw": return "Draw a card";
-    case "take": return move.reward === "numbers" ? "Stop: keep the numbers" : "Stop: keep the currency";
-    case "bid": return `Bid ${bidAmount(move)} (${payment(move)})`;
-    case "pass": return "Pass";
-    case "buy": return `Buy ${cardName(move.card)} for ${payment(move)}`;
+    case "draw": return gettext("Draw a card");
+    case "take": return move.reward === "numbers" ? gettext("Stop: keep the numbers") : gettext("Stop: keep the currency");
+    case "bid": return interpolate(gettext("Bid %(amount)s (%(payment)s)"), { amount: formatNumber(bidAmount(move)), payment: payment(move) });
+    case "pass": return pgettext("verb", "Pass");
+    case "buy": return interpolate(gettext("Buy %(card)s for %(payment)s"), { card: cardName(move.card), payment: payment(move) });
     default: return JSON.stringify(move);
   }
 }
 
 function turnText(view) {
-  const texts = { draw: "draw or stop", auction: "bid or pass", buy: "buy from the market or pass",
-    final_buy: "final round: buy or pass" };
+  const texts = { draw: gettext("draw or stop"), auction: gettext("bid or pass"), buy: gettext("buy from the market or pass"),
+    final_buy: gettext("final round: buy or pass") };
   return texts[view.phase] || null;
 }
 
 function resultText(outcome, ctx) {
   const detail = outcome.detail || {};
-  const lines = outcome.scores.map((score, seat) =>
-    `${ctx.name(seat)} ${score} (runs ${(detail.runs || [])[seat]?.join("/") || "?"})`);
-  return `Scores: ${lines.join("; ")}.`;
+  const lines = outcome.scores.map((score, seat) => interpolate(gettext("%(name)s %(score)s (runs %(runs)s)"), {
+    name: ctx.name(seat), score: formatNumber(score), runs: (detail.runs || [])[seat]?.join("/") || "?" }));
+  return interpolate(gettext("Scores: %(scores)s."), { scores: lines.join("; ") });
 }
 
 function onKey(event, ctx) {
@@ -184,4 +217,7 @@ function onKey(event, ctx) {
   return false;
 }
 
-export default { slug: "ten", title: "Ten", render, describe, describeMove, turnText, resultText, onKey };
+export default {
+  slug: "ten", get title() { return pgettext("game title", "Ten"); }, render, describe, describeMove, turnText, resultText, onKey,
+};
+

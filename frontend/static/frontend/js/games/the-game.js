@@ -1,13 +1,16 @@
 // The Game: four piles (two up from 1, two down from 100), a hand, and "play at least two".
-import { h, plural } from "../dom.js";
-import { actionBar, cardFace, hint, keepSelection, moveButton, section, seatLabel } from "./common.js";
+import { h } from "../dom.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { actionBar, cardFace, hint, keepSelection, moveButton, section, seatLabel, shuffledWith, cardCount } from "./common.js";
 
 function pileName(pile) {
-  return pile.direction === "up" ? `Up ${pile.pile + 1}` : `Down ${pile.pile - 1}`;
+  return pileNameFor(pile.pile);
 }
 
+// Piles 0 and 1 go up from 1, piles 2 and 3 down from 100.
 function pileNameFor(index) {
-  return index < 2 ? `Up ${index + 1}` : `Down ${index - 1}`;
+  return index < 2 ? interpolate(pgettext("the-game pile", "Up %(number)s"), { number: index + 1 })
+    : interpolate(pgettext("the-game pile", "Down %(number)s"), { number: index - 1 });
 }
 
 function isBackwards(pile, card) {
@@ -23,11 +26,13 @@ function renderPile(pile, ctx, selected, plays) {
   const body = [
     h("span", { class: "pile-name" }, `${arrow} ${pileName(pile)}`),
     h("span", { class: "pile-top", "aria-hidden": "true" }, pile.top),
-    h("span", { class: "pile-meta" },
-      pile.cards.length ? `${plural(pile.cards.length, "card")}` : `empty (starts at ${pile.base})`),
-    recent.length ? h("span", { class: "pile-history" }, `before: ${recent.join(", ")}`) : null,
+    h("span", { class: "pile-meta" }, pile.cards.length ? cardCount(pile.cards.length)
+      : interpolate(gettext("empty (starts at %(base)s)"), { base: pile.base })),
+    recent.length ? h("span", { class: "pile-history" }, interpolate(gettext("before: %(cards)s"), { cards: recent.join(", ") }))
+      : null,
   ];
-  const description = `${pileName(pile)} pile, going ${pile.direction}, top card ${pile.top}`;
+  const description = interpolate(pile.direction === "up" ? gettext("%(pile)s pile, going up, top card %(top)s")
+    : gettext("%(pile)s pile, going down, top card %(top)s"), { pile: pileName(pile), top: pile.top });
   if (move) {
     const backwards = isBackwards(pile, selected);
     return h("button", {
@@ -35,10 +40,12 @@ function renderPile(pile, ctx, selected, plays) {
       class: ["pile", `pile-${pile.direction}`, "pile-target", backwards && "pile-backwards"],
       "data-move": JSON.stringify(move),
       "data-key": `pile:${pile.pile}`,
-      "aria-label": `Play ${selected} on the ${description}${backwards ? " (backwards trick)" : ""}`,
+      "aria-label": interpolate(backwards ? gettext("Play %(card)s on the %(pile)s (backwards trick)")
+        : gettext("Play %(card)s on the %(pile)s"), { card: selected, pile: description }),
       disabled: ctx.busy,
       onclick: () => { ctx.ui.card = null; ctx.send(move); },
-    }, ...body, h("span", { class: "pile-cta" }, backwards ? `play ${selected} (back 10)` : `play ${selected}`));
+    }, ...body, h("span", { class: "pile-cta" }, interpolate(backwards ? gettext("play %(card)s (back 10)")
+      : gettext("play %(card)s"), { card: selected })));
   }
   return h("div", { class: ["pile", `pile-${pile.direction}`], role: "group", "aria-label": description }, ...body);
 }
@@ -53,23 +60,24 @@ function render(view, legal, ctx) {
   const piles = h("div", { class: "tg-piles" }, view.piles.map((p) => renderPile(p, ctx, selected, plays)));
 
   const info = h("p", { class: "table-facts" },
-    h("span", {}, `Draw pile: ${view.draw_pile}`),
-    h("span", {}, `Cards left: ${view.cards_left}`),
+    h("span", {}, interpolate(gettext("Draw pile: %(count)s"), { count: formatNumber(view.draw_pile) })),
+    h("span", {}, interpolate(gettext("Cards left: %(count)s"), { count: formatNumber(view.cards_left) })),
     view.current !== null
-      ? h("span", {}, `This turn: ${view.played_this_turn} played, at least ${view.required}`)
+      ? h("span", {}, interpolate(gettext("This turn: %(played)s played, at least %(required)s"),
+        { played: formatNumber(view.played_this_turn), required: formatNumber(view.required) }))
       : null);
 
   const seats = h("ul", { class: "seat-strip" }, view.seats.map((seat) => {
     const hand = ctx.hands ? ctx.hands[seat.seat] : null;
     return h("li", { class: ["seat-box", view.current === seat.seat && "is-current", seat.seat === ctx.seat && "is-me"] },
       h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat)),
-      h("span", { class: "seat-meta" }, plural(seat.hand_count, "card")),
+      h("span", { class: "seat-meta" }, cardCount(seat.hand_count)),
       hand ? h("span", { class: "mini-hand" }, hand.map((c) => cardFace(c, { className: "card-sm tg-card" }))) : null);
   }));
 
   let handPanel = null;
   if (view.hand !== null && view.hand !== undefined) {
-    const cards = view.hand.map((card) => {
+    const faces = view.hand.map((card) => {
       const canPlay = ctx.interactive && playable.has(card);
       return cardFace(card, {
         className: "tg-card",
@@ -77,20 +85,21 @@ function render(view, legal, ctx) {
         dataset: { card },
         selected: selected === card,
         disabled: !canPlay || ctx.busy,
-        ariaLabel: canPlay ? `Card ${card}: choose a pile for it` : `Card ${card}`,
+        ariaLabel: interpolate(canPlay ? gettext("Card %(card)s: choose a pile for it") : gettext("Card %(card)s"), { card }),
         onPick: () => {
           ui.card = ui.card === card ? null : card;
           ctx.refresh(ui.card ? `pile:${plays.find((m) => m.card === card).pile}` : `card:${card}`);
         },
       });
     });
-    handPanel = section(ctx.handTitle || "Your hand", legal.length ? "hand-panel" : "hand-panel waiting",
-      h("div", { class: "hand", role: "group", "aria-label": "Your cards" }, cards),
+    handPanel = section(ctx.handTitle || gettext("Your hand"), legal.length ? "hand-panel" : "hand-panel waiting",
+      h("div", { class: "hand", role: "group", "aria-label": gettext("Your cards") }, faces),
       ctx.interactive && plays.length
-        ? hint(selected ? `Now pick a pile for ${selected} (Esc to cancel).` : "Pick a card, then a pile.")
+        ? hint(selected ? interpolate(gettext("Now pick a pile for %(card)s (Esc to cancel)."), { card: selected })
+          : gettext("Pick a card, then a pile."))
         : null,
       actionBar(endTurn ? moveButton(ctx, endTurn, view.played_this_turn >= view.required
-        ? "End turn and draw" : "End turn", { key: "end_turn", className: "btn-primary" }) : null));
+        ? gettext("End turn and draw") : gettext("End turn"), { key: "end_turn", className: "btn-primary" }) : null));
   }
   return [piles, info, seats, handPanel];
 }
@@ -98,43 +107,55 @@ function render(view, legal, ctx) {
 function describe(event, ctx) {
   const who = (seat) => ctx.name(seat);
   switch (event.type) {
-    case "GameStarted":
-      return `The game starts: ${event.players} players, ${event.hand_size} cards each, ${event.draw_pile ??
-        event.deck.length - event.players * event.hand_size} in the draw pile.${event.seed !== undefined ? ` (Shuffled with seed ${event.seed}.)` : ""}`;
+    case "GameStarted": {
+      const started = interpolate(gettext("The game starts: %(players)s players, %(hand)s cards each, %(pile)s in the draw pile."), {
+        players: formatNumber(event.players), hand: formatNumber(event.hand_size),
+        pile: formatNumber(event.draw_pile ?? event.deck.length - event.players * event.hand_size) });
+      return event.seed === undefined ? started : `${started} ${shuffledWith(event.seed)}`;
+    }
     case "TurnStarted":
-      return `${who(event.seat)}'s turn: play at least ${event.minimum}.`;
+      return interpolate(gettext("%(name)s's turn: play at least %(count)s."), { name: who(event.seat), count: formatNumber(event.minimum) });
     case "CardPlayed":
-      return `${who(event.seat)} played ${event.card} on ${pileNameFor(event.pile)}${event.backwards ? " (backwards trick)" : ""}.`;
+      return interpolate(event.backwards ? gettext("%(name)s played %(card)s on %(pile)s (backwards trick).")
+        : gettext("%(name)s played %(card)s on %(pile)s."), { name: who(event.seat), card: event.card, pile: pileNameFor(event.pile) });
     case "TurnEnded":
-      return `${who(event.seat)} ended the turn.`;
+      return interpolate(gettext("%(name)s ended the turn."), { name: who(event.seat) });
     case "CardsDrawn":
       return event.cards
-        ? `${who(event.seat)} drew ${event.cards.join(", ")}.`
-        : `${who(event.seat)} drew ${plural(event.count, "card")}.`;
+        ? interpolate(gettext("%(name)s drew %(cards)s."), { name: who(event.seat), cards: event.cards.join(", ") })
+        : interpolate(gettext("%(name)s drew %(cards)s."), { name: who(event.seat), cards: cardCount(event.count) });
     case "GameEnded":
-      return event.won ? "All 98 cards are played: the team wins!"
-        : `The game is lost: ${who(event.stuck_seat)} cannot play. ${event.cards_left} cards were never played.`;
+      return event.won ? gettext("All 98 cards are played: the team wins!")
+        : interpolate(ngettext("The game is lost: %(name)s cannot play. %(count)s card was never played.",
+          "The game is lost: %(name)s cannot play. %(count)s cards were never played.", event.cards_left),
+        { name: who(event.stuck_seat), count: formatNumber(event.cards_left) });
     default:
       return event.type;
   }
 }
 
 function describeMove(move) {
-  if (move.action === "play") return `Play ${move.card} on ${pileNameFor(move.pile)}`;
-  if (move.action === "end_turn") return "End turn";
+  if (move.action === "play") {
+    return interpolate(gettext("Play %(card)s on %(pile)s"), { card: move.card, pile: pileNameFor(move.pile) });
+  }
+  if (move.action === "end_turn") return gettext("End turn");
   return JSON.stringify(move);
 }
 
 function turnText(view) {
   if (view.finished || view.current === null) return null;
   const left = Math.max(0, view.required - view.played_this_turn);
-  return left > 0 ? `play ${plural(left, "more card")}` : "play more cards or end the turn";
+  return left > 0 ? interpolate(ngettext("play %(count)s more card", "play %(count)s more cards", left), { count: formatNumber(left) })
+    : gettext("play more cards or end the turn");
 }
 
 function resultText(outcome) {
   const detail = outcome.detail || {};
-  if (outcome.won) return "The team won: every card was played.";
-  return `The team lost with ${detail.cards_left} cards left (${detail.in_hands} in hands, ${detail.in_draw_pile} in the draw pile).`;
+  if (outcome.won) return gettext("The team won: every card was played.");
+  return interpolate(ngettext(
+    "The team lost with %(count)s card left (%(hands)s in hands, %(pile)s in the draw pile).",
+    "The team lost with %(count)s cards left (%(hands)s in hands, %(pile)s in the draw pile).", detail.cards_left), {
+    count: formatNumber(detail.cards_left), hands: formatNumber(detail.in_hands), pile: formatNumber(detail.in_draw_pile) });
 }
 
 function onKey(event, ctx) {
@@ -147,4 +168,8 @@ function onKey(event, ctx) {
   return false;
 }
 
-export default { slug: "the-game", title: "The Game", render, describe, describeMove, turnText, resultText, onKey };
+export default {
+  slug: "the-game", get title() { return pgettext("game title", "The Game"); }, render, describe, describeMove, turnText,
+  resultText, onKey,
+};
+
