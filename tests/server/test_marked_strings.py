@@ -36,6 +36,7 @@ TEMPLATE_ALLOWED = {
 # Script literals that look like text and are not (each with its reason).
 SCRIPT_ALLOWED = {
     "notification notification-unread",  # a CSS class list (notifications.js, a ternary's branch)
+    "hand-panel waiting",  # a CSS class list passed to section() (the games' renderers)
     "μ − 3σ",  # the rating's formula, a chart's axis (profile.js)
     "μ", "σ", "#",  # column heads that are symbols (profile.js)
 }
