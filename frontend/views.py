@@ -17,7 +17,6 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
 from django.utils.cache import patch_cache_control
 from django.utils.functional import Promise
 from django.utils.html import format_html
@@ -50,6 +49,7 @@ from notifications import selectors as notification_selectors
 from notifications.models import Kind
 from ratings import selectors as rating_selectors
 from ratings.models import Pool
+from server import languages
 from server.db_router import replica_reads
 from server.errors import ApplicationError, error_response
 from server.limits import throttle_wait
@@ -124,7 +124,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                                       "Too many sign-ups from here: try again in %(wait)s seconds.", wait) % {"wait": wait})
     elif request.method == "POST" and form.is_valid():
         try:
-            user = account_services.user_register(**form.cleaned_data, language=translation.get_language())
+            user = account_services.user_register(**form.cleaned_data, language=languages.kept_at_sign_up(request))
         except ApplicationError as exc:
             form.add_error(exc.extra.get("field", "password"), exc.message)
         else:

@@ -48,6 +48,17 @@ def of_request(request) -> str:
     )
 
 
+def kept_at_sign_up(request) -> str:
+    """The language a new account keeps: the switcher's choice, or a language other than the
+    site's default that the browser asked for. A browser that merely says English has chosen
+    nothing, so the account follows the browser ("") and a later Welsh browser gets Welsh."""
+    choice = supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+    if choice:
+        return choice
+    asked = from_accept_language(request.headers.get("Accept-Language", ""))
+    return asked if asked and asked != settings.LANGUAGE_CODE else ""
+
+
 def of_scope(scope) -> str:
     """A socket's language, from its handshake: the same rule as a page's."""
     headers = dict(scope.get("headers") or [])

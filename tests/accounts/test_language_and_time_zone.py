@@ -1,4 +1,4 @@
-"""A reader's language follows their account (kept at sign-up, used for the reset e-mail), and
+"""A reader's language follows their account (a choice is kept at sign-up, used for the reset e-mail), and
 the times pages render are in the reader's time zone (the `tz` cookie base.html writes)."""
 from __future__ import annotations
 
@@ -14,10 +14,17 @@ from tests.conftest import make_user
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize(("accept_language", "kept"), [("cy", "cy"), ("en-GB,en;q=0.8", "en-gb")])
-def test_sign_up_keeps_the_language_the_page_was_read_in(accept_language, kept):
-    answer = Client(HTTP_ACCEPT_LANGUAGE=accept_language).post(
-        "/signup", {"username": "gwen", "password": "a long enough passphrase"})
+@pytest.mark.parametrize(("accept_language", "switcher", "kept"), [
+    ("cy", None, "cy"),
+    ("en-GB,en;q=0.8", None, ""),  # the default language, not a choice: the account follows the browser
+    ("en-US", "en-gb", "en-gb"),
+    ("cy", "en-gb", "en-gb"),  # the switcher's choice before the browser's
+])
+def test_sign_up_keeps_the_language_chosen(accept_language, switcher, kept):
+    client = Client(HTTP_ACCEPT_LANGUAGE=accept_language)
+    if switcher:
+        client.cookies["django_language"] = switcher
+    answer = client.post("/signup", {"username": "gwen", "password": "a long enough passphrase"})
     assert answer.status_code == 302
     assert User.objects.get(username="gwen").language == kept
 
