@@ -149,13 +149,14 @@ def loop_moves(clients: int, moves: int) -> tuple[float, list[float]]:
             legal = answer["legal_moves"]
 
     async def all_clients():
-        await fastlane.pool.connection()  # open the pool before the clock starts
+        await fastlane.pool.connection()  # open the pools before the clock starts
+        await fastlane.commit_pool.connection()
         start = time.perf_counter()
         await asyncio.gather(*(client(i) for i in range(clients)))
         return time.perf_counter() - start
 
     wall = asyncio.run(all_clients())
-    fastlane.pool.discard()
+    fastlane.pools_discard()
     return wall, [x for per in latencies for x in per]
 
 

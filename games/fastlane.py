@@ -16,14 +16,17 @@ on PostgreSQL with Redis (`FASTLANE`); elsewhere callers use the service in a th
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import re
 import time
 import uuid
 import weakref
+from collections.abc import Callable
 from typing import Any
 
+import psycopg
 import redis.asyncio as redis
 from django.conf import settings
 from django.db import connections
@@ -38,7 +41,7 @@ from accounts.tokens import key_hash
 from games import services, store
 from games.models import Event, Match, MoveReceipt, Seat
 from games.state import state_cache, state_from_rows
-from server import languages, logs
+from server import languages, logs, loop_watch
 from server.errors import ApplicationError
 from server.limits import ScopedThrottle, json_depth, json_has_nul
 from server.redis_clients import redis_async_client
@@ -54,9 +57,11 @@ def enabled() -> bool:
 
 
 class _Pool:
-    """This process's async connections, made on the loop that first asks (tests run several)."""
+    """This process's async connections, made on the loop that first asks (tests run several);
+    `size()` of them, all opened at once."""
 
-    def __init__(self) -> None:
+    def __init__(self, size) -> None:
+        self._size = size
         self._pool = None
         self._opening: asyncio.Future | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -77,7 +82,7 @@ class _Pool:
             # (Django's connections bind on the client and plan every statement again). All of them
             # open at once: one opened on demand kept its request waiting in a busy process.
             self._pool = AsyncConnectionPool(
-                conninfo, min_size=settings.FASTLANE_POOL_MAX, max_size=settings.FASTLANE_POOL_MAX, open=False,
+                conninfo, min_size=self._size(), max_size=self._size(), open=False,
                 kwargs={"autocommit": True, "application_name": "fastlane"},
                 configure=self._opened_add,
             )
@@ -98,7 +103,14 @@ class _Pool:
         self._pool = self._opening = self._loop = None
 
 
-pool = _Pool()
+pool = _Pool(lambda: settings.FASTLANE_POOL_MAX)  # the moves' reads
+commit_pool = _Pool(lambda: 1)  # the group commit's one connection (`_GroupCommit`)
+
+
+def pools_discard() -> None:
+    """Both pools' connections closed (`_Pool.discard`)."""
+    pool.discard()
+    commit_pool.discard()
 
 _ENGINE_ROWS_SQL = (
     f"SELECT seq, data FROM {Event._meta.db_table} WHERE match_id = %s AND kind = %s AND seq > %s AND seq <= %s ORDER BY seq"
@@ -111,45 +123,137 @@ _RECEIPT_SQL = (
 async def move_submit(*, match_id: int, user_id: int, move: Any, expected_seq: int | None = None,
                       idempotency_key: str | None = None) -> dict:
     """`services.move_submit` for a user known by id, on the event loop."""
-    async with await pool.connection() as conn:
-        return await _move(conn, match_id, user_id, None, move, expected_seq, idempotency_key)
+    return await _move(match_id, user_id, None, move, expected_seq, idempotency_key)
 
 
-async def _move(conn, match_id: int, user_id: int, head: store.Head | None, move: Any, expected_seq: int | None,
+async def _move(match_id: int, user_id: int, head: store.Head | None, move: Any, expected_seq: int | None,
                 idempotency_key: str | None) -> dict:
-    """`services._move_append` on `conn`; `head`, if given, is the first attempt's (read with the
-    caller's token and the same receipt key)."""
+    """`services._move_append` on the loop; `head`, if given, is the first attempt's (read with
+    the caller's token and the same receipt key). The reads hold a connection of `pool` only
+    while they run: the claim waits for the group commit without one."""
     receipt = services.move_receipt(user_id, idempotency_key, move, expected_seq)
     for _ in range(services.MAX_APPEND_ATTEMPTS):
-        if head is None:
-            cursor = await conn.execute(store.HEAD_SQL, store.head_params(match_id, receipt))
-            head = store.head_from_rows(match_id, await cursor.fetchall())
-        if head is not None and head.receipt_request is not None:
-            assert receipt is not None  # the head reads a receipt only under one
-            stored = await _receipt(conn, match_id, receipt)
-            assert stored is not None  # the head found it
-            return services.receipt_answer(receipt, *stored)
-        seat = services.move_seat(head, match_id, None, move, user_id=user_id, expected_seq=expected_seq)
-        assert head is not None  # move_seat refuses a missing match
-        state = await _state(conn, head.match)
+        async with await pool.connection() as conn:
+            if head is None:
+                cursor = await conn.execute(store.HEAD_SQL, store.head_params(match_id, receipt))
+                head = store.head_from_rows(match_id, await cursor.fetchall())
+            if head is not None and head.receipt_request is not None:
+                assert receipt is not None  # the head reads a receipt only under one
+                stored = await _receipt(conn, match_id, receipt)
+                assert stored is not None  # the head found it
+                return services.receipt_answer(receipt, *stored)
+            seat = services.move_seat(head, match_id, None, move, user_id=user_id, expected_seq=expected_seq)
+            assert head is not None  # move_seat refuses a missing match
+            state = await _state(conn, head.match)
         decided = services.move_decide(head, state, seat, move, services.user_actor_of(user_id))
-        sql, params = store.claim_statement(
+        claim = store.claim_statement(
             match_id, decided.base_seq, decided.changes, decided.rows, receipt=receipt and (receipt, decided.response)
         )
         try:
-            claimed = (await (await conn.execute(sql, params)).fetchone())[0] == 1
+            claimed = await group_commit.claim(match_id, claim, functools.partial(_committed, match_id, decided))
         except UniqueViolation:
             # The same key won a race in another request: give its answer.
-            if receipt is not None and (stored := await _receipt(conn, match_id, receipt)) is not None:
-                return services.receipt_answer(receipt, *stored)
+            if receipt is not None:
+                async with await pool.connection() as conn:
+                    stored = await _receipt(conn, match_id, receipt)
+                if stored is not None:
+                    return services.receipt_answer(receipt, *stored)
             raise
         if claimed:
-            _committed(match_id, decided)
             return decided.response
         if expected_seq is not None:
             raise services.stale_seq(None)
         head = None
     raise services.table_busy()
+
+
+class _GroupCommit:
+    """Commits the claims of this process's moves: alone when nothing is committing, and
+    together, in one transaction sent as one pipeline, the claims that arrived while a commit
+    was in flight. A move's commit (its flush to the WAL) cost about as much CPU as a whole
+    move of the bare echo (bench/live.py): one flush for many moves is the way past it, as
+    databases and logs do it.
+
+    Each claim stays conditional on its own table's head (`store.claim_statement`), so a stale
+    one answers 0 and changes nothing while the rest commit. A lone move waits for no company:
+    what waits is only what arrived during someone else's commit. Claims go in order of match,
+    so two processes' batches take their rows' locks in one order. A statement that fails
+    (an idempotency key that won a race elsewhere, a deadlock with another writer) aborts the
+    whole transaction: then each claim of that batch is committed alone, and gets its own
+    answer, as it would have without company.
+    """
+
+    def __init__(self) -> None:
+        self._waiting: list[tuple[int, tuple[str, list], Callable[[], None], asyncio.Future]] = []
+        self._committing: asyncio.Task | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def claim(self, match_id: int, claim: tuple[str, list], on_claimed: Callable[[], None]) -> bool:
+        """Whether the claim `(sql, params)` of `store.claim_statement` took the head.
+        `on_claimed` runs as soon as it committed, even if the caller is cancelled by then (a
+        closed socket): a committed move always reaches its table's sockets."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:  # a new loop (tests run several): nothing of the old one is left
+            self._waiting, self._committing, self._loop = [], None, loop
+        future = loop.create_future()
+        self._waiting.append((match_id, claim, on_claimed, future))
+        if self._committing is None or self._committing.done():
+            self._committing = loop.create_task(self._commit_while_waiting())
+        return await future
+
+    async def _commit_while_waiting(self) -> None:
+        while self._waiting:
+            batch, self._waiting = sorted(self._waiting, key=lambda waiting: waiting[0]), []
+            loop_watch.count("group_commit_batch", len(batch))
+            try:
+                async with await commit_pool.connection() as conn:
+                    if len(batch) == 1:
+                        outcomes: list = [await _claimed(conn, batch[0][1])]
+                    else:
+                        outcomes = await _batch_committed(conn, [claim for _, claim, _, _ in batch])
+            except Exception as exc:  # noqa: BLE001 - every waiter hears it; the loop goes on
+                outcomes = [exc] * len(batch)
+            for (match_id, _, on_claimed, future), outcome in zip(batch, outcomes, strict=True):
+                if outcome is True:
+                    try:
+                        on_claimed()
+                    except Exception:  # committed: its sockets catch up on their next frame or resync
+                        log.exception("a committed move of match %s did not reach its caches and sockets", match_id)
+                if future.done():  # its caller was cancelled
+                    continue
+                if isinstance(outcome, BaseException):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
+
+
+async def _claimed(conn, claim: tuple[str, list]) -> bool:
+    return (await (await conn.execute(*claim)).fetchone())[0] == 1
+
+
+async def _batch_committed(conn, claims: list[tuple[str, list]]) -> list:
+    """Each claim's outcome (claimed or not), committed in one transaction; if a statement
+    failed, each claim's own outcome (or error) alone."""
+    try:
+        async with conn.pipeline() as pipeline, conn.transaction():
+            cursors = [await conn.execute(*claim) for claim in claims]
+            await pipeline.sync()
+            return [(await cursor.fetchone())[0] == 1 for cursor in cursors]
+    except psycopg.errors.Error:
+        if conn.broken:
+            raise
+    outcomes: list = []
+    for claim in claims:
+        try:
+            outcomes.append(await _claimed(conn, claim))
+        except psycopg.errors.Error as exc:
+            if conn.broken:
+                raise
+            outcomes.append(exc)
+    return outcomes
+
+
+group_commit = _GroupCommit()
 
 
 async def _receipt(conn, match_id: int, receipt: store.Receipt) -> tuple[str, dict] | None:
@@ -213,19 +317,19 @@ async def http_move(scope, receive, send, django) -> None:
     async with await pool.connection() as conn:
         cursor = await conn.execute(_HEAD_BY_TOKEN_SQL, [key, key_hash(token), match_id])
         rows = await cursor.fetchall()
-        user_id, user_language = rows[0][:2] if rows else (None, "")
-        # The API's rule (server.languages), for this task alone: a context variable.
-        language = languages.chosen(
-            user_language=user_language, cookie=parse_cookie(headers.get("cookie", "")).get(settings.LANGUAGE_COOKIE_NAME),
-            accept_language=headers.get("accept-language", ""), api=True,
-        )
-        if user_id is not None and await _throttle.allows(user_id):
-            head = store.head_from_rows(match_id, [row[2:] for row in rows])
-            with translation.override(language):
-                try:
-                    answer, status = await _move(conn, match_id, user_id, head, move, expected_seq, key), 200
-                except ApplicationError as exc:
-                    answer, status = {"error": exc.as_dict()}, exc.status
+    user_id, user_language = rows[0][:2] if rows else (None, "")
+    # The API's rule (server.languages), for this task alone: a context variable.
+    language = languages.chosen(
+        user_language=user_language, cookie=parse_cookie(headers.get("cookie", "")).get(settings.LANGUAGE_COOKIE_NAME),
+        accept_language=headers.get("accept-language", ""), api=True,
+    )
+    if user_id is not None and await _throttle.allows(user_id):
+        head = store.head_from_rows(match_id, [row[2:] for row in rows])
+        with translation.override(language):
+            try:
+                answer, status = await _move(match_id, user_id, head, move, expected_seq, key), 200
+            except ApplicationError as exc:
+                answer, status = {"error": exc.as_dict()}, exc.status
     if status is None:
         return await django(scope, receive, send)  # no such token (401) or throttled (429), as Django words them
     assert answer is not None  # set with the status

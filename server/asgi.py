@@ -26,7 +26,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs
 from django.conf import settings  # noqa: E402
 
 from games import fastlane, notify  # noqa: E402
-from server import logs  # noqa: E402
+from server import logs, loop_watch  # noqa: E402
 from server.routing import websocket_urlpatterns  # noqa: E402
 from server.ws_auth import WebSocketAuthStack, origin_checked  # noqa: E402
 
@@ -54,7 +54,9 @@ _router = ProtocolTypeRouter(
 async def application(scope, receive, send):
     # Views run in pool threads that know nothing of this loop; a move's hint to its sockets is
     # sent on it (an in-memory channel layer lives here).
-    notify.server_loop_set(asyncio.get_running_loop())
+    loop = asyncio.get_running_loop()
+    notify.server_loop_set(loop)
+    loop_watch.watch(loop)
     await _router(scope, receive, send)
 
 

@@ -257,6 +257,10 @@ else:
 # pool of async connections per process, beside Django's (`DB_POOL_MAX`).
 FASTLANE = env_bool("FASTLANE", _redis_on and DATABASES["default"]["ENGINE"].endswith("postgresql"))
 FASTLANE_POOL_MAX = int(os.environ.get("FASTLANE_POOL_MAX", "8"))
+# The event loop's lag (server/loop_watch.py): a warning when a tick is this late; with a
+# directory, each process writes its lags and counts there once a second.
+LOOP_LAG_WARN_MS = int(os.environ.get("LOOP_LAG_WARN_MS", "200"))
+LOOP_STATS_DIR = os.environ.get("LOOP_STATS_DIR", "")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

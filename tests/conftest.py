@@ -91,7 +91,7 @@ def _fastlane_closed_on_its_loop(_function_scoped_runner):  # pytest-asyncio's l
     failed attempt and retried, and the test run hung in the loop's teardown."""
 
     yield
-    fastlane.pool.discard()
+    fastlane.pools_discard()
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -145,7 +145,7 @@ def _fastlane_closed():
     """Each test's event loop ends with it: so do the fast lane's connections made on it."""
 
     yield
-    fastlane.pool.discard()
+    fastlane.pools_discard()
 
 
 def make_user(username: str, *, staff: bool = False):
