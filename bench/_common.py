@@ -1,4 +1,5 @@
-"""Small helpers for the benchmarks: timing, percentiles, a proportion's interval, and a printed table."""
+"""Small helpers for the benchmarks: timing, percentiles, a proportion's interval, a printed table,
+and the servers' own loop figures."""
 from __future__ import annotations
 
 import json
@@ -10,6 +11,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from leaguelog.notes import generate_signer_key
@@ -81,3 +83,41 @@ def in_child_process(module: str, argv: list[str]) -> dict:
         if child.wait() != 0:
             raise SystemExit(f"{module} failed with exit status {child.returncode}")
         return json.loads(results.read_text())
+
+
+@dataclass
+class LoopFigures:
+    """What servers' `server.loop_watch` wrote over a window: their loop's lag and the fast
+    lane's group commits."""
+
+    lag_p99_ms: float
+    lag_max_ms: float
+    commits: int
+    claims: int
+    largest_batch: int
+
+    @property
+    def batch_mean(self) -> float:
+        return self.claims / self.commits if self.commits else float("nan")
+
+    def lag_text(self) -> str:
+        return f"{self.lag_p99_ms:.1f} / {self.lag_max_ms:.0f}"
+
+    def batch_text(self) -> str:
+        return f"{self.batch_mean:.1f} / {self.largest_batch}" if self.commits else "-"
+
+
+def loop_figures(stats_dir: str | Path, start: float, stop: float) -> LoopFigures:
+    """The figures of `LOOP_STATS_DIR` files between `start` and `stop` (wall-clock seconds):
+    each process writes a line a second, the one covering `stop` up to a second later."""
+    from server.loop_watch import stats_read
+
+    lags, counts = stats_read(stats_dir, start, stop + 1.0)
+    batches = counts.get("group_commit_batch", {})
+    return LoopFigures(
+        lag_p99_ms=percentile(lags, 0.99) if lags else float("nan"),
+        lag_max_ms=max(lags, default=float("nan")),
+        commits=sum(batches.values()),
+        claims=sum(size * times for size, times in batches.items()),
+        largest_batch=max(batches, default=0),
+    )

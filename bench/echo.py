@@ -11,6 +11,7 @@ the table's group and every socket of the table forwards it as `{"type": "update
 """
 from __future__ import annotations
 
+import asyncio
 import os
 
 import django
@@ -20,6 +21,9 @@ if not settings.configured:
     settings.configure(
         DEBUG=False,
         INSTALLED_APPS=[],
+        # The loop's lag is watched as the real server's is (server.loop_watch), for a baseline.
+        LOOP_STATS_DIR=os.environ.get("LOOP_STATS_DIR", ""),
+        LOOP_LAG_WARN_MS=10**6,
         CHANNEL_LAYERS={
             "default": {
                 "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -32,6 +36,8 @@ if not settings.configured:
 from channels.generic.websocket import AsyncJsonWebsocketConsumer  # noqa: E402  (needs settings)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
+
+from server import loop_watch  # noqa: E402
 
 
 class EchoTableConsumer(AsyncJsonWebsocketConsumer):
@@ -61,9 +67,14 @@ async def _no_http(scope, receive, send) -> None:
         await send({"type": "http.response.body", "body": b""})
 
 
-application = ProtocolTypeRouter(
+_router = ProtocolTypeRouter(
     {
         "http": _no_http,
         "websocket": URLRouter([path("ws/tables/<int:table>/", EchoTableConsumer.as_asgi())]),
     }
 )
+
+
+async def application(scope, receive, send) -> None:
+    loop_watch.watch(asyncio.get_running_loop())
+    await _router(scope, receive, send)

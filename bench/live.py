@@ -31,9 +31,11 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import UVICORN_OPTIONS, percentile, print_table  # noqa: E402
+from bench._common import UVICORN_OPTIONS, LoopFigures, loop_figures, percentile, print_table  # noqa: E402
 from bench.moves import DEFAULT_URL as DEFAULT_DATABASE_URL  # noqa: E402
 from bench.moves import ensure_database  # noqa: E402
 
@@ -96,6 +98,7 @@ class Server:
     echo: bool
     process: subprocess.Popen
     ws_base: str
+    stats_dir: str  # where its processes write their loop's figures (server.loop_watch)
 
     def url(self, table: int, token: str | None) -> str:
         if self.echo:
@@ -113,6 +116,7 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        shutil.rmtree(self.stats_dir, ignore_errors=True)
 
 
 def start_server(*, echo: bool, database_url: str, redis_url: str, workers: int) -> Server:
@@ -121,7 +125,9 @@ def start_server(*, echo: bool, database_url: str, redis_url: str, workers: int)
         port = sock.getsockname()[1]
     # Every spectator the bench opens comes from this one loopback address, where production
     # would see as many addresses as spectators: lift the per-address cap on sockets.
-    env = dict(os.environ, REDIS_URL=redis_url, LOG_LEVEL="WARNING", DEBUG="0", MAX_SOCKETS_PER_CLIENT_AND_TABLE="100000")
+    stats_dir = tempfile.mkdtemp(prefix="loop-stats-")
+    env = dict(os.environ, REDIS_URL=redis_url, LOG_LEVEL="WARNING", DEBUG="0", MAX_SOCKETS_PER_CLIENT_AND_TABLE="100000",
+               LOOP_STATS_DIR=stats_dir)
     if echo:
         env.pop("DJANGO_SETTINGS_MODULE", None)
         app, probe = "bench.echo:application", "/"
@@ -148,7 +154,7 @@ def start_server(*, echo: bool, database_url: str, redis_url: str, workers: int)
     else:
         process.kill()
         raise RuntimeError(f"{app} did not answer on port {port}")
-    server = Server("echo" if echo else "real", echo, process, f"ws://127.0.0.1:{port}")
+    server = Server("echo" if echo else "real", echo, process, f"ws://127.0.0.1:{port}", stats_dir)
     # Every worker answers only once it has imported the app: wait until they all exist.
     for _ in range(100):
         if len(server.pids()) >= (workers + 1 if workers > 1 else 1):
@@ -383,6 +389,7 @@ class Measured:
     frame_bytes: float
     finished: int  # plays that ran out of tables before the window ended
     rematches: int
+    loop: LoopFigures
 
     @property
     def server_ms_per_move(self) -> float:
@@ -403,13 +410,14 @@ async def measure(server: Server, tables: list[list[tuple[int, list[str | None]]
     interval = 1.0 / rate if rate > 0 else 0.0
     pids = server.pids()
     cpu0, client0, busy0 = cpu_seconds(pids), time.process_time(), machine_busy()
-    start = time.perf_counter()
+    start, wall_start = time.perf_counter(), time.time()
     stop = start + seconds
     await asyncio.gather(*(p.drive(start, stop, interval) for p in plays))
-    elapsed = time.perf_counter() - start
+    elapsed, wall_stop = time.perf_counter() - start, time.time()
     cpu1, client1, busy1 = cpu_seconds(pids), time.process_time(), machine_busy()
     await asyncio.gather(*(p.settle(stop + GRACE_SECONDS) for p in plays))
     await asyncio.gather(*(p.close() for p in plays))
+    await asyncio.sleep(max(0.0, wall_stop + 1.1 - time.time()))  # the line covering the window's end
     latencies = [x for p in plays for x in p.latencies]
     updates = sum(p.updates for p in plays)
     return Measured(
@@ -424,6 +432,7 @@ async def measure(server: Server, tables: list[list[tuple[int, list[str | None]]
         frame_bytes=sum(p.update_bytes for p in plays) / max(1, updates),
         finished=sum(p.finished for p in plays),
         rematches=sum(p.rematches for p in plays),
+        loop=loop_figures(server.stats_dir, wall_start, wall_stop),
     )
 
 
@@ -506,7 +515,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
                      f"{base.server_ms_per_move:.1f} / {got.server_ms_per_move:.1f}",
                      f"{base.server_cpu:.0%} / {got.server_cpu:.0%}",
                      f"{base.client_cpu:.0%} / {got.client_cpu:.0%}",
-                     f"{base.machine_cpu:.0%} / {got.machine_cpu:.0%}"])
+                     f"{base.machine_cpu:.0%} / {got.machine_cpu:.0%}",
+                     f"{base.loop.lag_text()} / {got.loop.lag_text()}", got.loop.batch_text()])
         returned.append({
             "load": label, "sockets": got.sockets,
             "echo_moves_per_s": base.moves_per_s, "moves_per_s": got.moves_per_s,
@@ -521,6 +531,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
             "frame_bytes": got.frame_bytes, "echo_frame_bytes": base.frame_bytes,
             "errors": got.errors, "lost": got.lost, "finished_tables": got.finished, "rematches": got.rematches,
             "echo_errors": base.errors, "echo_lost": base.lost,
+            "echo_loop_lag_p99_ms": base.loop.lag_p99_ms, "loop_lag_p99_ms": got.loop.lag_p99_ms,
+            "echo_loop_lag_max_ms": base.loop.lag_max_ms, "loop_lag_max_ms": got.loop.lag_max_ms,
+            "commit_batch_mean": got.loop.batch_mean, "commit_batch_max": got.loop.largest_batch,
         })
     print_table(
         f"Live tables over WebSockets ({GAME}, {PLAYERS} seats a table, uvicorn ×{args.uvicorn_workers}, "
@@ -529,7 +542,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         ["load", "sockets", "echo moves/s", "moves/s", "ratio",
          "echo p50 ms", "p50 ms", "echo p99 ms", "p99 ms",
          "server CPU ms/move echo / real", "server CPU echo / real", "client CPU echo / real",
-         "machine busy echo / real"],
+         "machine busy echo / real", "loop lag p99 / max ms echo / real", "commit batch mean / max"],
         rows,
     )
     notes = [f"{r['load']}: real {r['errors']} moves refused, {r['lost']} unanswered, "

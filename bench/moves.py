@@ -7,7 +7,9 @@ Everything runs in the same run on the same database server:
 - the same on the event loop (`games.fastlane.move_submit`, what sockets and API-token
   requests use), from 1 and 8 tasks;
 - the move endpoint over HTTP through uvicorn, from N concurrent connections.
-Each client plays its own 1-player tables of The Game, so moves never conflict.
+Each client plays its own 1-player tables of The Game, so moves never conflict. The event-loop
+and HTTP rows also give the group commit's batches (claims committed together: mean / largest)
+and the serving loop's lag (`server.loop_watch`: p99 / max of its 20 ms ticks).
 
 Run: `python -m bench.moves [--moves N] [--http-connections N] [--uvicorn-workers N]`.
 """
@@ -17,9 +19,11 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -27,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import UVICORN_OPTIONS, median, percentile, print_table  # noqa: E402
+from bench._common import UVICORN_OPTIONS, LoopFigures, loop_figures, median, percentile, print_table  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/cardleague_bench"
 
@@ -123,12 +127,14 @@ def service_moves(clients: int, moves: int) -> tuple[float, list[float]]:
     return run_threads(clients, work)
 
 
-def loop_moves(clients: int, moves: int) -> tuple[float, list[float]]:
+def loop_moves(clients: int, moves: int) -> tuple[float, list[float], LoopFigures]:
     """The same moves through `games.fastlane.move_submit` (what sockets and token requests
-    use), from `clients` tasks on one event loop."""
+    use), from `clients` tasks on one event loop; with the loop's lag and group commits."""
+    from django.conf import settings
     from django.db import connection
 
     from games import fastlane
+    from server import loop_watch
     from tests.conftest import make_user
 
     players = [make_user(f"loop-{clients}-{i}-{time.time_ns()}") for i in range(clients)]
@@ -151,13 +157,21 @@ def loop_moves(clients: int, moves: int) -> tuple[float, list[float]]:
     async def all_clients():
         await fastlane.pool.connection()  # open the pools before the clock starts
         await fastlane.commit_pool.connection()
+        loop_watch.watch(asyncio.get_running_loop())
         start = time.perf_counter()
         await asyncio.gather(*(client(i) for i in range(clients)))
-        return time.perf_counter() - start
+        wall = time.perf_counter() - start
+        await asyncio.sleep(1.1)  # the loop's last line of figures
+        return wall
 
-    wall = asyncio.run(all_clients())
+    with tempfile.TemporaryDirectory() as stats_dir:
+        settings.LOOP_STATS_DIR = stats_dir
+        wall_start = time.time()
+        wall = asyncio.run(all_clients())
+        figures = loop_figures(stats_dir, wall_start, wall_start + wall)
+        settings.LOOP_STATS_DIR = ""
     fastlane.pools_discard()
-    return wall, [x for per in latencies for x in per]
+    return wall, [x for per in latencies for x in per], figures
 
 
 def long_match_growth(moves: int = 300, window: int = 10) -> list[list[object]]:
@@ -256,7 +270,8 @@ def start_server(url: str, workers: int, extra_env: dict | None = None) -> tuple
     return server, port
 
 
-def http_moves(url: str, redis_url: str, connections: int, moves: int, workers: int) -> dict[str, tuple[float, list[float]]]:
+def http_moves(url: str, redis_url: str, connections: int, moves: int,
+               workers: int) -> dict[str, tuple[float, list[float], LoopFigures]]:
     """The move endpoint from `connections` keep-alive connections, and beside it a no-database
     endpoint (`/healthz`) on the same server: the serving stack's own ceiling in this run."""
     from accounts.services import user_token
@@ -267,17 +282,21 @@ def http_moves(url: str, redis_url: str, connections: int, moves: int, workers: 
     ready = tables_ready(users, tables_needed(moves // connections))
     per_client = moves // connections
     # 50 clients at the target rate play 20 moves a second each: above a person's limit.
-    server, port = start_server(url, workers, {"REDIS_URL": redis_url, "THROTTLE_MOVES": "100000/minute"})
+    stats_dir = tempfile.mkdtemp(prefix="loop-stats-")
+    server, port = start_server(url, workers, {"REDIS_URL": redis_url, "THROTTLE_MOVES": "100000/minute",
+                                               "LOOP_STATS_DIR": stats_dir})
 
-    def timed(make_client) -> tuple[float, list[float]]:
+    def timed(make_client) -> tuple[float, list[float], LoopFigures]:
         latencies: list[list[float]] = [[] for _ in range(connections)]
 
         async def all_clients():
             await asyncio.gather(*(make_client(i, latencies[i]) for i in range(connections)))
 
-        start = time.perf_counter()
+        start, wall_start = time.perf_counter(), time.time()
         asyncio.run(all_clients())
-        return time.perf_counter() - start, [x for per in latencies for x in per]
+        wall = time.perf_counter() - start
+        time.sleep(1.1)  # the servers' last line of figures
+        return wall, [x for per in latencies for x in per], loop_figures(stats_dir, wall_start, wall_start + wall)
 
     try:
         return {
@@ -287,6 +306,7 @@ def http_moves(url: str, redis_url: str, connections: int, moves: int, workers: 
     finally:
         server.terminate()
         server.wait(timeout=30)
+        shutil.rmtree(stats_dir, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -313,9 +333,10 @@ def main(argv: list[str] | None = None) -> dict:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     call_command("migrate", verbosity=0)
 
-    def row(path, clients, wall, lat, baseline_rate):
+    def row(path, clients, wall, lat, baseline_rate, loop: LoopFigures | None = None):
         rate = len(lat) / wall
-        return [path, clients, rate, median(lat) * 1e3, percentile(lat, 0.99) * 1e3, baseline_rate, baseline_rate / rate]
+        return [path, clients, rate, median(lat) * 1e3, percentile(lat, 0.99) * 1e3, baseline_rate, baseline_rate / rate,
+                loop.batch_text() if loop else "-", loop.lag_text() if loop else "-"]
 
     rows, baseline = [], {}
     for clients in (1, 8):
@@ -325,13 +346,16 @@ def main(argv: list[str] | None = None) -> dict:
     for clients in (1, 8):
         rows.append(row("move service (threads)", clients, *service_moves(clients, args.moves), baseline[clients]))
     for clients in (1, 8):
-        rows.append(row("move service on the event loop", clients, *loop_moves(clients, args.moves), baseline[clients]))
+        wall, lat, loop = loop_moves(clients, args.moves)
+        rows.append(row("move service on the event loop", clients, wall, lat, baseline[clients], loop))
     for workers in args.uvicorn_workers:
         measured = http_moves(args.database_url, args.redis_url, args.http_connections, args.moves, workers)
         served = f"uvicorn ×{workers}"
-        rows.append(row(f"HTTP GET /healthz, no database ({served})", args.http_connections, *measured["healthz"], baseline[8]))
-        rows.append(row(f"HTTP POST /moves ({served})", args.http_connections, *measured["moves"], baseline[8]))
-    header = ["path", "clients", "per s", "p50 ms", "p99 ms", "bare INSERT per s", "cost × bare"]
+        for path, measure in (("HTTP GET /healthz, no database", "healthz"), ("HTTP POST /moves", "moves")):
+            wall, lat, loop = measured[measure]
+            rows.append(row(f"{path} ({served})", args.http_connections, wall, lat, baseline[8], loop))
+    header = ["path", "clients", "per s", "p50 ms", "p99 ms", "bare INSERT per s", "cost × bare",
+              "commit batch mean / max", "loop lag p99 / max ms"]
     print_table(
         "Moves on PostgreSQL (cost × bare = bare INSERT rate / this rate; HTTP against the 8-connection INSERT)",
         header, rows,
@@ -339,7 +363,8 @@ def main(argv: list[str] | None = None) -> dict:
     growth = long_match_growth()
     print_table("One long match (Split, 2 people): move service cost early and late", ["moves", "p50 ms", "max ms"], growth)
     return {
-        "moves": [dict(zip(["path", "clients", "per_s", "p50_ms", "p99_ms", "baseline_per_s", "ratio"], r)) for r in rows],
+        "moves": [dict(zip(["path", "clients", "per_s", "p50_ms", "p99_ms", "baseline_per_s", "ratio",
+                            "commit_batch", "loop_lag_ms"], r)) for r in rows],
         "long_match": [dict(zip(["moves", "p50_ms", "max_ms"], r)) for r in growth],
     }
 
