@@ -215,5 +215,7 @@ def _pin_holds(value: str | None) -> bool:
         until = float(value or 0)
     except ValueError:
         return False
-    # A client can only pin itself (to the primary, which it may read anyway), never for longer.
-    return time.time() < until <= time.time() + settings.REPLICA_PIN_SECONDS
+    # A client can only pin itself (to the primary, which it may read anyway), never for longer;
+    # a second of slack, as the wall clock may step back a little between two requests.
+    now = time.time()
+    return now < until <= now + settings.REPLICA_PIN_SECONDS + 1
