@@ -101,7 +101,7 @@ class LoopFigures:
         return self.claims / self.commits if self.commits else float("nan")
 
     def lag_text(self) -> str:
-        return f"{self.lag_p99_ms:.1f} / {self.lag_max_ms:.0f}"
+        return f"{self.lag_p99_ms:.1f} / {self.lag_max_ms:.1f}"
 
     def batch_text(self) -> str:
         return f"{self.batch_mean:.1f} / {self.largest_batch}" if self.commits else "-"

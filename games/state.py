@@ -5,9 +5,15 @@ events before it (so a live socket's frame needs no read of the log). Entries ar
 stored after their transaction commits, and a reader always brings an entry up to the
 database's head by folding the events after it, so a stale entry costs a short read, never
 a wrong state.
+
+The recent events are kept as JSON text, as the log stores them. As dicts and lists they were
+about 300 objects a match for the garbage collector to walk: with a thousand matches cached,
+every full collection took 30 ms on a quiet machine and held the event loop 60-150 ms under 500
+live tables (bench/live.py, `server.loop_watch`); as text they are none.
 """
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from typing import Any, NamedTuple
@@ -23,8 +29,8 @@ RECENT_EVENTS = 128  # engine events kept with each cached state
 class CachedState(NamedTuple):
     seq: int
     state: Any
-    # Every engine event with `complete_after < seq <= self.seq`, as (seq, data), in order.
-    events: tuple[tuple[int, dict], ...]
+    # Every engine event with `complete_after < seq <= self.seq`, as (seq, its data as JSON), in order.
+    events: tuple[tuple[int, str], ...]
     complete_after: int
 
 
@@ -47,10 +53,12 @@ class _StateCache:
             current = self._entries.get(match_id)
             if current is not None and current.seq > seq:
                 return  # a newer state is already here
+            # One more than is kept: the cut below takes `complete_after` from it.
+            added = tuple((seq, json.dumps(data)) for seq, data in events[-RECENT_EVENTS - 1:])
             if current is not None and current.seq == after:
-                kept, complete_after = current.events + tuple(events), current.complete_after
+                kept, complete_after = current.events + added, current.complete_after
             else:
-                kept, complete_after = tuple(events), after
+                kept, complete_after = added, after
             if len(kept) > RECENT_EVENTS:
                 complete_after = kept[-RECENT_EVENTS - 1][0]
                 kept = kept[-RECENT_EVENTS:]
@@ -124,7 +132,7 @@ def recent_engine_events(match_id: int, *, after: int, upto: int) -> list[tuple[
     cached = state_cache.get(match_id)
     if cached is None or cached.seq < upto or after < cached.complete_after:
         return None
-    return [(seq, data) for seq, data in cached.events if after < seq <= upto]
+    return [(seq, json.loads(data)) for seq, data in cached.events if after < seq <= upto]
 
 
 def state_at(match_id: int, game: str, seq: int) -> Any:

@@ -64,3 +64,9 @@ async def application(scope, receive, send):
 # A full collection walked all of it and held the event loop 100-140 ms under 200 live
 # tables; 25-50 ms after (bench/live.py, timed with gc.callbacks).
 gc.freeze()
+# What is left for a full collection is mostly the open sockets' own objects (a thousand sockets:
+# about 150,000 coroutines, tasks, contexts and dicts), and each full collection still took
+# 35-65 ms of CPU under 500 live tables, several a second between two processes
+# (server.loop_watch's warnings). A full collection once in a hundred collections of the middle
+# generation, not ten, took them out of the window; the young generations stay as they are.
+gc.set_threshold(700, 10, 100)

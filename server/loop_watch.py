@@ -5,13 +5,15 @@ holds its loop, so the loop's lag is the first figure to read when latency jumps
 machine still has CPU to spare. A timer due every `TICK_SECONDS` measures it: how late it
 fires is how long something held the loop. A lag over `LOOP_LAG_WARN_MS` is logged as a
 warning. With `LOOP_STATS_DIR` set, each process appends a line a second to
-`<dir>/<pid>.jsonl`: `{"time", "lag_ms": [every tick's lag], "counts": {name: {value: times}}}`
+`<dir>/<pid>.jsonl`: `{"time", "lag_ms": [every tick's lag], "gc_ms": time collecting garbage,
+"counts": {name: {value: times}}}`
 (the group commit's batch sizes are such a count); `bench/live.py` and `bench/moves.py` read
 them for their windows.
 """
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import os
@@ -29,6 +31,30 @@ _counts: defaultdict[str, Counter] = defaultdict(Counter)
 _watched: set[int] = set()  # ids of the loops watched, so each gets one watch
 
 
+class _Collections:
+    """Time spent in the garbage collector since last asked, and its oldest generation: the
+    first suspect when the loop is held (a full collection walks every object of the process)."""
+
+    def __init__(self) -> None:
+        self.seconds, self.generation = 0.0, -1
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._started
+            self.generation = max(self.generation, info["generation"])
+
+    def taken(self) -> tuple[float, int]:
+        taken = self.seconds, self.generation
+        self.seconds, self.generation = 0.0, -1
+        return taken
+
+
+_collections = _Collections()
+
+
 def count(name: str, value: int) -> None:
     """Counts one `value` of `name` (for example a batch of that size)."""
     _counts[name][value] += 1
@@ -44,6 +70,8 @@ def watch(loop: asyncio.AbstractEventLoop) -> None:
     if id(loop) in _watched:
         return
     _watched.add(id(loop))
+    if _collections not in gc.callbacks:
+        gc.callbacks.append(_collections)
     task = loop.create_task(_watch(loop))
     task.add_done_callback(lambda _task: _watched.discard(id(loop)))
 
@@ -53,13 +81,18 @@ async def _watch(loop: asyncio.AbstractEventLoop) -> None:
     path = Path(stats_dir) / f"{os.getpid()}.jsonl" if stats_dir else None
     warn_seconds = settings.LOOP_LAG_WARN_MS / 1e3
     lags: list[float] = []
+    collecting = 0.0
     written = time.time()
     while True:
-        due = loop.time() + TICK_SECONDS
+        # perf_counter, not loop.time(): uvloop's clock counts whole milliseconds.
+        due = time.perf_counter() + TICK_SECONDS
         await asyncio.sleep(TICK_SECONDS)
-        lag = max(0.0, loop.time() - due)
+        lag = max(0.0, time.perf_counter() - due)
+        collected, generation = _collections.taken()
+        collecting += collected
         if lag > warn_seconds:
-            log.warning("the event loop was held for %.0f ms", lag * 1e3)
+            log.warning("the event loop was held for %.0f ms (%.0f ms of it collecting garbage, generation %s)",
+                        lag * 1e3, collected * 1e3, generation)
         if path is None:
             continue
         lags.append(round(lag * 1e3, 2))
@@ -67,9 +100,10 @@ async def _watch(loop: asyncio.AbstractEventLoop) -> None:
             written = time.time()
             counts = {name: dict(values) for name, values in _counts.items()}
             _counts.clear()
+            line = {"time": written, "lag_ms": lags, "gc_ms": round(collecting * 1e3, 2), "counts": counts}
             with path.open("a") as stats:
-                stats.write(json.dumps({"time": written, "lag_ms": lags, "counts": counts}) + "\n")
-            lags = []
+                stats.write(json.dumps(line) + "\n")
+            lags, collecting = [], 0.0
 
 
 def stats_read(stats_dir: str | Path, start: float, stop: float) -> tuple[list[float], dict[str, Counter]]:
