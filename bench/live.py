@@ -19,7 +19,10 @@ in pairs (baseline, then real) so both meet the same machine: tables x 1 move/s,
 spectators. `server CPU` is the uvicorn workers' CPU over the window (200 % = two cores) and
 `ms/move` that CPU time over the moves made; `client CPU` is this process's (near 100 %, the
 client would be the ceiling, not the server); `machine busy` is every core's (PostgreSQL,
-Redis and whatever else runs on the machine too), 100 % = all cores.
+Redis and whatever else runs on the machine too), 100 % = all cores. `loop lag` is how late
+the server processes' 20 ms timer fired (`server.loop_watch`: p99 / max over the window; what
+held the loop held every socket of that process), and `commit batch` how many moves' claims the
+fast lane's group commit committed together (mean / largest).
 The client offers permessage-deflate, as browsers do.
 
 Run: `python -m bench.live [--tables 50 200 500] [--saturate 50] [--seconds 15] [--rate 1]`.
@@ -551,7 +554,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
              f"echo {r['echo_errors']} refused, {r['echo_lost']} unanswered"
              for r in returned
              if r["errors"] or r["lost"] or r["finished_tables"] or r["rematches"] or r["echo_errors"] or r["echo_lost"]]
-    print("\nTargets: 200 tables at 1 move/s p99 <= 50 ms; saturation >= 70 % of the echo's moves/s; "
+    print("\nTargets: 200 and 500 tables at 1 move/s p99 <= 50 ms; saturation >= 70 % of the echo's moves/s; "
           "100 spectators p99 <= 50 ms. Real update frames average "
           f"{max((r['frame_bytes'] for r in returned), default=0):,.0f} bytes (echo's "
           f"{max((r['echo_frame_bytes'] for r in returned), default=0):,.0f}).")
