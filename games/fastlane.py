@@ -24,7 +24,7 @@ import time
 import uuid
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import psycopg
 import redis.asyncio as redis
@@ -167,6 +167,13 @@ async def _move(match_id: int, user_id: int, head: store.Head | None, move: Any,
     raise services.table_busy()
 
 
+class _Waiting(NamedTuple):
+    match_id: int
+    claim: tuple[str, list]  # `store.claim_statement`'s (sql, params)
+    on_claimed: Callable[[], None]
+    answer: asyncio.Future
+
+
 class _GroupCommit:
     """Commits the claims of this process's moves: alone when nothing is committing, and
     together, in one transaction sent as one pipeline, the claims that arrived while a commit
@@ -177,15 +184,20 @@ class _GroupCommit:
     Each claim stays conditional on its own table's head (`store.claim_statement`), so a stale
     one answers 0 and changes nothing while the rest commit. A lone move waits for no company:
     what waits is only what arrived during someone else's commit. Claims go in order of match,
-    so two processes' batches take their rows' locks in one order. A statement that fails
-    (an idempotency key that won a race elsewhere, a deadlock with another writer) aborts the
-    whole transaction: then each claim of that batch is committed alone, and gets its own
-    answer, as it would have without company.
+    so two processes' batches take their rows' locks in one order.
+
+    The commit connection is one for the whole process, so it never waits on another writer:
+    a transaction waits at most `_LOCK_TIMEOUT` for a row someone else holds (a round's
+    deadlines being set, a seat being abandoned). That, or any other failed statement (an
+    idempotency key that won a race elsewhere), aborts the transaction, and each of its claims
+    is then committed alone on a connection of `pool`, beside the next batches, where it may
+    wait as a move always could, and gets its own answer.
     """
 
     def __init__(self) -> None:
-        self._waiting: list[tuple[int, tuple[str, list], Callable[[], None], asyncio.Future]] = []
+        self._waiting: list[_Waiting] = []
         self._committing: asyncio.Task | None = None
+        self._alone: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
         self._loop: asyncio.AbstractEventLoop | None = None
 
     async def claim(self, match_id: int, claim: tuple[str, list], on_claimed: Callable[[], None]) -> bool:
@@ -194,63 +206,73 @@ class _GroupCommit:
         closed socket): a committed move always reaches its table's sockets."""
         loop = asyncio.get_running_loop()
         if self._loop is not loop:  # a new loop (tests run several): nothing of the old one is left
-            self._waiting, self._committing, self._loop = [], None, loop
-        future = loop.create_future()
-        self._waiting.append((match_id, claim, on_claimed, future))
+            self._waiting, self._committing, self._alone, self._loop = [], None, set(), loop
+        answer = loop.create_future()
+        self._waiting.append(_Waiting(match_id, claim, on_claimed, answer))
         if self._committing is None or self._committing.done():
             self._committing = loop.create_task(self._commit_while_waiting())
-        return await future
+        return await answer
 
     async def _commit_while_waiting(self) -> None:
         while self._waiting:
-            batch, self._waiting = sorted(self._waiting, key=lambda waiting: waiting[0]), []
+            batch, self._waiting = sorted(self._waiting, key=lambda waiting: waiting.match_id), []
             loop_watch.count("group_commit_batch", len(batch))
             try:
                 async with await commit_pool.connection() as conn:
-                    if len(batch) == 1:
-                        outcomes: list = [await _claimed(conn, batch[0][1])]
-                    else:
-                        outcomes = await _batch_committed(conn, [claim for _, claim, _, _ in batch])
+                    outcomes = await _committed_together(conn, [waiting.claim for waiting in batch])
             except Exception as exc:  # noqa: BLE001 - every waiter hears it; the loop goes on
                 outcomes = [exc] * len(batch)
-            for (match_id, _, on_claimed, future), outcome in zip(batch, outcomes, strict=True):
-                if outcome is True:
-                    try:
-                        on_claimed()
-                    except Exception:  # committed: its sockets catch up on their next frame or resync
-                        log.exception("a committed move of match %s did not reach its caches and sockets", match_id)
-                if future.done():  # its caller was cancelled
-                    continue
-                if isinstance(outcome, BaseException):
-                    future.set_exception(outcome)
+            for waiting, outcome in zip(batch, outcomes, strict=True):
+                if outcome is _ALONE:
+                    task = asyncio.get_running_loop().create_task(_claimed_alone(waiting))
+                    self._alone.add(task)
+                    task.add_done_callback(self._alone.discard)
                 else:
-                    future.set_result(outcome)
+                    _settled(waiting, outcome)
 
 
-async def _claimed(conn, claim: tuple[str, list]) -> bool:
-    return (await (await conn.execute(*claim)).fetchone())[0] == 1
+_ALONE = object()  # a claim to commit on its own
+_LOCK_TIMEOUT = "100ms"
+_TRANSACTION_START_SQL = f"SET LOCAL lock_timeout = '{_LOCK_TIMEOUT}'"
 
 
-async def _batch_committed(conn, claims: list[tuple[str, list]]) -> list:
-    """Each claim's outcome (claimed or not), committed in one transaction; if a statement
-    failed, each claim's own outcome (or error) alone."""
+async def _committed_together(conn, claims: list[tuple[str, list]]) -> list:
+    """Each claim's outcome (claimed or not) committed in one transaction, or `_ALONE` for
+    every one of them if a statement failed."""
     try:
         async with conn.pipeline() as pipeline, conn.transaction():
+            await conn.execute(_TRANSACTION_START_SQL, prepare=False)
             cursors = [await conn.execute(*claim) for claim in claims]
             await pipeline.sync()
             return [(await cursor.fetchone())[0] == 1 for cursor in cursors]
     except psycopg.errors.Error:
         if conn.broken:
             raise
-    outcomes: list = []
-    for claim in claims:
+        return [_ALONE] * len(claims)
+
+
+async def _claimed_alone(waiting: _Waiting) -> None:
+    try:
+        async with await pool.connection() as conn:
+            outcome: Any = (await (await conn.execute(*waiting.claim)).fetchone())[0] == 1
+    except Exception as exc:  # noqa: BLE001 - its waiter hears it
+        outcome = exc
+    _settled(waiting, outcome)
+
+
+def _settled(waiting: _Waiting, outcome: Any) -> None:
+    """Tells the claim's waiter its outcome; a committed claim's move reaches its sockets."""
+    if outcome is True:
         try:
-            outcomes.append(await _claimed(conn, claim))
-        except psycopg.errors.Error as exc:
-            if conn.broken:
-                raise
-            outcomes.append(exc)
-    return outcomes
+            waiting.on_claimed()
+        except Exception:  # committed: its sockets catch up on their next frame or resync
+            log.exception("a committed move of match %s did not reach its caches and sockets", waiting.match_id)
+    if waiting.answer.done():  # its caller was cancelled
+        return
+    if isinstance(outcome, BaseException):
+        waiting.answer.set_exception(outcome)
+    else:
+        waiting.answer.set_result(outcome)
 
 
 group_commit = _GroupCommit()

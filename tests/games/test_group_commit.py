@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 
+import psycopg
 import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 from psycopg.errors import UniqueViolation
 
 from games import fastlane, services, store
@@ -166,3 +168,35 @@ async def test_many_tables_moving_at_once_each_commit_every_move_once_in_order()
     assert sum(size * times for size, times in counted.items()) == rounds * len(tables)  # each claim once
     for match_id, _ in tables:
         assert await sync_to_async(_verified)(match_id)
+
+
+async def test_a_batch_that_meets_a_row_another_writer_holds_lets_go_and_commits_claim_by_claim():
+    tables = await sync_to_async(_tables)(3)
+    claims = [await sync_to_async(_claim)(match_id, mover) for match_id, mover in tables]
+    held = tables[1][0]
+    # Another writer of several rows (a round's deadlines, say) holds the middle table's row.
+    other = await psycopg.AsyncConnection.connect(_conninfo())
+    try:
+        await other.execute("BEGIN")
+        await other.execute(f"SELECT 1 FROM {Match._meta.db_table} WHERE id = %s FOR UPDATE", [held])
+        claiming = asyncio.gather(*(
+            fastlane.group_commit.claim(match_id, claim, lambda: None)
+            for (match_id, _), (claim, _) in zip(tables, claims, strict=True)
+        ))
+        # The batch gave up on the row (its lock timeout) and the other tables committed alone.
+        while await sync_to_async(_last_seq)(tables[2][0]) != claims[2][1]:
+            await asyncio.sleep(0.05)
+        assert await sync_to_async(_last_seq)(held) != claims[1][1]
+        await other.execute("COMMIT")  # the other writer was never made a deadlock's victim
+    finally:
+        await other.close()
+    assert await claiming == [True, True, True]
+    for match_id, _ in tables:
+        assert await sync_to_async(_verified)(match_id)
+
+
+def _conninfo() -> str:
+    db = connection.settings_dict
+    return " ".join(f"{key}={value}" for key, value in (
+        ("dbname", db["NAME"]), ("user", db["USER"]), ("password", db["PASSWORD"]), ("host", db["HOST"]),
+        ("port", db["PORT"])) if value)
