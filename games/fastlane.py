@@ -58,10 +58,10 @@ def enabled() -> bool:
 
 class _Pool:
     """This process's async connections, made on the loop that first asks (tests run several);
-    `size()` of them, all opened at once."""
+    `size()` of them, all opened at once, each first running `setup` if given."""
 
-    def __init__(self, size) -> None:
-        self._size = size
+    def __init__(self, size, setup: str | None = None) -> None:
+        self._size, self._setup = size, setup
         self._pool = None
         self._opening: asyncio.Future | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -93,6 +93,8 @@ class _Pool:
 
     async def _opened_add(self, conn) -> None:
         self._opened.add(conn)
+        if self._setup:
+            await conn.execute(self._setup, prepare=False)
 
     def discard(self) -> None:
         """Drops the pool and closes its connections, from outside its loop (tests: a loop each)."""
@@ -104,7 +106,8 @@ class _Pool:
 
 
 pool = _Pool(lambda: settings.FASTLANE_POOL_MAX)  # the moves' reads
-commit_pool = _Pool(lambda: 1)  # the group commit's one connection (`_GroupCommit`)
+# The group commit's one connection (`_GroupCommit`): it never waits long for a row.
+commit_pool = _Pool(lambda: 1, "SET lock_timeout = '100ms'")
 
 
 def pools_discard() -> None:
@@ -187,11 +190,11 @@ class _GroupCommit:
     so two processes' batches take their rows' locks in one order.
 
     The commit connection is one for the whole process, so it never waits on another writer:
-    a transaction waits at most `_LOCK_TIMEOUT` for a row someone else holds (a round's
-    deadlines being set, a seat being abandoned). That, or any other failed statement (an
-    idempotency key that won a race elsewhere), aborts the transaction, and each of its claims
-    is then committed alone on a connection of `pool`, beside the next batches, where it may
-    wait as a move always could, and gets its own answer.
+    a claim or a batch waits at most 100 ms for a row someone else holds (a round's deadlines
+    being set, a seat being abandoned). That, or any failed statement of a batch (an
+    idempotency key that won a race elsewhere), sends each of its claims to be committed alone
+    on a connection of `pool`, beside the next batches, where it may wait as a move always
+    could, and gets its own answer.
     """
 
     def __init__(self) -> None:
@@ -232,16 +235,25 @@ class _GroupCommit:
 
 
 _ALONE = object()  # a claim to commit on its own
-_LOCK_TIMEOUT = "100ms"
-_TRANSACTION_START_SQL = f"SET LOCAL lock_timeout = '{_LOCK_TIMEOUT}'"
 
 
 async def _committed_together(conn, claims: list[tuple[str, list]]) -> list:
-    """Each claim's outcome (claimed or not) committed in one transaction, or `_ALONE` for
-    every one of them if a statement failed."""
+    """Each claim's outcome (claimed or not): a lone one as one statement, as a move always
+    was, several in one transaction; `_ALONE` for each claim to commit on its own instead."""
+    if len(claims) == 1:
+        try:
+            return [(await (await conn.execute(*claims[0])).fetchone())[0] == 1]
+        except psycopg.errors.LockNotAvailable:
+            return [_ALONE]
+        except psycopg.errors.Error as exc:
+            if conn.broken:
+                raise
+            return [exc]
     try:
         async with conn.pipeline() as pipeline, conn.transaction():
-            await conn.execute(_TRANSACTION_START_SQL, prepare=False)
+            # The connection's own lock timeout again, for this transaction: a pooler in
+            # transaction mode may have handed it a server connection that never had it.
+            await conn.execute(_BATCH_LOCK_TIMEOUT_SQL, prepare=False)
             cursors = [await conn.execute(*claim) for claim in claims]
             await pipeline.sync()
             return [(await cursor.fetchone())[0] == 1 for cursor in cursors]
@@ -249,6 +261,9 @@ async def _committed_together(conn, claims: list[tuple[str, list]]) -> list:
         if conn.broken:
             raise
         return [_ALONE] * len(claims)
+
+
+_BATCH_LOCK_TIMEOUT_SQL = "SET LOCAL lock_timeout = '100ms'"
 
 
 async def _claimed_alone(waiting: _Waiting) -> None:

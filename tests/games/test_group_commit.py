@@ -195,6 +195,27 @@ async def test_a_batch_that_meets_a_row_another_writer_holds_lets_go_and_commits
         assert await sync_to_async(_verified)(match_id)
 
 
+async def test_a_lone_claim_on_a_held_row_does_not_hold_up_the_next_moves():
+    (held, held_mover), (free, free_mover) = await sync_to_async(_tables)(2)
+    held_claim, held_seq = await sync_to_async(_claim)(held, held_mover)
+    free_claim, free_seq = await sync_to_async(_claim)(free, free_mover)
+    other = await psycopg.AsyncConnection.connect(_conninfo())
+    try:
+        await other.execute("BEGIN")
+        await other.execute(f"SELECT 1 FROM {Match._meta.db_table} WHERE id = %s FOR UPDATE", [held])
+        waiting = asyncio.ensure_future(fastlane.group_commit.claim(held, held_claim, lambda: None))
+        await asyncio.sleep(0.05)  # its commit is on its way, alone, and waits for the row
+        # Another table's move commits while the first still waits for its row.
+        assert await asyncio.wait_for(fastlane.group_commit.claim(free, free_claim, lambda: None), 10) is True
+        assert not waiting.done()
+        await other.execute("COMMIT")
+    finally:
+        await other.close()
+    assert await waiting is True
+    assert await sync_to_async(_last_seq)(held) == held_seq
+    assert await sync_to_async(_last_seq)(free) == free_seq
+
+
 def _conninfo() -> str:
     db = connection.settings_dict
     return " ".join(f"{key}={value}" for key, value in (
