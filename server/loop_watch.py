@@ -5,8 +5,7 @@ holds its loop, so the loop's lag is the first figure to read when latency jumps
 machine still has CPU to spare. A timer due every `TICK_SECONDS` measures it: how late it
 fires is how long something held the loop. A lag over `LOOP_LAG_WARN_MS` is logged as a
 warning. With `LOOP_STATS_DIR` set, each process appends a line a second to
-`<dir>/<pid>.jsonl`: `{"time", "lag_ms": [every tick's lag], "gc_ms": time collecting garbage,
-"counts": {name: {value: times}}}`
+`<dir>/<pid>.jsonl`: `{"time", "lag_ms": [every tick's lag], "counts": {name: {value: times}}}`
 (the group commit's batch sizes are such a count); `bench/live.py` and `bench/moves.py` read
 them for their windows.
 """
@@ -81,7 +80,6 @@ async def _watch(loop: asyncio.AbstractEventLoop) -> None:
     path = Path(stats_dir) / f"{os.getpid()}.jsonl" if stats_dir else None
     warn_seconds = settings.LOOP_LAG_WARN_MS / 1e3
     lags: list[float] = []
-    collecting = 0.0
     written = time.time()
     while True:
         # perf_counter, not loop.time(): uvloop's clock counts whole milliseconds.
@@ -89,7 +87,6 @@ async def _watch(loop: asyncio.AbstractEventLoop) -> None:
         await asyncio.sleep(TICK_SECONDS)
         lag = max(0.0, time.perf_counter() - due)
         collected, generation = _collections.taken()
-        collecting += collected
         if lag > warn_seconds:
             log.warning("the event loop was held for %.0f ms (%.0f ms of it collecting garbage, generation %s)",
                         lag * 1e3, collected * 1e3, generation)
@@ -98,12 +95,11 @@ async def _watch(loop: asyncio.AbstractEventLoop) -> None:
         lags.append(round(lag * 1e3, 2))
         if time.time() - written >= 1.0:
             written = time.time()
-            counts = {name: dict(values) for name, values in _counts.items()}
+            counted = {name: dict(values) for name, values in _counts.items()}
             _counts.clear()
-            line = {"time": written, "lag_ms": lags, "gc_ms": round(collecting * 1e3, 2), "counts": counts}
             with path.open("a") as stats:
-                stats.write(json.dumps(line) + "\n")
-            lags, collecting = [], 0.0
+                stats.write(json.dumps({"time": written, "lag_ms": lags, "counts": counted}) + "\n")
+            lags = []
 
 
 def stats_read(stats_dir: str | Path, start: float, stop: float) -> tuple[list[float], dict[str, Counter]]:
