@@ -76,7 +76,7 @@ def _verified(match_id: int) -> bool:
         == list(range(1, report.events + 1))
 
 
-async def _batches() -> dict[int, int]:
+def _batches() -> dict[int, int]:
     return dict(loop_watch.counts("group_commit_batch"))
 
 
@@ -93,7 +93,7 @@ async def test_a_batch_with_one_stale_claim_commits_the_others_and_refuses_that_
         match_id=stale_table, fact={"type": "SeatAbandoned", "seat": 1}, actor="clock")
     stale_head = await sync_to_async(_last_seq)(stale_table)
     heard: list[int] = []
-    before = await _batches()
+    before = _batches()
 
     claimed = await asyncio.gather(*(
         fastlane.group_commit.claim(match_id, claim, lambda match_id=match_id: heard.append(match_id))
@@ -101,7 +101,7 @@ async def test_a_batch_with_one_stale_claim_commits_the_others_and_refuses_that_
     ))
 
     assert claimed == [True, False, True]
-    assert _counted(await _batches(), before) == {3: 1}  # one commit for the three
+    assert _counted(_batches(), before) == {3: 1}  # one commit for the three
     assert heard == [tables[0][0], tables[2][0]]  # only what committed reached its sockets
     for (match_id, _), (_, seq) in zip(tables, claims, strict=True):
         expected = stale_head if match_id == stale_table else seq
@@ -154,7 +154,7 @@ async def test_a_claim_whose_caller_went_away_still_commits_and_reaches_its_sock
 async def test_many_tables_moving_at_once_each_commit_every_move_once_in_order():
     tables = await sync_to_async(_tables)(12)
     players = {match_id: await sync_to_async(_players)(match_id) for match_id, _ in tables}
-    before = await _batches()
+    before = _batches()
     rounds = 4
     for _ in range(rounds):
         turns = [await sync_to_async(_to_move)(match_id, players[match_id]) for match_id, _ in tables]
@@ -164,7 +164,7 @@ async def test_many_tables_moving_at_once_each_commit_every_move_once_in_order()
             for (match_id, _), (mover, view) in zip(tables, turns, strict=True)
         ))
         assert all(answer["seq"] > view["seq"] for answer, (_, view) in zip(answers, turns, strict=True))
-    counted = _counted(await _batches(), before)
+    counted = _counted(_batches(), before)
     assert sum(size * times for size, times in counted.items()) == rounds * len(tables)  # each claim once
     for match_id, _ in tables:
         assert await sync_to_async(_verified)(match_id)
