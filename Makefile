@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench check-engines clean messages
+.PHONY: run test test-all lint bench check-engines clean messages
 
 # The Welsh (and any other) catalogues, compiled from locale/*/LC_MESSAGES/*.po by GNU gettext's
 # msgfmt, which also checks that every translation keeps its message's placeholders.
@@ -20,8 +20,18 @@ $(VENV)/.installed: pyproject.toml
 run: $(VENV)/.installed $(MO_FILES)
 	$(BIN)/python manage.py serve
 
+# The fast tier, on every core: each test that needs no browser and starts no process (on SQLite
+# unless DATABASE_URL says otherwise; with REDIS_URL, on Redis).
 test: $(VENV)/.installed $(MO_FILES)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m fast -n auto --dist worksteal
+
+# Every tier (browser, e2e, processes, slow too), with coverage and the slowest 25 tests at the
+# end. CI runs it on PostgreSQL and Redis (DATABASE_URL, REDIS_URL). One worker more than cores:
+# many of these tests wait on the servers, workers and browsers they start.
+TEST_ALL_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+test-all: $(VENV)/.installed $(MO_FILES)
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -n $(TEST_ALL_WORKERS) --dist worksteal \
+		--cov --cov-report=term --durations=25
 
 # ruff and mypy, each configured in pyproject.toml (mypy's paths are its `files`).
 lint: $(VENV)/.installed

@@ -1,7 +1,8 @@
 """DRF's exception handler: DRF's own exceptions renamed into the catalogue's codes and shape."""
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, TooManyFieldsSent, TooManyFilesSent
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -28,6 +29,13 @@ _DRF_CODES = {
 
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     """DRF's handler, with every error in the catalogue's shape."""
+    if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
+        # Django's own refusal (DATA_UPLOAD_MAX_NUMBER_FIELDS) while DRF parses a form body: a
+        # SuspiciousOperation, which Django would answer with its HTML 400 page.
+        exc = ApplicationError(
+            "too_many_fields", _("The request has more fields than the server reads (at most %(limit)s).")
+            % {"limit": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}
+        )
     if isinstance(exc, ApplicationError):
         return Response({"error": exc.as_dict()}, status=exc.status)
     if isinstance(exc, Http404):

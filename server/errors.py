@@ -41,6 +41,7 @@ CATALOGUE: dict[str, ErrorCode] = {
     "method_not_allowed": ErrorCode(405, "The endpoint does not take this HTTP method."),
     "not_acceptable": ErrorCode(406, "The endpoint cannot answer in the format asked for."),
     "body_too_large": ErrorCode(413, "The request body is larger than the server reads."),
+    "too_many_fields": ErrorCode(400, "A form body or query with more fields than the server reads."),
     "unsupported_media_type": ErrorCode(415, "A body of a type the endpoint does not read: send JSON."),
     "throttled": ErrorCode(429, "Too many requests: wait as long as Retry-After says."),
     # The table's socket (error frames; the status is the HTTP equivalent)

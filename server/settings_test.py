@@ -6,6 +6,8 @@ Celery workers) use this module too.
 from __future__ import annotations
 
 import os
+from typing import Any, cast
+from urllib.parse import urlsplit, urlunsplit
 
 os.environ.setdefault("SECRET_KEY", "tests-only-not-secret")
 os.environ.setdefault("ALLOWED_HOSTS", "*")
@@ -22,8 +24,28 @@ os.environ.setdefault("THROTTLE_PASSWORD_RESET", "100000/hour")
 os.environ.setdefault("THROTTLE_PASSWORD_RESET_ACCOUNT", "100000/hour")
 os.environ.setdefault("THROTTLE_PASSWORD_CHECK", "100000/hour")
 
+
+def _redis_url_of_this_worker() -> None:
+    """Under pytest-xdist, each worker has a Redis database of its own (the URL's database plus
+    the worker's number): its broker queue, cache, throttles and presence are its own, and the
+    server processes it starts inherit the URL. Done once, in the worker: the processes it
+    starts find `TEST_REDIS_WORKER` already set and keep the URL they are given."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    url = os.environ.get("REDIS_URL", "")
+    if not worker or not url or os.environ.get("TEST_REDIS_WORKER") == worker:
+        return
+    parts = urlsplit(url)
+    database = int(parts.path.strip("/") or 0) + int(worker.removeprefix("gw"))
+    if database > 15:
+        raise RuntimeError(f"REDIS_URL: worker {worker} would need Redis database {database} (Redis has 16)")
+    os.environ["REDIS_URL"] = urlunsplit(parts._replace(path=f"/{database}"))
+    os.environ["TEST_REDIS_WORKER"] = worker
+
+
+_redis_url_of_this_worker()
+
 from server.settings import *  # noqa: E402,F403
-from server.settings import DATABASES  # noqa: E402
+from server.settings import CHANNEL_LAYERS, DATABASES  # noqa: E402
 
 # Hashing passwords properly is slow by design; tests need not pay for it.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -32,3 +54,10 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # that mirrors the test database; the rest of the suite has no router, so nothing reads from it.
 if "replica" not in DATABASES and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["replica"] = {**DATABASES["default"], "OPTIONS": {"connect_timeout": 2}, "TEST": {"MIRROR": "default"}}
+
+# Pub/sub channels are not per Redis database: each xdist worker (and its server processes,
+# which inherit PYTEST_XDIST_WORKER) names its groups apart, or a match of one worker's
+# database would be heard at the other's table of the same id.
+if os.environ.get("PYTEST_XDIST_WORKER") and "CONFIG" in CHANNEL_LAYERS["default"]:
+    _layer = cast(dict[str, Any], CHANNEL_LAYERS["default"])
+    _layer["CONFIG"] = {**_layer["CONFIG"], "prefix": "asgi-" + os.environ["PYTEST_XDIST_WORKER"]}

@@ -1,13 +1,19 @@
-"""Personas and helpers shared by every test.
+"""Personas and helpers shared by every test, the tiers, and what each test starts with.
 
-CI (CI=true) must run on PostgreSQL: a run that silently fell back to SQLite would skip the
-concurrency tests and prove less than it claims.
+The tiers (markers registered in pyproject.toml): a test marked `browser`, `e2e`, `processes`
+or `slow` runs in `make test-all` only; every other test is marked `fast` here and runs in
+`make test` as well, and may start no process (it fails if it does).
+
+CI (CI=true) runs the tiers past the fast one on PostgreSQL and Redis: a run that silently fell
+back to SQLite would skip the concurrency tests and prove less than it claims.
 """
 from __future__ import annotations
 
+import _posixsubprocess
 import inspect
 import io
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -16,6 +22,9 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connections
 from django.db.backends.postgresql.operations import DatabaseOperations
+from django.db.backends.sqlite3.base import DatabaseOperations as SQLiteOperations
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from kombu.transport.redis import Channel
 from rest_framework.test import APIClient
 
@@ -28,12 +37,35 @@ from server.celery import app
 from server.redis_clients import redis_client
 from tests.games.worker import RUNTIME_ROLE
 
+# The tiers past the fast one: `make test-all` runs them, `make test` (`-m fast`) does not.
+LATER_TIERS = ("browser", "e2e", "processes", "slow")
+# Tiers whose tests may start processes (servers, workers, command lines, Chromium).
+PROCESS_TIERS = ("browser", "e2e", "processes")
+
+# Hypothesis's example counts, by profile (HYPOTHESIS_PROFILE): `fast` for `make test`, `ci` for
+# `make test-all`, `thorough` for a long hunt by hand. No test names a count of its own.
+# Deadlines are off: a test's speed is the benchmarks' business, and a busy machine is no bug.
+for _name, _examples in (("fast", 10), ("ci", 30), ("thorough", 1000)):
+    hypothesis_settings.register_profile(
+        _name, max_examples=_examples, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+        print_blob=True,
+    )
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+
 
 def pytest_configure(config):
-    if os.environ.get("CI") and not os.environ.get("DATABASE_URL"):
-        raise pytest.UsageError("CI runs the tests on PostgreSQL: set DATABASE_URL")
+    every_tier = config.option.markexpr != "fast"
+    if os.environ.get("CI") and every_tier and not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
+        raise pytest.UsageError("CI runs the tiers past `make test` on PostgreSQL and Redis: set DATABASE_URL "
+                                "and REDIS_URL")
     _catalogues_compiled()
-    config.addinivalue_line("markers", "postgres: needs PostgreSQL (concurrent writers); skipped on SQLite")
+
+
+def pytest_sessionstart(session):
+    """The browser tests' screenshots and server logs of an earlier run are removed once, by the
+    run's controller (never by an xdist worker, whose siblings are writing theirs)."""
+    if not hasattr(session.config, "workerinput"):
+        shutil.rmtree(Path(settings.BASE_DIR, "test-artifacts", "frontend"), ignore_errors=True)
 
 
 def _catalogues_compiled() -> None:
@@ -45,8 +77,11 @@ def _catalogues_compiled() -> None:
             subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects by marker
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        if not any(item.get_closest_marker(tier) for tier in LATER_TIERS):
+            item.add_marker(pytest.mark.fast)
         if inspect.iscoroutinefunction(getattr(item, "obj", None)):
             item.fixturenames.append("_fastlane_closed_on_its_loop")
     if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
@@ -55,6 +90,23 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _no_process_in_the_fast_tier(request, monkeypatch):
+    """A test of the fast tier that starts a process (a server, a worker, a command line,
+    Chromium through Playwright, a process pool) fails, naming the tier it belongs to."""
+
+    if any(request.node.get_closest_marker(tier) for tier in PROCESS_TIERS):
+        return
+
+    def refused(*args, **kwargs):
+        pytest.fail("a test of the fast tier started a process: mark it `processes` (or `browser`, `e2e`)",
+                    pytrace=False)
+
+    monkeypatch.setattr(subprocess.Popen, "_execute_child", refused)
+    monkeypatch.setattr(_posixsubprocess, "fork_exec", refused)
+    monkeypatch.setattr(os, "fork", refused)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -202,9 +254,11 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 @pytest.fixture(autouse=True, scope="session")
 def _flush_past_append_only():
-    """Transactional tests end by emptying every table with one TRUNCATE, which the append-only
-    tables refuse: the suite, a superuser, empties them as a replica would (their triggers off),
-    which no server role can do."""
+    """Transactional tests end by emptying every table, which the append-only tables refuse.
+    On PostgreSQL (one TRUNCATE) the suite, a superuser, empties them as a replica would (their
+    triggers off), which no server role can do. On SQLite (a DELETE a table) the same flush
+    drops the tables' DELETE guards, empties the tables and makes the guards again, in one
+    transaction. Both live in the test suite alone: no setting turns a trigger off."""
 
     sql_flush = DatabaseOperations.sql_flush
 
@@ -212,8 +266,21 @@ def _flush_past_append_only():
         statements = sql_flush(self, *args, **kwargs)
         return ["SET LOCAL session_replication_role = replica;", *statements] if statements else statements
 
+    def flush_past_sqlite_triggers(self, style, tables, **kwargs):
+        statements = sqlite_flush(self, style, tables, **kwargs)
+        if not statements:
+            return statements
+        with self.connection.cursor() as cursor:
+            cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+            guards = [(name, sql) for name, sql in cursor.fetchall()
+                      if name.endswith("_no_delete") and name.removesuffix("_no_delete") in tables]
+        # One transaction (SQLite's DDL is transactional): the guards are gone for this flush only.
+        return [*(f"DROP TRIGGER {name};" for name, _ in guards), *statements, *(sql + ";" for _, sql in guards)]
+
+    sqlite_flush = SQLiteOperations.sql_flush
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(DatabaseOperations, "sql_flush", flush_as_replica)
+        patch.setattr(SQLiteOperations, "sql_flush", flush_past_sqlite_triggers)
         yield
 
 

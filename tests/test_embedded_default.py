@@ -15,6 +15,8 @@ from websockets.sync.client import connect
 
 from tests.embedded import serve
 
+pytestmark = pytest.mark.processes
+
 
 @pytest.fixture
 def embedded_server(tmp_path):

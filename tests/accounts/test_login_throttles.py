@@ -148,6 +148,7 @@ def test_an_ipv6_client_cannot_rotate_addresses_within_its_64(address_rates):
     assert codes == [400, 400, 400, 429]
 
 
+@pytest.mark.processes
 def test_a_bad_trusted_proxies_setting_stops_the_server():
     done = settings_in_a_fresh_process({"SECRET_KEY": "x" * 50, "TRUSTED_PROXIES": "*"}, "settings.TRUSTED_PROXIES")
     assert done.returncode != 0 and "TRUSTED_PROXIES" in done.stderr

@@ -6,8 +6,11 @@ import re
 import time
 
 import httpx
+import pytest
 
 from tests.embedded import serve
+
+pytestmark = pytest.mark.processes
 
 
 def test_the_reset_link_is_printed_on_the_console(tmp_path):

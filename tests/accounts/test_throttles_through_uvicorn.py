@@ -33,6 +33,7 @@ def sign_up(client: httpx.Client, forwarded_for: str) -> int:
     return client.post("/api/auth/register", json=body, headers={"X-Forwarded-For": forwarded_for}).status_code
 
 
+@pytest.mark.processes
 def test_rotating_x_forwarded_for_through_uvicorn_does_not_escape_the_throttles():
     """Regression: uvicorn ran with `--forwarded-allow-ips "*"`, so any client's X-Forwarded-For
     became its address; a new one per request was unlimited sign-ups and password guesses."""
@@ -45,6 +46,7 @@ def test_rotating_x_forwarded_for_through_uvicorn_does_not_escape_the_throttles(
             assert codes == [400, 400, 400, 429]
 
 
+@pytest.mark.processes
 def test_a_trusted_proxys_forwarded_address_counts_through_uvicorn():
     proxy = loopback()
     with uvicorn_servers(1, TRUSTED_PROXIES=proxy, **LOW_RATES) as (base,), client_from(proxy, base) as via_proxy:

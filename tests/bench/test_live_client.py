@@ -6,7 +6,7 @@ from django.conf import settings
 
 from bench import live
 
-pytestmark = pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
+pytestmark = [pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)"), pytest.mark.processes]
 
 
 def test_the_echo_app_brings_each_move_to_every_socket_of_its_table():

@@ -8,7 +8,7 @@ import pytest
 
 from bench import log
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.processes]
 
 
 def test_a_small_run_integrates_everything_and_keeps_proofs_within_their_bound():

@@ -7,6 +7,7 @@ from bench import rating_models
 from ratings import model_compare
 
 
+@pytest.mark.processes
 def test_a_tiny_run_completes_with_every_model_in_its_tables(capsys):
     figures = rating_models.main(["--matches", "20", "--game", "sequence-stacks", "--game", "the-game",
                                   "--players", "2", "--resamples", "20", "--workers", "2"])

@@ -9,7 +9,7 @@ import pytest
 
 from bench import store_growth
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.processes]
 
 
 def test_the_quick_run_grows_the_event_table_in_place_and_times_appends_and_reads_at_each_size():

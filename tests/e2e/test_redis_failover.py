@@ -44,6 +44,7 @@ pytestmark = [
     pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)"),
+    pytest.mark.e2e,
 ]
 
 PRIMARY, REPLICA, SENTINELS = 6391, 6392, (26391, 26392, 26393)

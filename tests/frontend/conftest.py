@@ -10,7 +10,6 @@ Screenshots go to `test-artifacts/frontend/` at the repository root.
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -26,7 +25,9 @@ from tests.conftest import broker_emptied
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = ROOT / "test-artifacts" / "frontend"
+ARTIFACTS = ROOT / "test-artifacts" / "frontend"  # emptied as a run starts (tests/conftest.py)
+# The log of this xdist worker's server (each worker starts its own).
+SERVER_LOG = ARTIFACTS / f"server-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -36,10 +37,6 @@ PASSWORD = "a long enough passphrase"
 needs_chromium = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="browser tests need Debian's Chromium at /usr/bin/chromium (apt: chromium)"
 )
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "browser: drives Chromium against a real server (/usr/bin/chromium)")
 
 
 def _free_port() -> int:
@@ -98,7 +95,7 @@ def live_server_url(server_env) -> str:
         pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium")
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with open(ARTIFACTS / "server.log", "w") as log:
+    with open(SERVER_LOG, "w") as log:
         process = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--no-demo", "--port", str(port)],
             cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
@@ -121,7 +118,7 @@ def _wait_until_up(base: str, process: subprocess.Popen) -> str:
                 return base
         except httpx.TransportError:
             pass
-        assert process.poll() is None, (ARTIFACTS / "server.log").read_text()
+        assert process.poll() is None, SERVER_LOG.read_text()
         assert time.monotonic() < deadline, "the server did not come up"
         time.sleep(0.3)
 
@@ -207,10 +204,3 @@ def log_in(page, username: str) -> None:
 
 def unique(prefix: str) -> str:
     return f"{prefix}{time.time_ns() % 10**9:x}"
-
-
-@pytest.fixture(scope="package", autouse=True)
-def _clean_artifacts():
-    if ARTIFACTS.exists():
-        shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    yield

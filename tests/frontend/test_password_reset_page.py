@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.frontend.conftest import ARTIFACTS, PASSWORD, needs_chromium, unique
+from tests.frontend.conftest import PASSWORD, SERVER_LOG, needs_chromium, unique
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -19,7 +19,7 @@ def link_from_server_log(email: str, timeout: float = 20) -> str:
     """The reset link of the newest e-mail to `email` that the server printed."""
     deadline = time.monotonic() + timeout
     while True:
-        log = (ARTIFACTS / "server.log").read_text(errors="replace")
+        log = SERVER_LOG.read_text(errors="replace")
         start = log.rfind(f"To: {email}")
         found = re.search(r"https?://[^/\s]+(/account/reset/\S+)", log[start:]) if start >= 0 else None
         if found:

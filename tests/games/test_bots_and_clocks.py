@@ -113,6 +113,7 @@ needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (se
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("game", sorted(ENGINES))
+@pytest.mark.processes
 def test_a_table_of_bots_plays_itself_to_the_end_through_a_real_worker(game):
     owner = make_user("owner")
     with celery_worker():
@@ -128,6 +129,7 @@ def test_a_table_of_bots_plays_itself_to_the_end_through_a_real_worker(game):
 @needs_redis
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.processes
 def test_idle_people_are_played_by_the_clock_then_abandoned_and_the_match_still_ends():
     alice, bob = make_user("alice"), make_user("bob")
     match = services.match_create(user=alice, game="the-game", players=2, clock_seconds=1)
@@ -147,6 +149,7 @@ def test_idle_people_are_played_by_the_clock_then_abandoned_and_the_match_still_
 @needs_redis
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.processes
 def test_the_sweep_resends_a_bot_turn_whose_task_was_lost():
     owner = make_user("owner")
     match = bot_table("the-game", 2, owner)

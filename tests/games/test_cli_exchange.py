@@ -46,6 +46,7 @@ def server_a_export(folder, settings) -> list[int]:
     return ids
 
 
+@pytest.mark.processes
 def test_import_help_documents_as_and_says_imported_matches_are_not_rated():
     run = manage("import_matches", "--help")
     assert run.returncode == 0, run.stderr
@@ -54,6 +55,7 @@ def test_import_help_documents_as_and_says_imported_matches_are_not_rated():
     assert "stored finished and unrated" in text and "guests name@server" in text
 
 
+@pytest.mark.processes
 def test_export_help_documents_every_option_and_where_the_files_go():
     run = manage("export_matches", "--help")
     assert run.returncode == 0, run.stderr
@@ -86,6 +88,7 @@ def test_a_missing_path_stops_the_import_before_any_file_is_stored(tmp_path, set
 
 
 @pytest.mark.postgres
+@pytest.mark.processes
 def test_the_real_command_answers_a_bad_user_or_path_with_one_line_and_exit_1(tmp_path):
     """Prevents tracebacks on an operator's mistakes: the process prints one line and exits 1."""
     (tmp_path / "m.jsonl").write_text("{}\n")
@@ -108,6 +111,7 @@ def test_export_names_a_match_it_cannot_export_and_writes_nothing(tmp_path, alic
         call_command("export_matches", str(tmp_path / "a-file" / "out"), verbosity=0)
 
 
+@pytest.mark.processes
 def test_a_round_trip_from_server_a_to_server_b_stores_unrated_matches_of_guests_and_says_so(tmp_path, settings, carol):
     server_a_export(tmp_path, settings)
     ann_here = make_user("ann")  # server B's own ann: not the ann who played on A

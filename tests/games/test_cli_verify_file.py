@@ -17,6 +17,8 @@ import pytest
 from games.chain import canonical_time
 from tests.games.worker import ROOT
 
+pytestmark = pytest.mark.processes
+
 GOLDEN = ROOT / "tests" / "fixtures" / "golden"
 
 

@@ -67,6 +67,7 @@ def test_the_task_tops_up_only_while_the_demo_is_on(house, settings):
     assert demo_top_up_task() == []
 
 
+@pytest.mark.processes
 def test_beat_schedules_the_top_up_only_when_serve_turns_the_demo_on():
     code = "'demo-top-up' in settings.CELERY_BEAT_SCHEDULE"
     assert settings_in_a_fresh_process({"DEMO": "1", "SECRET_KEY": "x" * 50}, code).stdout.strip() == "True"
@@ -96,6 +97,7 @@ def test_two_top_ups_at_once_start_the_missing_tables_once():
     assert len(started) == 4 and len(demo_tables_live()) == 4
 
 
+@pytest.mark.processes
 def test_make_run_still_has_live_demo_tables_after_its_first_ones_end(tmp_path):
     """Regression: the first bot tables ended within 12 to 88 seconds and nothing replaced them,
     so the lobby's "Playing now" showed nobody."""

@@ -472,7 +472,7 @@ def test_no_mangled_file_answers_500_or_writes_anything(alice, bob, tmp_path):
     api = client_for(alice)
     path = tmp_path / "mangled.jsonl"
 
-    @hypothesis_settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @hypothesis_settings(suppress_health_check=list(HealthCheck), database=None)
     @given(_mutations())
     def check(edits):
         content = _apply(lines, edits)

@@ -82,6 +82,7 @@ def test_auto_pass_is_a_seats_own_choice(alice, bob, carol):
 @pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.processes
 def test_a_seat_with_auto_pass_passes_at_once_and_the_window_closes_on_its_own(settings):
     settings.INTERRUPT_WINDOW_SECONDS = 4
     users = [make_user(n) for n in ("alice", "bob", "carol")]

@@ -105,6 +105,7 @@ async def test_a_spectator_who_takes_a_seat_gets_that_seats_view_on_the_same_soc
 
 
 @pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
+@pytest.mark.processes
 def test_a_socket_on_one_server_drops_the_seat_its_user_left_on_the_other():
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
     match = services.match_create(user=alice, game="the-game", players=2)

@@ -44,10 +44,16 @@ def celery_worker(*, pool: str = "prefork", concurrency: int = 2, **env_override
         process.wait(timeout=30)
 
 
-def wait_for(condition, *, timeout: float = 60.0, what: str = "the condition") -> None:
+def wait_for(condition, *, timeout: float = 60.0, what: str = "the condition", progress=None) -> None:
+    """Polls `condition` until it holds. With `progress` (a callable whose value changes as the
+    work advances), `timeout` is how long nothing may advance, not how long the whole may take:
+    a long run on a busy machine is slow, not stuck."""
     deadline = time.monotonic() + timeout
+    seen = progress() if progress else None
     while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        if progress and (now := progress()) != seen:
+            seen, deadline = now, time.monotonic() + timeout
+        assert time.monotonic() < deadline, f"timed out waiting for {what}" + (f" (stuck at {seen})" if progress else "")
         time.sleep(0.1)
 
 

@@ -27,7 +27,7 @@ def token(transactional_db):
 @pytest.mark.postgres  # committed data: requests into the WSGI app open and close their own connections
 @pytest.mark.django_db(transaction=True)
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))
 def test_no_endpoint_answers_500_and_every_answer_matches_the_schema(case, token):
     # Left out, on purpose: a schema cannot say every rule of the domain (a game's player
     # counts, a seat being free), so schema-valid requests may still get a 400; and unknown

@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engines import ENGINES, IllegalMove
@@ -48,7 +48,6 @@ def observe(engine, state, players) -> str:
 
 
 @pytest.mark.parametrize("slug", sorted(ENGINES))
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_json_move_from_any_seat_is_events_or_illegal_and_a_refusal_changes_nothing(slug, data):
     engine = ENGINES[slug]

@@ -124,6 +124,7 @@ async def test_a_refused_socket_is_sent_nothing_of_the_table(settings):
 
 
 @pytest.mark.skipif(not django_settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
+@pytest.mark.processes
 def test_sockets_spread_over_two_servers_share_one_cap(monkeypatch):
     """Prevents getting past the cap by opening the sockets on every server process in turn."""
     monkeypatch.setenv("MAX_SOCKETS_PER_CLIENT_AND_TABLE", "2")

@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from leaguelog.notes import parse_signer_key
 from tests.server.test_production_shape import settings_in_a_fresh_process
+
+pytestmark = pytest.mark.processes
 
 
 def test_production_refuses_to_start_without_a_log_key():

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from leaguelog import merkle
@@ -160,7 +160,6 @@ def test_proofs_stay_logarithmic_in_size_and_reads():
 _SIZES = st.integers(min_value=1, max_value=300)
 
 
-@settings(max_examples=40, deadline=None)
 @given(size=_SIZES)
 def test_every_inclusion_proof_from_stored_hashes_verifies_against_the_leaf_root(size):
     log = numbered_log(size)
@@ -171,7 +170,6 @@ def test_every_inclusion_proof_from_stored_hashes_verifies_against_the_leaf_root
         assert merkle.verify_inclusion(leaf, index, size, proof, root)
 
 
-@settings(max_examples=200, deadline=None)
 @given(size=_SIZES, data=st.data())
 def test_a_tampered_inclusion_claim_fails(size, data):
     log = numbered_log(size)
@@ -207,7 +205,6 @@ def test_every_consistency_proof_between_small_sizes_verifies():
             )
 
 
-@settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_a_tampered_consistency_claim_fails(data):
     new_size = data.draw(st.integers(min_value=2, max_value=300), label="new size")
@@ -231,7 +228,6 @@ def test_a_tampered_consistency_claim_fails(data):
     assert not merkle.verify_consistency(old_size, new_size, old_root, forked, proof)
 
 
-@settings(max_examples=100, deadline=None)
 @given(entries=st.lists(st.binary(max_size=16), max_size=300))
 def test_tree_hash_from_stored_hashes_equals_the_root_of_the_leaves(entries):
     log = log_of(entries)

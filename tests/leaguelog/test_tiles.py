@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from leaguelog import merkle, tiles
@@ -120,7 +120,6 @@ def test_a_level_one_tile_holds_the_roots_of_full_level_zero_tiles():
     assert level_1 == first_tile_root + merkle.root_from_leaves(log.leaf_hashes[256:])
 
 
-@settings(max_examples=15, deadline=None)
 @given(tree_size=st.integers(min_value=1, max_value=1500))
 @example(tree_size=255)
 @example(tree_size=256)

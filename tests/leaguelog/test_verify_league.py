@@ -122,6 +122,7 @@ def test_a_mirror_verifies_from_its_folder_and_main_prints_the_summary(league, t
     assert "verify_league: ok:" in out and "6 matches (6 exports replayed), 1 tournaments, 2 ladders" in out
 
 
+@pytest.mark.processes
 def test_it_runs_without_django_settings_or_a_database(league, tmp_path):
     verify_league(mirrored(client_fetch(), tmp_path), log_key=LOG_KEY)
     done = subprocess.run(
@@ -333,6 +334,7 @@ def test_the_rating_parameters_are_published_exactly():
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.processes
 def test_a_live_server_verifies_and_mirrors(league, tmp_path, capsys):
     with uvicorn_servers(1) as (base,):
         assert main([base, "--log-key", LOG_KEY.encode(), "--mirror", str(tmp_path)]) == 0

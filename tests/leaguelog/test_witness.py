@@ -116,6 +116,7 @@ def test_the_server_refuses_a_cosignature_of_a_stranger_a_forgery_or_no_checkpoi
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.processes
 def test_the_witness_command_cosigns_a_live_server_and_stops_at_a_fork(tmp_path, capsys):
     alice, bob = make_user("alice"), make_user("bob")
     finished_match("sequence-stacks", [alice, bob])

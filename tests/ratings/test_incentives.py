@@ -15,7 +15,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engines import ENGINES
@@ -89,6 +89,7 @@ def sweep(seed: int, count: int) -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.processes
 def test_finishing_worse_never_rates_higher_over_100_000_random_matches():
     seeds = range(SWEEP_MATCHES // _CHUNK)
     # Spawned, not forked: a fork of the test process (its database connections, threads) can hang.
@@ -122,7 +123,6 @@ def matches(draw):
     return params, pairs, keys, draw(st.integers(0, players - 1))
 
 
-@settings(max_examples=400, deadline=None)
 @given(matches())
 def test_finishing_worse_never_rates_higher_at_the_corners(match):
     assert violation(*match) is None

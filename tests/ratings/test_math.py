@@ -5,7 +5,7 @@ import math
 
 import pytest
 import trueskill
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import math as rmath
@@ -30,7 +30,6 @@ def test_params_come_from_a_dict_and_refuse_unknown_keys():
         rmath.Params.from_dict({"gamma": 1})
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(min_value=1, max_value=6), min_size=2, max_size=6),
        st.lists(st.tuples(st.floats(10, 40), st.floats(1, 8.5)), min_size=6, max_size=6))
 def test_a_free_for_all_is_exactly_trueskill_rate(ranks, pairs):

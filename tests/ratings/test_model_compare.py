@@ -6,7 +6,7 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import model_compare as mc
@@ -163,7 +163,6 @@ def test_every_models_strict_orders_sum_to_one(name):
     assert sum(prediction.winner) == pytest.approx(1.0)
 
 
-@settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.floats(-30, 30), st.floats(0.3, 10)), min_size=2, max_size=4))
 def test_gaussian_strict_orders_sum_to_one_and_a_weak_order_is_their_sum(performances):
     prediction = mc.gaussian_prediction(performances, [1 / len(performances)] * len(performances))
@@ -173,7 +172,6 @@ def test_gaussian_strict_orders_sum_to_one_and_a_weak_order_is_their_sum(perform
     assert all_tied == pytest.approx(1.0, abs=5e-4)
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(-20, 20), min_size=2, max_size=5), st.lists(st.integers(1, 3), min_size=5, max_size=5))
 def test_plackett_luce_weak_orders_lie_between_their_strict_order_and_one(log_strengths, rank_pool):
     prediction = mc.plackett_luce_prediction(log_strengths)

@@ -137,6 +137,7 @@ def open_rated_table(owner, joiner, *, clock_seconds: int | None) -> int:
 @needs_redis
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.processes
 def test_a_second_account_that_never_moves_on_a_5_second_clock_farms_no_rating():
     """Regression (issue 18, item 6): a fresh account sits at a rated 5 s table and never moves;
     the clock plays for it until it is abandoned and the match ends. No ledger row is written

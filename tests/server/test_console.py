@@ -21,6 +21,7 @@ from server.urls import urlpatterns as server_urls
 from tests.embedded import ROOT, serve
 
 
+@pytest.mark.processes
 def test_the_console_has_one_info_line_a_request_and_no_warning_for_ordinary_answers(tmp_path):
     """Regression: every 4xx added a WARNING line ending in `[req None match None]`, kombu warned
     "No hostname was supplied" three times, Celery printed its banner, and the first opening of
@@ -94,6 +95,7 @@ def test_the_text_format_names_the_request_and_match_only_when_there_are_some():
     assert settings.LOGGING["formatters"]["text"] == {"()": "server.logs.TextFormatter"}
 
 
+@pytest.mark.processes
 def test_the_schema_has_no_warning():
     """`spectacular --fail-on-warn` fails on any warning the docs page would print when opened."""
     done = subprocess.run(

@@ -130,6 +130,7 @@ def test_db_runtime_role_refuses_a_role_that_could_get_round_the_triggers(attrib
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
+@pytest.mark.processes
 def test_the_servers_the_e2e_tests_start_connect_as_the_runtime_role():
     with uvicorn_servers(1) as (base,):
         assert httpx.get(f"{base}/readyz", timeout=10).json()["checks"]["database"] == "ok"

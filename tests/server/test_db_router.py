@@ -180,6 +180,7 @@ def test_a_replica_that_answers_again_is_used_again(replica_down, caplog):
     assert any("replica back" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.processes
 def test_without_database_replica_url_there_is_no_replica_router_or_middleware():
     base = {"DATABASE_URL": "postgres://u@h/db", "SECRET_KEY": "x" * 50}
     expression = "sorted(settings.DATABASES), settings.DATABASE_ROUTERS, any('db_router' in m for m in settings.MIDDLEWARE)"

@@ -14,7 +14,7 @@ from tests.accounts.test_throttles_through_uvicorn import client_from, loopback
 from tests.games.servers import uvicorn_servers
 from tests.games.worker import ROOT
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.processes]
 
 
 def test_x_forwarded_proto_counts_only_from_a_trusted_proxy():

@@ -24,11 +24,13 @@ def settings_in_a_fresh_process(env: dict, expression: str) -> subprocess.Comple
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**base, **env}, capture_output=True, text=True)
 
 
+@pytest.mark.processes
 def test_production_refuses_to_start_without_a_secret_key():
     done = settings_in_a_fresh_process({"DATABASE_URL": "postgres://u@h/db"}, "settings.DEBUG")
     assert done.returncode != 0 and "SECRET_KEY must be set" in done.stderr
 
 
+@pytest.mark.processes
 def test_production_is_not_debug_and_sends_cookies_only_over_https():
     env = {"DATABASE_URL": "postgres://u@h/db", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "cards.example.org"}
     done = settings_in_a_fresh_process(
@@ -37,6 +39,7 @@ def test_production_is_not_debug_and_sends_cookies_only_over_https():
     assert done.stdout.strip() == "False True ['cards.example.org'] json"
 
 
+@pytest.mark.processes
 def test_the_embedded_default_keeps_its_own_secret_key(tmp_path):
     env = {"VAR_DIR": str(tmp_path)}
     env_without_db = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}

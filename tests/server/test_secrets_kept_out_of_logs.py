@@ -28,6 +28,7 @@ def test_token_and_ticket_values_are_blanked_however_they_are_written():
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.processes
 def test_uvicorns_access_log_never_shows_a_token_or_a_ticket(tmp_path):
     """Regression: the socket's `?token=` landed in the access log, and tokens never expired."""
     alice, bob = make_user("alice"), make_user("bob")

@@ -23,7 +23,10 @@ IGNORED = ("--ignore=.venv", "--ignore=var", "--ignore=tests", "--ignore=bench",
 DOMAINS = ("django", "djangojs")
 WELSH_PLURALS = 6
 
-pytestmark = pytest.mark.skipif(shutil.which("xgettext") is None, reason="needs GNU gettext (apt: gettext)")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("xgettext") is None, reason="needs GNU gettext (apt: gettext)"),
+    pytest.mark.processes,
+]
 
 
 @pytest.fixture(scope="module")

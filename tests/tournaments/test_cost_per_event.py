@@ -122,7 +122,7 @@ _registrations = st.lists(st.tuples(st.sampled_from(["bot", "withdraw", "return"
                           min_size=1, max_size=25)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=_registrations)
 def test_registrations_and_withdrawals_keep_the_rows_a_full_ranking_gives(alice, steps):
     """Before the start every change touches a row or two; the table equals ranking everyone again."""

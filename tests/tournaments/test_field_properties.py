@@ -37,7 +37,7 @@ _steps = st.lists(
 )
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))
 @given(steps=_steps, format=st.sampled_from(["swiss", "swiss-tables"]), check_in=st.booleans())
 def test_any_sequence_of_field_changes_rebuilds_to_the_same_rows(alice, steps, format, check_in):
     options = {"rounds": 3} if format == "swiss" else {"rounds": 3, "table_size": 2}

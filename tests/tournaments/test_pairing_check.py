@@ -543,6 +543,7 @@ def test_the_cli_exits_2_with_one_line_on_unreadable_input(files, capsys, name, 
     assert captured.err.count("\n") == 1
 
 
+@pytest.mark.processes
 def test_python_m_runs_without_django_and_keeps_the_exit_codes(files):
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
     env["PYTHONPATH"] = ROOT
@@ -569,6 +570,7 @@ def test_the_management_command_keeps_the_exit_codes(files):
     assert unreadable.value.returncode == 2 and "is not JSON" in str(unreadable.value)
 
 
+@pytest.mark.processes
 def test_manage_py_exits_1_on_findings(files):
     env = {**os.environ, "PYTHONPATH": ROOT, "DJANGO_SETTINGS_MODULE": "server.settings_test"}
     done = subprocess.run([sys.executable, os.path.join(ROOT, "manage.py"), "pairing_check", files["broken"]],

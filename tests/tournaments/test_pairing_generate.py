@@ -90,6 +90,8 @@ def _findings_of(seed: int) -> list[str]:
             for finding in check_export(load_export(generate(seed))) if not finding.note]
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_random_tournaments_have_no_findings():
     """CI's promise from issue #27: 1,000 random tournaments, zero findings (notes allowed).
 

@@ -111,7 +111,7 @@ _operations = st.lists(
 )
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(operations=_operations)
 def test_any_mix_of_results_and_corrections_keeps_incremental_equal_to_rebuilt(alice, operations):
     """Whatever the organiser does in whatever order, folding as we go equals folding at the end."""

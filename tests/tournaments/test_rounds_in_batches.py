@@ -78,6 +78,7 @@ def test_nobody_leaves_a_round_already_partly_seated_by_re_pairing_it(alice, set
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(not django_settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
+@pytest.mark.processes
 def test_a_worker_killed_mid_start_leaves_every_table_started_once_and_none_twice(settings):
     settings.TOURNAMENT_TABLES_PER_BATCH = 2
     organiser = make_user("organiser")

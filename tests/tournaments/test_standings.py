@@ -4,7 +4,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.formats import Bye, Entrant, History, forfeit_result
@@ -179,7 +179,6 @@ def _reference(entrants, history, bye_points, cooperative):
     return rows, sorted(entrants, key=lambda e: (key(e), entrants.index(e)))
 
 
-@settings(max_examples=150, deadline=None)
 @given(data=st.data(), cooperative=st.booleans(), bye_points=st.sampled_from([Fraction(1), Fraction(1, 2), Fraction(0)]))
 def test_integer_tallies_give_the_exact_fractions_of_the_definitions(data, cooperative, bye_points):
     players = [f"p{n}" for n in range(data.draw(st.integers(2, 9)))]

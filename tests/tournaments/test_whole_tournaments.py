@@ -24,7 +24,7 @@ from tournaments import selectors, services
 from tournaments.models import Round, RoundTable, Tournament
 
 needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
-pytestmark = [needs_redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [needs_redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.processes]
 
 
 def bot_tournament(*, game: str, format: str, options: dict, bots: list[str], **settings_) -> Tournament:

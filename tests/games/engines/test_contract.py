@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engines import ENGINES, Engine, IllegalMove
@@ -119,7 +119,6 @@ def test_start_refuses_a_deck_option_that_is_not_the_deck_for_that_player_count(
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-@settings(max_examples=20, deadline=None)
 @given(data=st.data())
 def test_start_opens_with_game_started_recording_players_seed_and_options(slug, data):
     engine = ENGINES[slug]
@@ -133,7 +132,6 @@ def test_start_opens_with_game_started_recording_players_seed_and_options(slug, 
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-@settings(max_examples=20, deadline=None)
 @given(data=st.data())
 def test_start_takes_a_deck_option_as_the_order_of_the_first_deal_and_keeps_its_own_copy(slug, data):
     engine = ENGINES[slug]
@@ -187,7 +185,6 @@ def test_the_canonical_deck_refuses_a_player_count_out_of_range(slug):
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-@settings(max_examples=20, deadline=None)
 @given(data=st.data())
 def test_without_a_deck_option_start_shuffles_the_canonical_deck_with_the_seed(slug, data):
     engine = ENGINES[slug]
@@ -202,7 +199,6 @@ def test_without_a_deck_option_start_shuffles_the_canonical_deck_with_the_seed(s
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-@settings(max_examples=20, deadline=None)
 @given(data=st.data())
 def test_replay_of_the_opening_is_the_fold_of_evolve_from_nothing(slug, data):
     engine = ENGINES[slug]
@@ -291,7 +287,6 @@ def playout(engine: Engine, players: int, seed: int, rng: random.Random, deep_ev
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_random_game_keeps_the_contract_to_its_end(slug, data):
     engine = ENGINES[slug]

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engines import ENGINES
@@ -945,7 +945,6 @@ def _scramble_hidden(state, viewer, rng: random.Random):
 PLAYERS = st.integers(min_value=2, max_value=6)
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(players=PLAYERS, seed=st.integers(min_value=0, max_value=2**32))
 def test_random_play_ends_conserves_cards_and_replays_to_the_same_state(players, seed):
     deck = Counter(canonical_deck(players))
@@ -960,7 +959,6 @@ def test_random_play_ends_conserves_cards_and_replays_to_the_same_state(players,
     assert _observe(ENGINE.replay(json.loads(json.dumps(events)))) == _observe(state)
 
 
-@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(players=PLAYERS, seed=st.integers(min_value=0, max_value=2**32))
 def test_no_view_or_to_act_depends_on_hidden_cards(players, seed):
     """Views, to_act and each seat's legal moves are the same whatever the hidden cards are."""
@@ -998,7 +996,6 @@ def _secret_keys(obj) -> list[str]:
     return []
 
 
-@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(players=PLAYERS, seed=st.integers(min_value=0, max_value=2**32))
 def test_redacted_events_reveal_nothing_hidden(players, seed):
     for _state, events in _random_game(players, seed):  # noqa: B007 - the last step's events, used below
@@ -1049,7 +1046,6 @@ def _canonical_move(move: dict) -> dict:
     return canonical
 
 
-@settings(deadline=None, max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(players=PLAYERS, seed=st.integers(min_value=0, max_value=2**16), steps=st.integers(0, 150),
        seat=st.integers(-1, 6) | _JSON, move=_MOVES)
 def test_junk_moves_raise_illegal_move_and_change_nothing(players, seed, steps, seat, move):

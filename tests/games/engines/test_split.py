@@ -10,7 +10,7 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engines._common import IllegalMove, seeded_shuffle
@@ -955,7 +955,6 @@ def random_game(players: int, seed: int, choice_seed: int, visit=None, greedy: b
     return events, state
 
 
-@settings(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(0, 2**32), choice_seed=st.integers(0, 2**32),
        greedy=st.booleans())
 def test_random_play_ends_and_replay_matches_step_by_step(players, seed, choice_seed, greedy):
@@ -977,7 +976,6 @@ def test_random_play_ends_and_replay_matches_step_by_step(players, seed, choice_
     json.dumps(events)
 
 
-@settings(deadline=None, max_examples=12, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(0, 2**32), choice_seed=st.integers(0, 2**32),
        greedy=st.booleans())
 def test_cards_are_conserved_and_nothing_hidden_leaks(players, seed, choice_seed, greedy):
@@ -1032,7 +1030,6 @@ def canonical(move: dict) -> dict:
     return shaped
 
 
-@settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(0, 2**16), stop=st.integers(0, 400),
        moves=st.lists(MOVES, min_size=1, max_size=12), seat_offset=st.integers(0, 7), greedy=st.booleans())
 def test_malformed_moves_raise_illegal_move_and_change_nothing(players, seed, stop, moves, seat_offset,

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engines import ENGINES, IllegalMove
@@ -709,7 +709,6 @@ def brute_force_runs(collection: list[str]) -> tuple[int, tuple[int, ...]]:
     return best
 
 
-@settings(deadline=None, max_examples=60)
 @given(st.lists(st.sampled_from(range(102)), unique=True, max_size=14)
        .map(lambda indices: [canonical_deck(4)[index] for index in indices])
        .filter(lambda cards: sum(1 for card in cards if card[1] == "#" or card[0] == "W") <= 3))
@@ -948,7 +947,6 @@ def places(state) -> Counter:
 players_and_seeds = st.tuples(st.integers(2, 5), st.integers(10**9, 2 * 10**9))
 
 
-@settings(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
 @given(players_and_seeds)
 def test_random_play_ends_conserves_cards_and_replays_to_the_same_game(game):
     players, seed = game
@@ -971,7 +969,6 @@ def test_random_play_ends_conserves_cards_and_replays_to_the_same_game(game):
     assert events[-1]["type"] == "GameEnded" and events[-1]["outcome"] == ENGINE.outcome(state)
 
 
-@settings(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
 @given(players_and_seeds, st.integers(1, 400), st.randoms(use_true_random=False))
 def test_no_view_or_redacted_event_depends_on_the_hidden_pile_order_or_seed(game, steps, shuffler):
     players, seed = game
@@ -992,7 +989,6 @@ def test_no_view_or_redacted_event_depends_on_the_hidden_pile_order_or_seed(game
         assert redacted[0]["deck_count"] == len(started["deck"])
 
 
-@settings(deadline=None, max_examples=80, suppress_health_check=[HealthCheck.too_slow])
 @given(players_and_seeds, st.integers(1, 300), st.data())
 def test_malformed_moves_raise_illegal_move_and_change_nothing(game, steps, data):
     players, seed = game
@@ -1042,7 +1038,6 @@ def normal(move: dict, state, seat: int) -> dict:
     return {"action": action}
 
 
-@settings(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
 @given(players_and_seeds, st.integers(1, 400))
 def test_decide_accepts_exactly_the_legal_bids_and_payments(game, steps):
     players, seed = game

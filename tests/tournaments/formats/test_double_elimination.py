@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import replace
 from random import Random
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.formats import FORMATS, History, result
@@ -116,7 +116,6 @@ def test_a_withdrawn_losers_bracket_player_gives_a_walkover():
     assert FORMAT.bracket(list(range(1, 9)), None, history).match("L1.1").status == "bye"
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.integers(2, 40), st.booleans(), st.integers(0, 10**6))
 def test_random_results_lead_to_one_champion_and_everyone_else_out_after_two_losses(players, reset, seed):
     ids = list(range(1, players + 1))
@@ -137,7 +136,6 @@ def test_random_results_lead_to_one_champion_and_everyone_else_out_after_two_los
         assert len(seated) == len(set(seated)) and not set(seated) & set(pairing.byes)
 
 
-@settings(max_examples=40, deadline=None)
 @given(st.integers(4, 64), st.integers(0, 10**6))
 def test_a_dropped_player_never_meets_a_past_opponent_in_its_drop_down_round(players, seed):
     """Drop-down placement (pair flip): only the winners' final drops onto a possible rematch."""
@@ -161,7 +159,6 @@ def test_the_bracket_serialises_for_a_front_end_with_byes_marked():
     json.dumps(data)
 
 
-@settings(max_examples=40, deadline=None)
 @given(st.integers(3, 32), st.integers(0, 10**6), st.lists(st.integers(1, 32), max_size=6))
 def test_withdrawals_at_any_time_never_stall_the_bracket_or_seat_an_absent_player(players, seed, leavers):
     ids = list(range(1, players + 1))

@@ -5,7 +5,7 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.formats import FORMATS, History, result
@@ -115,7 +115,6 @@ def test_two_players_play_one_game():
     assert [[t.seats for t in p.tables] for p in play_all(2)] == [[(1, 2)]]
 
 
-@settings(max_examples=30, deadline=None)
 @given(st.integers(2, 16), st.booleans())
 def test_everybody_meets_everybody_once_per_cycle_and_nobody_plays_twice_a_round(players, double):
     rounds = play_all(players, {"double": double})
@@ -131,7 +130,6 @@ def test_everybody_meets_everybody_once_per_cycle_and_nobody_plays_twice_a_round
     assert byes == (Counter({n: cycles for n in range(1, players + 1)}) if players % 2 else Counter())
 
 
-@settings(max_examples=30, deadline=None)
 @given(st.integers(2, 16))
 def test_seat_zero_is_shared_fairly_everyone_has_half_their_games_rounded_either_way(players):
     rounds = play_all(players)
@@ -144,7 +142,6 @@ def test_seat_zero_is_shared_fairly_everyone_has_half_their_games_rounded_either
         assert abs(2 * first[player] - games[player]) <= 1
 
 
-@settings(max_examples=20, deadline=None)
 @given(st.integers(2, 16))
 def test_a_double_round_robin_gives_every_pair_each_seat_once(players):
     seats = Counter(t.seats for p in play_all(players, {"double": True}) for t in p.tables)

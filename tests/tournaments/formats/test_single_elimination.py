@@ -5,7 +5,7 @@ from collections import Counter
 from random import Random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.formats import BYE, FORMATS, Entrant, History, result
@@ -113,7 +113,6 @@ def test_a_bye_is_drawn_as_the_bye_sentinel():
     assert bracket.match("W1.1").players == (1, BYE)
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.integers(2, 40), st.booleans(), st.integers(0, 10**6))
 def test_random_results_lead_to_exactly_one_champion_and_a_place_for_everyone(players, third, seed):
     ids = list(range(1, players + 1))
@@ -133,7 +132,6 @@ def test_random_results_lead_to_exactly_one_champion_and_a_place_for_everyone(pl
     assert losses[bracket.champion] == 0
 
 
-@settings(max_examples=30, deadline=None)
 @given(st.integers(2, 40), st.integers(0, 10**6))
 def test_losers_of_the_same_round_share_a_place_and_a_later_round_places_higher(players, seed):
     ids = list(range(1, players + 1))

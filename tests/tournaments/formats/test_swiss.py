@@ -5,7 +5,7 @@ from collections import Counter
 from random import Random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.formats import FORMATS, Bye, Entrant, History, forfeit_result, result
@@ -182,7 +182,6 @@ def test_ties_after_the_greedy_pass_are_repaired_without_a_rematch():
 # --- properties -----------------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
 @given(swiss_runs)
 def test_nobody_sits_at_two_tables_or_both_plays_and_has_a_bye(run):
     n, rounds, seed = run
@@ -193,7 +192,6 @@ def test_nobody_sits_at_two_tables_or_both_plays_and_has_a_bye(run):
         assert len(pairing.byes) == n % 2
 
 
-@settings(max_examples=40, deadline=None)
 @given(swiss_runs)
 def test_no_rematch_whenever_a_rematch_free_pairing_exists(run):
     n, rounds, seed = run
@@ -211,7 +209,6 @@ def test_no_rematch_whenever_a_rematch_free_pairing_exists(run):
             assert not {frozenset(t.seats) for t in pairing.tables} & played_pairs(history)
 
 
-@settings(max_examples=40, deadline=None)
 @given(swiss_runs)
 def test_byes_go_one_per_player_to_the_lowest_ranked_unless_that_forces_a_rematch(run):
     n, rounds, seed = run
@@ -227,7 +224,6 @@ def test_byes_go_one_per_player_to_the_lowest_ranked_unless_that_forces_a_rematc
             assert bye == lowest
 
 
-@settings(max_examples=40, deadline=None)
 @given(swiss_runs)
 def test_seat_zero_alternates_so_nobody_is_more_than_two_games_ahead_when_avoidable(run):
     """Three in a row is no longer absolute: keeping both players in balance comes first."""
@@ -244,7 +240,6 @@ def test_seat_zero_alternates_so_nobody_is_more_than_two_games_ahead_when_avoida
                 assert abs(record.balance) <= 2
 
 
-@settings(max_examples=25, deadline=None)
 @given(st.integers(4, 12), st.integers(0, 10**6))
 def test_a_withdrawal_mid_event_keeps_everyone_else_paired(n, seed):
     for _history, pairing in simulate(n, 5, seed, withdraw_after=(2, 0)):
@@ -266,7 +261,6 @@ def test_bad_option_values_are_refused():
             FORMAT.next_round([1, 2], options)
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.integers(1, 9), st.sets(st.tuples(st.integers(0, 8), st.integers(0, 8))))
 def test_the_blossom_matching_is_maximum(count, edges):
     """The repair's matching finds as many pairs as a brute force does, odd cycles included."""
@@ -288,7 +282,6 @@ def test_the_blossom_matching_is_maximum(count, edges):
     assert sum(1 for v in range(count) if mate[v] != -1) // 2 == most(list(range(count)))
 
 
-@settings(max_examples=30, deadline=None)
 @given(st.integers(8, 20), st.integers(2, 6), st.integers(0, 10**6))
 def test_in_a_field_without_byes_seat_zero_counts_end_within_one_of_each_other(half, rounds, seed):
     """A balance of ±1 is absolute in the final round, so seat-0 and seat-1 games end within one."""

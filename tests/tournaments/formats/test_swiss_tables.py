@@ -7,7 +7,7 @@ from itertools import combinations, permutations
 from random import Random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.formats import FORMATS, Bye, History, result, table_sizes
@@ -153,7 +153,6 @@ def test_a_table_size_outside_the_game_range_is_refused():
         FORMAT.next_round([1, 2, 3], options(6, 2, 5))
 
 
-@settings(max_examples=50, deadline=None)
 @given(games, st.integers(2, 30), st.integers(1, 6), st.integers(0, 10**6))
 def test_every_table_has_a_legal_size_and_nobody_sits_twice(game, players, rounds, seed):
     size, low, high = game
@@ -168,7 +167,6 @@ def test_every_table_has_a_legal_size_and_nobody_sits_twice(game, players, round
         assert len(pairing.byes) == fewest
 
 
-@settings(max_examples=40, deadline=None)
 @given(games, st.integers(3, 30), st.integers(1, 6), st.integers(0, 10**6))
 def test_byes_go_to_the_lowest_ranked_of_those_with_the_fewest_byes(game, players, rounds, seed):
     size, low, high = game
@@ -181,7 +179,6 @@ def test_byes_go_to_the_lowest_ranked_of_those_with_the_fewest_byes(game, player
             assert max(had[p] for p in pairing.byes) <= min(had[p] for p in seated)
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.sampled_from([(3, 3, 3), (3, 2, 4), (4, 3, 4), (4, 4, 4), (5, 3, 5)]), st.integers(3, 16),
        st.integers(1, 6), st.integers(0, 10**6))
 def test_rematches_are_as_few_and_as_light_as_any_grouping_allows_in_fields_up_to_sixteen(
@@ -225,7 +222,6 @@ def test_a_third_meeting_weighs_more_than_any_number_of_second_meetings():
     assert repeat_cost([(1, 2)], met, base) > repeat_cost([(3, 4, 5)], met, base)
 
 
-@settings(max_examples=40, deadline=None)
 @given(st.sampled_from([(3, 3, 3), (4, 4, 4), (5, 5, 5), (6, 6, 6)]), st.integers(2, 20), st.integers(1, 7),
        st.integers(0, 10**6))
 def test_every_player_stays_within_one_of_a_fair_share_of_every_seat_in_a_comfortable_field(
@@ -248,7 +244,6 @@ def test_every_player_stays_within_one_of_a_fair_share_of_every_seat_in_a_comfor
         assert max(record.counts) - min(record.counts) <= 1
 
 
-@settings(max_examples=40, deadline=None)
 @given(games, st.integers(3, 30), st.integers(1, 8), st.integers(0, 10**6))
 def test_a_table_seats_as_many_players_in_balance_as_any_order_of_it_would(game, players, rounds, seed):
     size, low, high = game

@@ -4,7 +4,7 @@ from __future__ import annotations
 from random import Random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.formats import FORMATS, History, result
@@ -97,7 +97,6 @@ def test_a_withdrawn_player_is_not_seated_again():
 games = st.sampled_from([(4, 2, 5), (3, 3, 4), (4, 3, 4), (3, 3, 3), (5, 3, 6), (6, 4, 6), (4, 4, 4)])
 
 
-@settings(max_examples=60, deadline=None)
 @given(games, st.integers(2, 60), st.integers(1, 3), st.integers(0, 10**6))
 def test_random_results_lead_to_one_champion_at_a_legal_final_table(game, players, advance, seed):
     size, low, high = game
@@ -118,7 +117,6 @@ def test_random_results_lead_to_one_champion_at_a_legal_final_table(game, player
     assert sorted(places) == ids
 
 
-@settings(max_examples=40, deadline=None)
 @given(games, st.integers(2, 60), st.integers(1, 3), st.integers(0, 10**6))
 def test_every_round_knocks_somebody_out(game, players, advance, seed):
     size, low, high = game

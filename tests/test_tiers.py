@@ -1,0 +1,61 @@
+"""The test tiers (tests/conftest.py): a fast test that starts a process fails, a test of a
+process tier may start one, and every xdist worker has Redis of its own."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+
+import pytest
+
+from server import settings_test
+
+
+def test_a_fast_test_that_starts_a_command_fails_naming_the_tier():
+    with pytest.raises(pytest.fail.Exception, match="mark it `processes`"):
+        subprocess.run(["true"], check=False)
+
+
+def test_a_fast_test_that_starts_a_process_pool_or_forks_fails():
+    with pytest.raises(pytest.fail.Exception, match="mark it `processes`"):
+        multiprocessing.get_context("spawn").Process(target=print).start()
+    with pytest.raises(pytest.fail.Exception, match="mark it `processes`"):
+        os.fork()
+
+
+def test_a_fast_test_carries_the_fast_marker(request):
+    assert request.node.get_closest_marker("fast") is not None
+
+
+@pytest.mark.processes
+def test_a_test_of_the_processes_tier_may_start_one(request):
+    assert request.node.get_closest_marker("fast") is None
+    assert subprocess.run([sys.executable, "-c", "print(6 * 7)"], capture_output=True, text=True).stdout == "42\n"
+
+
+@pytest.mark.parametrize(
+    ("url", "worker", "expected"),
+    [
+        ("redis://127.0.0.1:6379/1", "gw0", "redis://127.0.0.1:6379/1"),
+        ("redis://127.0.0.1:6379/1", "gw3", "redis://127.0.0.1:6379/4"),
+        ("redis://cache:6379", "gw2", "redis://cache:6379/2"),
+    ],
+)
+def test_each_xdist_worker_takes_its_own_redis_database_once(monkeypatch, url, worker, expected):
+    monkeypatch.setenv("REDIS_URL", url)
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", worker)
+    monkeypatch.delenv("TEST_REDIS_WORKER", raising=False)
+    settings_test._redis_url_of_this_worker()
+    assert os.environ["REDIS_URL"] == expected
+    # A server process the worker starts inherits the URL and keeps it.
+    settings_test._redis_url_of_this_worker()
+    assert os.environ["REDIS_URL"] == expected
+
+
+def test_a_worker_past_redis_s_sixteen_databases_is_refused(monkeypatch):
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/9")
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw7")
+    monkeypatch.delenv("TEST_REDIS_WORKER", raising=False)
+    with pytest.raises(RuntimeError, match="database 16"):
+        settings_test._redis_url_of_this_worker()
