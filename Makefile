@@ -27,11 +27,10 @@ test: $(VENV)/.installed $(MO_FILES)
 
 # Every tier (browser, e2e, processes, slow too), with coverage and the slowest 25 tests at the
 # end. CI runs it on PostgreSQL and Redis (DATABASE_URL, REDIS_URL). One worker more than cores:
-# many of these tests wait on the servers, workers and browsers they start. Whole modules go to
-# the workers, the longest first (tests/conftest.py), so none starts last and runs alone.
+# many of these tests wait on the servers, workers and browsers they start.
 TEST_ALL_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test-all: $(VENV)/.installed $(MO_FILES)
-	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -n $(TEST_ALL_WORKERS) --dist loadscope \
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -n $(TEST_ALL_WORKERS) --dist worksteal \
 		--cov --cov-report=term --durations=25
 
 # ruff and mypy, each configured in pyproject.toml (mypy's paths are its `files`).

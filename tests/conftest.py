@@ -58,7 +58,6 @@ def pytest_configure(config):
     if os.environ.get("CI") and every_tier and not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
         raise pytest.UsageError("CI runs the tiers past `make test` on PostgreSQL and Redis: set DATABASE_URL "
                                 "and REDIS_URL")
-    config.pluginmanager.register(_LongestModulesFirst())
     _catalogues_compiled()
 
 
@@ -91,28 +90,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
-
-
-class _LongestModulesFirst:
-    """Sorts after pytest-django has ordered the tests (transactional ones last)."""
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_collection_modifyitems(self, items):
-        _longest_modules_first(items)
-
-
-def _longest_modules_first(items) -> None:
-    """Modules with e2e tests first, then those with slow, browser and process tests, then the
-    rest, each kept in the order it had (a stable sort). `make test-all` hands whole modules to
-    its workers in this order (`--dist loadscope`), so that no long module starts last and runs
-    alone; the fast tier alone keeps its order."""
-    rank = {tier: position for position, tier in enumerate(("e2e", "slow", "browser", "processes", "fast"))}
-    module_rank: dict[str, int] = {}
-    for item in items:
-        tiers = [rank[mark.name] for mark in item.iter_markers() if mark.name in rank]
-        module = item.nodeid.split("::")[0]
-        module_rank[module] = min(module_rank.get(module, len(rank)), *tiers)
-    items.sort(key=lambda item: module_rank[item.nodeid.split("::")[0]])
 
 
 @pytest.fixture(autouse=True)

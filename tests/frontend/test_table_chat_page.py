@@ -77,6 +77,7 @@ def test_two_players_chat_live_through_the_panel(pages, players):
     say(page_b, "you too")
     wait_for_message(page_a, "you too", second)
     wait_for_message(page_a, "good luck, have fun", first)
+    wait_for_message(page_b, "you too", second)  # the sender's panel shows it once the server has it
     assert shown_texts(page_b) == ["good luck, have fun", "you too"]
     assert page_a.get_by_label("Your message").input_value() == ""
     pages.screenshot(page_b, "players-390")
