@@ -9,13 +9,16 @@ def fill_name_keys(apps, schema_editor):
     it and the others get a key of their own (`<key>#<id>`) so the unique index can be built:
     they keep their names and logins, and new names are still checked against the first."""
     User = apps.get_model("accounts", "User")
+    # The connection migrate was given (`--database owner`): the default one may be another role,
+    # absent on a new database, or waiting on this migration's own locks.
+    db = schema_editor.connection.alias
     taken = set()
-    for user in User.objects.order_by("pk").only("pk", "username", "display_name").iterator():
+    for user in User.objects.using(db).order_by("pk").only("pk", "username", "display_name").iterator():
         key = name_key(user.username)
         user.username_key = key if key not in taken else f"{key}#{user.pk}"
         user.display_key = name_key(user.display_name)
         taken.add(key)
-        user.save(update_fields=["username_key", "display_key"])
+        user.save(using=db, update_fields=["username_key", "display_key"])
 
 
 class Migration(migrations.Migration):

@@ -21,14 +21,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def uvicorn_servers(count: int, *, redis_url: str | None = None, log_file=None, **overrides: str):
-    """Starts `count` uvicorn processes sharing the test database and Redis; yields their base URLs.
+def uvicorn_servers(count: int, *, database_url: str | None = None, redis_url: str | None = None, log_file=None,
+                    **overrides: str):
+    """Starts `count` uvicorn processes sharing the test database (or `database_url`'s) and Redis;
+    yields their base URLs.
 
     `overrides` are environment variables (settings) for the servers; with `log_file` (an open
     file) they log at INFO, uvicorn's access lines included, into it.
     """
-    env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=redis_url or settings.REDIS_URL, LOG_LEVEL="WARNING",
-               **overrides)
+    env = dict(os.environ, DATABASE_URL=database_url or test_database_url(), REDIS_URL=redis_url or settings.REDIS_URL,
+               LOG_LEVEL="WARNING", **overrides)
     level = "info" if log_file is not None else "warning"
     logs = log_file if log_file is not None else (None if os.environ.get("SERVER_LOGS") else subprocess.DEVNULL)
     ports = [free_port() for _ in range(count)]

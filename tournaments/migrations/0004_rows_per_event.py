@@ -12,32 +12,33 @@ def state_to_rows(apps, schema_editor):
     Entrant = apps.get_model("tournaments", "Entrant")
     RoundTable = apps.get_model("tournaments", "RoundTable")
     StandingRow = apps.get_model("tournaments", "StandingRow")
-    for projection in Projection.objects.all():
+    db = schema_editor.connection.alias  # migrate's own connection (`--database owner`), never the default
+    for projection in Projection.objects.using(db).all():
         state = projection.state or {}
         order = {entrant: index for index, entrant in enumerate(state.get("order", []), start=1)}
-        rows = list(Entrant.objects.filter(tournament_id=projection.tournament_id))
+        rows = list(Entrant.objects.using(db).filter(tournament_id=projection.tournament_id))
         for row in rows:
             key = str(row.pk)
             row.seed_order = order.get(row.pk)
             row.seed_rating = (state.get("ratings") or {}).get(key)
             row.withdrawn_from_round = (state.get("withdrawn") or {}).get(key)
             row.disqualified_from_round = (state.get("disqualified") or {}).get(key)
-        Entrant.objects.bulk_update(
+        Entrant.objects.using(db).bulk_update(
             rows, ["seed_order", "seed_rating", "withdrawn_from_round", "disqualified_from_round"], batch_size=1000
         )
         sums: dict[int, float] = {}
-        tables = RoundTable.objects.filter(round__tournament_id=projection.tournament_id, result__isnull=False)
+        tables = RoundTable.objects.using(db).filter(round__tournament_id=projection.tournament_id, result__isnull=False)
         for table in tables.order_by("round__number", "number"):
             if table.result.get("team_score") is not None:
                 for entrant in table.seats:
                     sums[entrant] = sums.get(entrant, 0) + table.result["team_score"]
         if sums:
-            standing = list(StandingRow.objects.filter(tournament_id=projection.tournament_id))
+            standing = list(StandingRow.objects.using(db).filter(tournament_id=projection.tournament_id))
             for row in standing:
                 row.team_score_sum = sums.get(row.entrant_id)
-            StandingRow.objects.bulk_update(standing, ["team_score_sum"], batch_size=1000)
+            StandingRow.objects.using(db).bulk_update(standing, ["team_score_sum"], batch_size=1000)
         projection.state = {key: state[key] for key in _FACTS if key in state}
-        projection.save(update_fields=["state"])
+        projection.save(using=db, update_fields=["state"])
 
 
 class Migration(migrations.Migration):
