@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from server import redis_clients
@@ -116,6 +117,25 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# The Content-Security-Policy of every response (django-csp): scripts, styles, fonts and images
+# from this site only, connections (fetch, sockets) to it only, nothing embedded, no inline
+# script or style at all; refusals are reported to /csp-report and logged (server/csp.py).
+# `data:` images are the icons the API docs' styles carry inline.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "report-uri": ["/csp-report"],
+    },
+}
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -142,6 +162,7 @@ MIDDLEWARE = [
     "server.middleware.RequestIdMiddleware",
     "server.limits.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -317,6 +338,9 @@ REST_FRAMEWORK = {
         "password_reset_account": os.environ.get("THROTTLE_PASSWORD_RESET_ACCOUNT", "5/hour"),
         # Operations that check a logged-in user's password (new password, e-mail, deletion), per user.
         "password_check": os.environ.get("THROTTLE_PASSWORD_CHECK", "20/hour"),
+        # Content-Security-Policy reports per address (server/csp.py): a page that breaks the
+        # policy reports each refusal once per load; more is a flood of the log.
+        "csp_report": "60/minute",
     },
 }
 

@@ -1,10 +1,12 @@
-"""Browser tests: a real server process, Debian's Chromium driven by Playwright, no console errors.
+"""Browser tests: a real server process, Debian's Chromium driven by Playwright, no console errors
+and nothing the Content-Security-Policy refuses.
 
 The server is `manage.py serve --no-demo` (uvicorn and a Celery worker), started once for
 these tests (package scope: it stops before any other tests run, so its worker never takes
 their tasks): on the embedded default (a fresh SQLite file, the filesystem broker) unless
 DATABASE_URL is set, and then on a PostgreSQL database of its own and REDIS_URL. Every page a
-test opens through `pages` fails the test on any console error or uncaught exception.
+test opens through `pages` fails the test on any console error, uncaught exception or refusal
+of the Content-Security-Policy.
 Screenshots go to `test-artifacts/frontend/` at the repository root.
 """
 from __future__ import annotations
@@ -135,6 +137,14 @@ def browser():
         browser.close()
 
 
+# Whatever the Content-Security-Policy refuses on a page becomes a console error, which fails the
+# test: every browser test runs with the server's policy on.
+_POLICY_REFUSALS_LOGGED = """
+document.addEventListener("securitypolicyviolation", (event) =>
+  console.error(`Content-Security-Policy refused ${event.effectiveDirective}: ${event.blockedURI || "inline"}`));
+"""
+
+
 class Pages:
     """Opens browser contexts (one per person) whose pages record every console error."""
 
@@ -157,6 +167,7 @@ class Pages:
         label = f"context {len(self.contexts)}"
         page.on("console", lambda msg: msg.type == "error" and self.errors.append(f"{label}: {msg.text}"))
         page.on("pageerror", lambda error: self.errors.append(f"{label}: uncaught {error}"))
+        page.add_init_script(_POLICY_REFUSALS_LOGGED)
         return page
 
     def screenshot(self, page, what: str) -> Path:
