@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 import psycopg
 import redis.asyncio as redis
+from csp.utils import build_policy
 from django.conf import settings
 from django.db import connections
 from django.http import parse_cookie
@@ -495,6 +496,12 @@ def _json_bytes(data: Any) -> bytes:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode("utf-8")
 
 
+@functools.cache
+def _content_security_policy() -> bytes:
+    """The header csp.middleware.CSPMiddleware gives the view's answers, built once."""
+    return build_policy().encode()
+
+
 async def _respond(send, status: int, answer: dict, request_id: str, *, secure: bool, language: str) -> None:
     body = _json_bytes(answer)
     headers = [
@@ -508,6 +515,7 @@ async def _respond(send, status: int, answer: dict, request_id: str, *, secure: 
         (b"x-content-type-options", b"nosniff"),
         (b"referrer-policy", settings.SECURE_REFERRER_POLICY.encode()),
         (b"cross-origin-opener-policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY.encode()),
+        (b"content-security-policy", _content_security_policy()),
     ]
     if secure and settings.SECURE_HSTS_SECONDS:
         value = f"max-age={settings.SECURE_HSTS_SECONDS}"
