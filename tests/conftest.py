@@ -37,6 +37,9 @@ from server.celery import app
 from server.redis_clients import redis_client
 from tests.games.worker import RUNTIME_ROLE
 
+# The order in which a parallel run deals the tests to its workers.
+pytest_plugins = ["tests.worksteal_order"]
+
 # The tiers past the fast one: `make test-all` runs them, `make test` (`-m fast`) does not.
 LATER_TIERS = ("browser", "e2e", "processes", "slow")
 # Tiers whose tests may start processes (servers, workers, command lines, Chromium).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -194,3 +195,21 @@ def _in(name: str) -> psycopg.Connection:
     """The test database `name`, as its owner (the suite's superuser)."""
     db = connection.settings_dict
     return psycopg.connect(host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=name, autocommit=True)
+
+
+def test_check_deploy_is_clean_with_the_example_production_environment():
+    """`.env.example` as an operator fills it in (a real secret key and signing key), with
+    production's own settings module: Django's deployment checks find nothing."""
+    example = dict(line.split("=", 1) for line in (ROOT / ".env.example").read_text().splitlines()
+                   if line and not line.startswith("#"))
+    db = connection.settings_dict
+    env = {
+        "PATH": os.environ["PATH"], **example, "DJANGO_SETTINGS_MODULE": "server.settings",
+        "SECRET_KEY": secrets.token_urlsafe(50), "LOG_SIGNING_KEY": os.environ["LOG_SIGNING_KEY"],
+        "DATABASE_URL": f"postgres://cardleague_app@{db['HOST']}:{db['PORT']}/cardleague",
+        "REDIS_URL": settings.REDIS_URL,
+    }
+    checked = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
+                             env=env, capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stderr + checked.stdout
+    assert "no issues" in checked.stdout
