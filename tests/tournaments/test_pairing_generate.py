@@ -11,29 +11,37 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 from django.core.management import CommandError, call_command
 
+from tests.conftest import coverage_paused
 from tournaments.formats import FORMATS
 from tournaments.pairing_check import check_export, load_export, round_report
 from tournaments.pairing_generate import generate, main
 
 SEEDS = range(80)
+# Volume: the generator pairs whole random tournaments, code the formats' own tests cover; the
+# tests that check many of them run untraced (tests/conftest.py: coverage_paused).
+volume = pytest.mark.no_cover
 
 
 @pytest.fixture(scope="module")
-def exports():
-    return {seed: generate(seed) for seed in SEEDS}
+def exports(request):
+    with coverage_paused(request.config):
+        return {seed: generate(seed) for seed in SEEDS}
 
 
+@volume
 def test_the_same_seed_gives_the_same_tournament():
     assert generate(11) == generate(11)
     assert json.dumps(generate(12)) == json.dumps(generate(12))
     assert generate(11) != generate(12)
 
 
+@volume
 def test_every_generated_export_loads_and_survives_json(exports):
     for data in exports.values():
         assert load_export(json.loads(json.dumps(data))) == load_export(data)
 
 
+@volume
 def test_the_exports_are_what_the_format_pairs(exports):
     """Replaying each round's inputs, as the checker rebuilds them, gives the stored pairing back."""
     for seed in range(0, 80, 3):
@@ -45,6 +53,7 @@ def test_the_exports_are_what_the_format_pairs(exports):
             assert pairing == rnd.pairing(), (seed, rnd.number)
 
 
+@volume
 def test_the_generator_covers_what_the_checker_must_handle(exports):
     seen: Counter = Counter()
     for data in exports.values():
@@ -71,6 +80,7 @@ def test_the_generator_covers_what_the_checker_must_handle(exports):
         "table size 2 in swiss-tables", "table size 6", "seven rounds", "one round")), seen
 
 
+@volume
 def test_the_round_report_agrees_with_the_checker_on_generated_rounds(exports):
     """Where the report says a round's repeat cost is not the least, the checker finds a rematch."""
     for seed in range(0, 80, 2):
@@ -112,6 +122,7 @@ def test_the_cli_prints_one_export(capsys):
     assert json.loads(capsys.readouterr().out) == generate(4)
 
 
+@volume
 def test_the_cli_writes_many_exports(tmp_path, capsys):
     assert main(["--seed", "10", "--count", "3", "--output", str(tmp_path)]) == 0
     names = sorted(os.listdir(tmp_path))
