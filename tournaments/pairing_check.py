@@ -166,6 +166,13 @@ class Finding:
                 "message": self.message}
 
 
+# Bounds on what an export may hold: ids as the database stores them, and tables far larger than
+# any game's (at most 6 seats) but small enough for the per-table checks, which grow with the
+# cube of a table's seats (a 400-seat table took 52 s).
+_ID_LIMIT = 2**63
+MAX_TABLE_SEATS = 64
+
+
 def load_export(data: Any) -> Export:
     """The export, validated (ExportError with a clear message on any bad shape)."""
     _require_object(data, "the export")
@@ -278,6 +285,8 @@ def _load_table(raw: Any, number: int, position: int) -> ExportTable:
     seats = _id_list(raw["seats"], f"{where}'s seats")
     if not seats:
         raise ExportError(f"{where} has no seats")
+    if len(seats) > MAX_TABLE_SEATS:
+        raise ExportError(f"{where} has {len(seats)} seats: no format seats more than {MAX_TABLE_SEATS} at a table")
     if len(set(seats)) != len(seats):
         raise ExportError(f"{where} seats the same player twice: {list(seats)}")
     forfeited = _id_list(raw.get("forfeited", []), f"{where}'s forfeited")
@@ -309,6 +318,8 @@ def _id_list(raw: Any, where: str) -> tuple[int, ...]:
 def _player_id(raw: Any, where: str) -> int:
     if not _is_int(raw):
         raise ExportError(f"{where}: ids are integers, not {raw!r}")
+    if not -_ID_LIMIT <= raw < _ID_LIMIT:
+        raise ExportError(f"{where}: ids are 64-bit integers, and {str(raw)[:20]}... has {len(str(raw))} digits")
     return raw
 
 
@@ -1070,6 +1081,10 @@ def read_export(path: str, stdin: IO[str] | None = None) -> Export:
     except json.JSONDecodeError as error:
         raise ExportError(f"{path} is not JSON: {error.msg} at line {error.lineno} "
                           f"column {error.colno}") from None
+    except RecursionError:
+        raise ExportError(f"{path} is nested too deeply to be an export") from None
+    except ValueError as error:  # a number past Python's digit limit for int()
+        raise ExportError(f"{path} holds a number too long to read: {error}") from None
     return load_export(data)
 
 

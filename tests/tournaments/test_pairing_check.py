@@ -531,11 +531,37 @@ def test_the_cli_reads_standard_input(files, capsys):
     assert capsys.readouterr().out.endswith("summary: 0 findings in 3 rounds; 0 notes\n")
 
 
+@pytest.fixture
+def hostile(tmp_path, files):
+    """Exports an attacker would send: JSON nested past Python's recursion limit, an id of 5,000
+    digits (past its limit for int()), one 20 digits long, and one table of 400 seats."""
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * 100_000 + "]" * 100_000)
+    data = export(*clean_rounds())
+    data["entrants"][0]["id"] = "the id"
+    long_id = tmp_path / "long_id.json"
+    long_id.write_text(json.dumps(data).replace('"the id"', "9" * 5000))
+    wide_id = tmp_path / "wide_id.json"
+    wide_id.write_text(json.dumps(data).replace('"the id"', "9" * 20))
+    crowded = tmp_path / "crowded.json"
+    crowded.write_text(json.dumps(export(rnd(1, table(*range(1, 401))), fmt="swiss-tables",
+                                         options={"rounds": 1}, players=400)))
+    return {**files, "nested": str(nested), "long_id": str(long_id), "wide_id": str(wide_id),
+            "crowded": str(crowded)}
+
+
 @pytest.mark.parametrize(("name", "message"), [
     ("garbled", "is not JSON: Expecting value at line 1 column 12"),
     ("missing", "cannot read"),
+    ("nested", "is nested too deeply to be an export"),
+    ("long_id", "holds a number too long to read"),
+    ("wide_id", "ids are 64-bit integers, and 99999999999999999999... has 20 digits"),
+    ("crowded", "round 1 table 1 has 400 seats: no format seats more than 64 at a table"),
 ])
-def test_the_cli_exits_2_with_one_line_on_unreadable_input(files, capsys, name, message):
+def test_the_cli_exits_2_with_one_line_on_unreadable_input(hostile, capsys, name, message):
+    """Regression (#39): a deeply nested file and a 5,000-digit id crashed it with a traceback
+    and exit 1 ("findings"); a 400-seat table took 52 s."""
+    files = hostile
     assert main([files[name]]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
