@@ -198,6 +198,7 @@ CATALOGUE: dict[str, ErrorCode] = {
     "round_not_started": ErrorCode(409, "The round has not started."),
     "no_rounds_left": ErrorCode(409, "No round is left to play."),
     "cannot_pair": ErrorCode(409, "The format cannot pair this field."),
+    "calendar_too_long": ErrorCode(409, "The league's matchdays would run past the year 9999."),
     "correction_conflicts": ErrorCode(409, "Later rounds contradict the corrected result."),
     "check_in_not_open": ErrorCode(409, "Check-in is not open now."),
     "no_check_in": ErrorCode(409, "The tournament has no check-in."),

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.engines import ENGINES
-from server.errors import bad_request, english_or, not_found
+from server.errors import bad_request, conflict, english_or, not_found
 from tournaments import fold, projections
 from tournaments.formats import FORMATS
 from tournaments.formats._common import Entrant as FormatEntrant
@@ -539,7 +539,10 @@ def calendar(tournament: Tournament) -> dict[str, Any]:
     facts = TournamentProjection.objects.filter(tournament=tournament).values_list("state", flat=True).first() or {}
     options = facts.get("options") or tournament.options
     entrants = max(_field_size(tournament), 2)
-    dates: list[dt.date | None] = list(fmt.calendar(entrants, options))  # type: ignore[attr-defined]
+    try:
+        dates: list[dt.date | None] = list(fmt.calendar(entrants, options))  # type: ignore[attr-defined]
+    except ValueError:  # the calendar runs past the year 9999
+        raise conflict("calendar_too_long", _("The league's calendar runs past the year 9999.")) from None
     if not dates:  # no start date yet: the matchdays are numbered, their dates fixed at the start
         dates = [None] * (fmt.total_rounds(entrants, options) or 0)
     played = {r.number: r for r in Round.objects.filter(tournament=tournament)}

@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from tests.conftest import client_for
 from tests.tournaments.builders import (
     assert_rebuild_equals_incremental,
     finish_round,
@@ -16,7 +17,8 @@ from tests.tournaments.builders import (
     running_matches,
 )
 from tournaments import selectors, services
-from tournaments.models import Round, TournamentEvent
+from tournaments.formats.league import matchday_dates
+from tournaments.models import Round, Tournament, TournamentEvent, TournamentProjection
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +71,36 @@ def test_a_league_with_a_start_date_keeps_it(alice):
     services.tournament_start(tournament_id=tournament.pk, user=alice)
     assert "start" not in TournamentEvent.objects.get(tournament=tournament, type="TournamentStarted").data
     assert selectors.calendar(tournament)["matchdays"][0]["date"] == dt.date(2031, 1, 6)
+
+
+@pytest.mark.parametrize(("options", "refused"), [
+    ({"start": "9999-12-20"}, "start must be no later than 9000-12-31"),
+    ({"start": "2031-01-06", "every_days": 100_000}, "every_days must be an integer from 1 to 366"),
+])
+def test_a_league_whose_calendar_would_run_past_the_year_9999_is_refused_at_creation(alice, options, refused):
+    """Regression (#39): such a league was created, then answered 500 on /calendar and at its start."""
+    body = {"name": "Far future", "game": "ten", "format": "league", "options": {"format": "round-robin", **options}}
+    answer = client_for(alice).post("/api/tournaments", body, format="json")
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_options"
+    assert refused in answer.json()["error"]["message"]
+
+
+def test_a_stored_league_past_the_year_9999_answers_409_on_its_calendar_and_at_its_start(alice):
+    """One created before the check (its options stored as they were): a clear refusal, never a 500."""
+    tournament = make_tournament(alice, format="league", bots=4, options={"format": "round-robin", "start": "2031-01-06"})
+    far = {**tournament.options, "start": "9999-12-20"}
+    Tournament.objects.filter(pk=tournament.pk).update(options=far)
+    TournamentProjection.objects.filter(tournament=tournament).update(state={
+        **TournamentProjection.objects.get(tournament=tournament).state, "options": far})
+    calendar = client_for(alice).get(f"/api/tournaments/{tournament.pk}/calendar")
+    assert calendar.status_code == 409 and calendar.json()["error"]["code"] == "calendar_too_long"
+    started = client_for(alice).post(f"/api/tournaments/{tournament.pk}/start")
+    assert started.status_code == 409 and started.json()["error"]["code"] == "cannot_pair"
+    assert "9999-12-20" in started.json()["error"]["message"]
+    assert reloaded(tournament).status == Tournament.Status.REGISTRATION  # nothing appended
+
+
+def test_the_matchdays_stop_with_a_clear_error_where_the_calendar_ends():
+    assert matchday_dates(dt.date(9999, 12, 1), 5, every_days=7)[-1] == dt.date(9999, 12, 29)
+    with pytest.raises(ValueError, match="the calendar runs past the year 9999"):
+        matchday_dates(dt.date(9999, 12, 1), 6, every_days=7)

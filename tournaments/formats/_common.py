@@ -264,6 +264,28 @@ def _int_at_least(low: int) -> Callable[[str, Any], int]:
     return parse
 
 
+def _int_between(low: int, high: int) -> Callable[[str, Any], int]:
+    def parse(name: str, value: Any) -> int:
+        if _is_int(value) and low <= value <= high:
+            return value
+        raise ValueError(f"{name} must be an integer from {low} to {high}, not {value!r}")
+    return parse
+
+
+def _season_start(name: str, value: Any) -> _dt.date:
+    """A league's first matchday: late enough seasons would run past the year 9999."""
+    day = _date(name, value)
+    if day > _LAST_SEASON_START:
+        raise ValueError(f"{name} must be no later than {_LAST_SEASON_START.isoformat()}, not {day.isoformat()}")
+    return day
+
+
+# A league starts by then and plays at least once a year (every_days at most 366), so a season
+# of fewer than 999 matchdays ends before the calendar does; a longer one is refused when it
+# is paired (`league._slots`).
+_LAST_SEASON_START = _dt.date(9000, 12, 31)
+
+
 def _optional(parse: Callable[[str, Any], Any]) -> Callable[[str, Any], Any]:
     return lambda name, value: None if value is None else parse(name, value)
 
@@ -342,8 +364,8 @@ _PARSERS: dict[str, Callable[[str, Any], Any]] = {
     "bye_points": _optional(_fraction),
     "duplicate": _bool,
     "format": _string,
-    "start": _optional(_date),
-    "every_days": _int_at_least(1),
+    "start": _optional(_season_start),
+    "every_days": _int_between(1, 366),
     "weekdays": _weekdays,
     "skip_dates": _dates,
 }

@@ -112,4 +112,7 @@ def _slots(start: dt.date, every_days: int, weekdays: Sequence[int],
     while True:
         if (not weekdays or day.weekday() in weekdays) and day not in skip:
             yield day
-        day += step
+        try:
+            day += step
+        except OverflowError:
+            raise ValueError("the calendar runs past the year 9999") from None
