@@ -258,6 +258,7 @@ class SocketTicketCreateApi(APIView):
     @extend_schema(request=None, responses={201: OutputSerializer})
     def post(self, request):
         token_key = request.auth if isinstance(request.auth, str) else None  # None: the session's
-        ticket = services.socket_ticket_issue(user=request.user, token_key=token_key)
+        ticket = services.socket_ticket_issue(user=request.user, token_key=token_key,
+                                              session_key=request.session.session_key)
         body = {"ticket": ticket, "expires_in": settings.SOCKET_TICKET_SECONDS}
         return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)

@@ -297,11 +297,13 @@ def _refuse_if_in_play(user: User) -> None:
         )
 
 
-def socket_ticket_issue(*, user: User, token_key: str | None) -> str:
+def socket_ticket_issue(*, user: User, token_key: str | None, session_key: str | None) -> str:
     """A ticket that opens one socket as `user` within `SOCKET_TICKET_SECONDS`: a URL that may be
-    logged on the way holds nothing lasting. Made with a token, it dies with that token."""
+    logged on the way holds nothing lasting. Made with a token, it dies with that token; made in
+    a session, with that session (a logout, or a password changed elsewhere)."""
     ticket = secrets.token_urlsafe(32)
-    issued = {"user": user.pk, "token": key_hash(token_key) if token_key else None}
+    issued = {"user": user.pk, "token": key_hash(token_key) if token_key else None,
+              "session": None if token_key else session_key}
     try:
         cache.set(_ticket_cache_key(ticket), issued, settings.SOCKET_TICKET_SECONDS)
     except Exception:  # noqa: BLE001 - the cache backend's own connection errors
@@ -315,7 +317,7 @@ def socket_ticket_issue(*, user: User, token_key: str | None) -> str:
 def socket_ticket_redeem(*, ticket: str) -> tuple[User, str | None] | None:
     """The active user a ticket was issued to, and the digest of the token it was made with (None:
     made in a session), the first time it is shown; None after that, after it expired, or once
-    that token is revoked or expired."""
+    that token is revoked or expired, or that session logged out or outlived a password change."""
     cache_key = _ticket_cache_key(ticket)
     issued = cache.get(cache_key)
     if issued is None or not cache.delete(cache_key):  # of two redeeming at once, one deletes it
@@ -323,6 +325,8 @@ def socket_ticket_redeem(*, ticket: str) -> tuple[User, str | None] | None:
     if issued["token"] is not None:
         user = user_for_token_hash(issued["token"])
         return (user, issued["token"]) if user is not None and user.pk == issued["user"] else None
+    if not socket_credential_valid(user_id=issued["user"], token_sha256=None, session_key=issued.get("session")):
+        return None
     user = User.objects.filter(pk=issued["user"], is_active=True).first()
     return (user, None) if user is not None else None
 

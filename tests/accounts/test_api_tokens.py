@@ -22,6 +22,7 @@ from accounts.models import ApiToken
 from accounts.services import user_token
 from accounts.tokens import key_hash
 from server.asgi import application
+from tests.accounts.helpers import NEW_PASSWORD, PASSWORD
 from tests.conftest import client_for, make_user
 from tests.games.helpers import started_match
 
@@ -160,6 +161,30 @@ async def test_a_session_gets_a_ticket_and_a_ticket_expires(alice, table, settin
     ticket = (await sync_to_async(browser.post)("/api/auth/socket-ticket")).json()["ticket"]
     time.sleep(1.5)
     assert await socket_seat(f"/ws/matches/{table}/?ticket={ticket}") is None
+
+
+@pytest.mark.parametrize("ending", ["password changed elsewhere", "logged out"])
+async def test_a_ticket_made_in_a_session_dies_with_that_session(alice, table, ending):
+    """Regression (#39): a ticket made in a session still opened a socket after the password was
+    changed from another device, which ends that session everywhere else."""
+    browser = APIClient()
+    await sync_to_async(browser.force_login)(alice)
+    ticket = (await sync_to_async(browser.post)("/api/auth/socket-ticket")).json()["ticket"]
+    if ending == "logged out":
+        await sync_to_async(browser.post)("/api/auth/logout")
+    else:
+        elsewhere = await sync_to_async(bearer)(await sync_to_async(user_token)(user=alice))
+        body = {"old_password": PASSWORD, "new_password": NEW_PASSWORD}
+        changed = await sync_to_async(elsewhere.post)("/api/auth/password", body, format="json")
+        assert changed.status_code == 200, changed.json()
+    assert await socket_seat(f"/ws/matches/{table}/?ticket={ticket}") is None  # a spectator
+
+
+async def test_a_ticket_made_in_a_session_still_standing_opens_a_seat(alice, table):
+    browser = APIClient()
+    await sync_to_async(browser.force_login)(alice)
+    ticket = (await sync_to_async(browser.post)("/api/auth/socket-ticket")).json()["ticket"]
+    assert await socket_seat(f"/ws/matches/{table}/?ticket={ticket}") == 0
 
 
 async def test_a_ticket_dies_with_the_token_it_was_made_with(alice, table):
