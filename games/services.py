@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -360,12 +361,15 @@ def match_join(
 
     At a table whose creator chose the deck (and so may know every hand) only with
     `confirm_chosen_deck`: the joiner says they know. At a private table only through an
-    invitation (`invitation_accept`).
+    invitation: its link (`invitation_accept`), or one addressed to this person, in its seat.
     """
     with transaction.atomic():
         match = _open_match_for_update(match_id)
         if match.private and not invited and match.created_by_id != user.pk:
-            raise forbidden("private_table", _("This table is private: sit down through an invitation link."))
+            addressed = _invitation_addressed_to(match, user)
+            if addressed is None or (addressed.seat is not None and seat not in (None, addressed.seat)):
+                raise forbidden("private_table", _("This table is private: sit down through an invitation link."))
+            seat = addressed.seat if addressed.seat is not None else seat
         if deck_chosen_by_creator(match) and match.created_by_id != user.pk and not confirm_chosen_deck:
             raise conflict(
                 "chosen_deck_not_confirmed",
@@ -378,6 +382,12 @@ def match_join(
             raise conflict("already_seated", _("You already sit at this table."))
         transaction.on_commit(lambda: notify.match_seats_changed(match_id))
         return Seat.objects.create(match=match, seat=_free_seat(match, seat), user=user)
+
+
+def _invitation_addressed_to(match: Match, user: User) -> Invitation | None:
+    """A live invitation of this table addressed to this person (its seat first), if any."""
+    live = Invitation.objects.filter(match=match, invitee=user, revoked_at__isnull=True, expires_at__gt=timezone.now())
+    return live.order_by(F("seat").asc(nulls_last=True), "pk").first()
 
 
 INVITATION_SECONDS_MAX = 30 * 24 * 3600
@@ -408,7 +418,7 @@ def invitation_create(
             expires_at=timezone.now() + timedelta(seconds=expires_in),
         )
         if invitee is not None:
-            invitation_addressed.send(sender=Invitation, invitation=invitation, token=token)
+            invitation_addressed.send(sender=Invitation, invitation=invitation)
     return invitation, token
 
 

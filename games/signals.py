@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-# An invitation addressed to a person was made: `invitation` (its `invitee` set) and `token`,
-# its link's secret, which exists only now (the server keeps its SHA-256).
+# An invitation addressed to a person was made: `invitation` (its `invitee` set). Its link's
+# secret is not sent: the invitee sits down by their account (games.services.match_join), so no
+# copy of the secret is kept anywhere, a notification included.
 invitation_addressed = Signal()

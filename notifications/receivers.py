@@ -8,5 +8,5 @@ from notifications import services
 
 
 @receiver(invitation_addressed, dispatch_uid="notifications.invited")
-def _invited(sender, *, invitation, token: str, **kwargs) -> None:
-    services.invitation_notify(invitation=invitation, token=token)
+def _invited(sender, *, invitation, **kwargs) -> None:
+    services.invitation_notify(invitation=invitation)

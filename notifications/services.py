@@ -221,9 +221,10 @@ def _round_started_data(event: TournamentEvent) -> dict[int, NotificationData]:
     return _in_own_language(match_of, told)
 
 
-def invitation_notify(*, invitation: Invitation, token: str) -> list[int]:
-    """Sends an invitation addressed to a person its link (games.signals.invitation_addressed).
-    The link is the invitee's own: kept in their notification, which only they can read."""
+def invitation_notify(*, invitation: Invitation) -> list[int]:
+    """Tells the person an invitation is addressed to (games.signals.invitation_addressed), with
+    a link to the table, where their account sits them down: the invitation's secret is never
+    stored, here or anywhere (the server keeps its SHA-256)."""
     assert invitation.invitee_id is not None  # sent only for an invitation addressed to a person
     match = invitation.match
 
@@ -233,7 +234,7 @@ def invitation_notify(*, invitation: Invitation, token: str) -> list[int]:
             "title": _("%(name)s invited you to a table") % {"name": invitation.created_by.shown_name},
             "body": _("A %(game)s table for %(players)s (%(seat)s).")
             % {"game": game_title(match.game), "players": match.players, "seat": seat},
-            "url": f"/invite/{token}",
+            "url": f"/tables/{match.pk}",
         }
 
     return notifications_send(

@@ -3,8 +3,11 @@ a match's end, a round paired and started, an invitation by name, and a turn wai
 from __future__ import annotations
 
 import datetime as dt
+import importlib
+from types import SimpleNamespace
 
 import pytest
+from django.apps import apps as django_apps
 from django.core import mail
 from django.db import connection
 
@@ -70,17 +73,41 @@ def test_a_tournament_event_of_another_type_tells_nobody(alice, bob):
     assert services.round_notify(tournament_id=tournament.pk, seq=created.seq) == []
 
 
-def test_an_invitation_by_name_sends_its_link_to_the_invitee_alone(alice, bob, carol):
+def test_an_invitation_by_name_tells_the_invitee_alone_and_keeps_no_copy_of_its_secret(alice, bob, carol):
+    """Regression (#39): the link's secret sat in clear in the invitee's notification row, where
+    the README promises the server keeps only its SHA-256."""
     match = game_services.match_create(user=alice, game="ten", players=3, rated=False, private=True)
     made = client_for(alice).post(f"/api/matches/{match.pk}/invitations", {"username": "bob", "seat": 2}, format="json")
     assert made.status_code == 201 and made.json()["invitee"] == "bob"
     [note] = told(bob, "invited")
-    assert note.data["url"] == made.json()["url"] and note.key == str(made.json()["id"])
-    assert not Notification.objects.exclude(user=bob).exists()
+    assert note.data["url"] == f"/tables/{match.pk}" and note.key == str(made.json()["id"])
     token = made.json()["token"]
+    assert not Notification.objects.filter(data__icontains=token).exists()
+    assert not Notification.objects.exclude(user=bob).exists()
     refused = client_for(carol).post(f"/api/invitations/{token}/accept", {}, format="json")
     assert (refused.status_code, refused.json()["error"]["code"]) == (403, "invitation_for_someone_else")
     assert client_for(bob).post(f"/api/invitations/{token}/accept", {}, format="json").status_code == 200
+
+
+def test_the_invitee_sits_down_from_the_table_in_the_invited_seat_and_nobody_else_does(alice, bob, carol):
+    match = game_services.match_create(user=alice, game="ten", players=3, rated=False, private=True)
+    client_for(alice).post(f"/api/matches/{match.pk}/invitations", {"username": "bob", "seat": 2}, format="json")
+    join = f"/api/matches/{match.pk}/join"
+    stranger = client_for(carol).post(join, {}, format="json")
+    assert (stranger.status_code, stranger.json()["error"]["code"]) == (403, "private_table")
+    other_seat = client_for(bob).post(join, {"seat": 1}, format="json")
+    assert (other_seat.status_code, other_seat.json()["error"]["code"]) == (403, "private_table")
+    assert client_for(bob).post(join, {"seat": 2}, format="json").status_code == 200
+    assert Seat.objects.get(match=match, user=bob).seat == 2
+
+
+def test_a_revoked_addressed_invitation_sits_nobody_from_the_table(alice, bob):
+    match = game_services.match_create(user=alice, game="ten", players=3, rated=False, private=True)
+    made = client_for(alice).post(f"/api/matches/{match.pk}/invitations", {"username": "bob"}, format="json").json()
+    client_for(alice).delete(f"/api/matches/{match.pk}/invitations/{made['id']}")
+    refused = client_for(bob).post(f"/api/matches/{match.pk}/join", {}, format="json")
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "private_table")
+    assert not Seat.objects.filter(match=match, user=bob).exists()
 
 
 @pytest.mark.parametrize(("username", "status", "code"), [("nobody", 404, "user_not_found"), ("alice", 409, "already_seated")])
@@ -161,3 +188,13 @@ def test_no_mail_without_the_choice_or_without_an_address(alice, bob, settings, 
         services.match_finished_notify(match_id=match.pk)
     assert len(callbacks) == 1  # the push to the sockets; no mail queued
     assert mail.outbox == []
+
+
+def test_the_migration_takes_the_secret_out_of_invitation_notifications_made_before(alice, bob):
+    match = game_services.match_create(user=alice, game="ten", players=3, rated=False, private=True)
+    _invitation, token = game_services.invitation_create(match_id=match.pk, user=alice, username="bob")
+    Notification.objects.filter(user=bob, kind="invited").update(data={"title": "t", "body": "b", "url": f"/invite/{token}"})
+    scrub = importlib.import_module("notifications.migrations.0002_invited_links_without_secrets").links_to_tables
+    scrub(django_apps, SimpleNamespace(connection=connection))
+    [note] = told(bob, "invited")
+    assert note.data == {"title": "t", "body": "b", "url": f"/tables/{match.pk}"}
