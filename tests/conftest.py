@@ -16,8 +16,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -39,6 +37,7 @@ from games.state import state_cache
 from server.celery import app
 from server.redis_clients import redis_client
 from tests.games.worker import RUNTIME_ROLE
+from tests.untraced import untraced
 
 # The order in which a parallel run deals the tests to its workers.
 pytest_plugins = ["tests.worksteal_order"]
@@ -100,49 +99,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-# Coverage (`make test-all`) counts the lines the tests reach. On Python 3.11 its tracer makes
-# the code it watches three to twenty times slower, and the tests that run the same code over
-# many random inputs (property tests, sweeps, random whole games, the tournament generator)
-# reach nothing the scenario tests do not: they run untraced, marked `no_cover` (pytest-cov's
-# marker; every Hypothesis test gets it at collection). The README gives the figure.
-@contextmanager
-def coverage_paused(config):
-    """For a fixture that computes in volume: `no_cover` pauses only a test's own call."""
-    plugin = config.pluginmanager.getplugin("_cov")
-    controller = getattr(plugin, "cov_controller", None)
-    if controller is None or controller.cov is None:
-        yield
-        return
-    controller.pause()
-    try:
-        with _untraced():
-            yield
-    finally:
-        controller.resume()
-
-
+# `no_cover` tests run with no tracer at all (tests/untraced.py says why).
 @pytest.hookimpl(hookwrapper=True, trylast=True)  # inside pytest-cov's own pause and resume
 def pytest_runtest_call(item):
     if item.get_closest_marker("no_cover") and sys.gettrace() is not None:
-        with _untraced():
+        with untraced():
             yield
     else:
         yield
-
-
-@contextmanager
-def _untraced():
-    """No tracer on this thread or on threads it starts. pytest-cov's pause leaves the tracer of
-    an xdist worker's main thread installed (coverage started it from another thread), and on
-    Python 3.11 an installed tracer alone makes all code several times slower."""
-    tracer, thread_tracer = sys.gettrace(), threading.gettrace()
-    sys.settrace(None)
-    threading.settrace(None)
-    try:
-        yield
-    finally:
-        threading.settrace(thread_tracer)
-        sys.settrace(tracer)
 
 
 @pytest.fixture(autouse=True)

@@ -50,8 +50,8 @@ def _free_port() -> int:
 @pytest.fixture(scope="package")
 def server_env(tmp_path_factory) -> dict[str, str]:
     """The environment of the server processes: their own SQLite file, or their own PostgreSQL
-    database (named after the test database, made for the session and dropped after it) and
-    the run's Redis."""
+    database (named after the test database and this xdist worker, made for the session and
+    dropped after it) and the run's Redis."""
     own = ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")
     env = {key: value for key, value in os.environ.items() if key not in own}
     env.update(
@@ -71,7 +71,10 @@ def server_env(tmp_path_factory) -> dict[str, str]:
         return
 
     database = settings.DATABASES["default"]
-    name = f"test_{database['NAME'].removeprefix('test_')}_browser"
+    # By the worker, not by the settings' name alone: a worker whose first test is a browser test
+    # gets here before its test database is made, while the settings still name the shared one.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"test_{database['NAME'].removeprefix('test_').removesuffix(f'_{worker}')}_{worker}_browser"
     _postgres(database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"')
     env.update(DATABASE_URL=f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{name}",
                REDIS_URL=settings.REDIS_URL)

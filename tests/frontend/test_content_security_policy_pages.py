@@ -27,7 +27,7 @@ def test_an_injected_inline_handler_is_refused_and_reported_to_the_server(pages)
     wait_for(lambda: "content security policy violation" in SERVER_LOG.read_text(), timeout=20,
              what="the report in the server's log")
     reported = [line for line in SERVER_LOG.read_text().splitlines() if "content security policy violation" in line]
-    assert any('"violated-directive": "script-src-attr"' in line and "/rules" in line for line in reported)
+    assert any("script-src-attr" in line and "/rules" in line for line in reported)  # plain or JSON logs
     # What this test provoked, and only that: the missing image and the refusal it expects.
     provoked = ("Content Security Policy", "Content-Security-Policy", "404")
     pages.errors[:] = [error for error in pages.errors if not any(text in error for text in provoked)]

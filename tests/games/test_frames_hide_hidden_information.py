@@ -29,7 +29,7 @@ def secrets_in(value) -> list[str]:
     return found
 
 
-@pytest.mark.no_cover  # volume: every frame of a random whole game (conftest: coverage_paused)
+@pytest.mark.no_cover  # volume: every frame of a random whole game (tests/untraced.py)
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_every_frame_is_the_engines_view_and_redaction_for_that_seat(game):
     engine = ENGINES[game]

@@ -26,7 +26,7 @@ def everything_seen_by(client, match_id: int) -> list[dict]:
     ]
 
 
-@pytest.mark.no_cover  # volume: every response of a random whole game (conftest: coverage_paused)
+@pytest.mark.no_cover  # volume: every response of a random whole game (tests/untraced.py)
 @pytest.mark.parametrize(("game", "players"), game_params())
 def test_each_seat_sees_exactly_its_engine_view_and_never_the_seed(game, players):
     users = [make_user(f"p{i}") for i in range(players)]

@@ -20,7 +20,7 @@ def register(client: APIClient, username: str) -> dict:
     return answer.json()
 
 
-@pytest.mark.no_cover  # volume: a random whole match, move by move (conftest: coverage_paused)
+@pytest.mark.no_cover  # volume: a random whole match, move by move (tests/untraced.py)
 @pytest.mark.parametrize(("game", "players"), game_params())
 def test_two_people_play_a_whole_match_over_the_api(game, players):
     clients = [APIClient() for _ in range(players)]

@@ -22,7 +22,7 @@ def wire(value):
     return json.loads(json.dumps(value, default=str))
 
 
-@pytest.mark.no_cover  # volume: every position of a random whole game (conftest: coverage_paused)
+@pytest.mark.no_cover  # volume: every position of a random whole game (tests/untraced.py)
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_every_position_replays_to_the_state_reached_live_and_each_seat_sees_what_it_was_sent(game):
     engine = ENGINES[game]

@@ -39,7 +39,7 @@ def board_order(game: str) -> list[str]:
     return [row["competitor"] for row in answer.json()["results"]]
 
 
-@pytest.mark.no_cover  # volume: 300 bot matches a case (conftest: coverage_paused)
+@pytest.mark.no_cover  # volume: 300 bot matches a case (tests/untraced.py)
 @pytest.mark.parametrize(("game", "players", "matches"), [("split", 2, 300), ("sequence-stacks", 4, 300)])
 def test_the_leaderboard_orders_bots_of_graded_strength_correctly(game, players, matches):
     names = population(game, players, matches)

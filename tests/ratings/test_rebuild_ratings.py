@@ -68,7 +68,7 @@ def rebuild(*args) -> str:
     return out.getvalue()
 
 
-@pytest.mark.no_cover  # volume: 200 random matches (conftest: coverage_paused)
+@pytest.mark.no_cover  # volume: 200 random matches (tests/untraced.py)
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_a_rebuild_after_200_random_matches_equals_the_incremental_ratings_exactly(game, people):
     matches = random_matches(game, people, 200)
@@ -83,7 +83,7 @@ def test_a_rebuild_after_200_random_matches_equals_the_incremental_ratings_exact
     assert Rating.objects.filter(ladder__game=game).count() >= len(people)
 
 
-@pytest.mark.no_cover  # volume: 120 random matches (conftest: coverage_paused)
+@pytest.mark.no_cover  # volume: 120 random matches (tests/untraced.py)
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_a_rebuild_leaves_out_the_matches_where_a_person_never_moved_exactly_as_the_tasks_do(game, people):
     """Regression (rating farming with a second account that never moves): the incremental task

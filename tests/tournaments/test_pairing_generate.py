@@ -11,14 +11,14 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.conftest import coverage_paused
+from tests.untraced import coverage_paused
 from tournaments.formats import FORMATS
 from tournaments.pairing_check import check_export, load_export, round_report
 from tournaments.pairing_generate import generate, main
 
 SEEDS = range(80)
 # Volume: the generator pairs whole random tournaments, code the formats' own tests cover; the
-# tests that check many of them run untraced (tests/conftest.py: coverage_paused).
+# tests that check many of them run untraced (tests/untraced.py).
 volume = pytest.mark.no_cover
 
 

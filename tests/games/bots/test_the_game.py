@@ -121,7 +121,7 @@ def test_it_measures_a_gap_in_unplayed_cards_not_in_numbers():
     assert tight_choice(state) == play(60, 0)
 
 
-@pytest.mark.no_cover  # volume: many whole games (conftest: coverage_paused)
+@pytest.mark.no_cover  # volume: many whole games (tests/untraced.py)
 def test_the_tight_bot_leaves_far_fewer_cards_than_random_bots():
     """Figures for every player count come from a longer run (see the report); this is a floor."""
     for players in range(1, 6):

@@ -9,7 +9,8 @@ export function h(tag, attrs, ...children) {
     else if (key === "text") node.textContent = value;
     else if (key === "dataset") Object.assign(node.dataset, value);
     else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
-    else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
+    // Through the CSSOM: a style attribute is inline style, which the Content-Security-Policy refuses.
+    else if (key === "style") typeof value === "object" ? Object.assign(node.style, value) : (node.style.cssText = value);
     else if (value === true) node.setAttribute(key, "");
     else node.setAttribute(key, value);
   }
@@ -33,6 +34,7 @@ export function s(tag, attrs, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "text") node.textContent = value;
     else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "style") node.style.cssText = value;  // through the CSSOM, as h()
     else node.setAttribute(key, value);
   }
   for (const child of children.flat()) {
