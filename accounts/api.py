@@ -185,9 +185,7 @@ class PasswordResetApi(APIView):
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.password_reset_request(
-            email=data.validated_data["email"], domain=request.get_host(), use_https=request.is_secure()
-        )
+        services.password_reset_request(email=data.validated_data["email"])
         body = {"detail": "If an account has this e-mail, a link to set a new password is on its way."}
         return Response(self.OutputSerializer(body).data, status=status.HTTP_202_ACCEPTED)
 

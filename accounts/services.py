@@ -4,15 +4,17 @@ e-mail; deleting an account (anonymised: its matches stay, credited to "deleted 
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from datetime import timedelta
 from importlib import import_module
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, authenticate, password_validation
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.cache import cache
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
@@ -29,6 +31,8 @@ from games.models import Match, Seat
 from server.celery import app as celery_app
 from server.errors import ApplicationError, bad_request, conflict, english_or, forbidden, not_found
 from tournaments.models import Entrant, Tournament
+
+log = logging.getLogger(__name__)
 
 # Bots sit at tables by name: nobody may be seen by one of those names.
 _BOT_KEYS = frozenset(name_key(bot) for bots in BOTS.values() for bot in bots)
@@ -200,15 +204,18 @@ def user_profile_update(
     return user
 
 
-def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
+def password_reset_request(*, email: str) -> None:
     """Queues the reset e-mail (`password_reset_send`) and returns at once: a request for an
     e-mail no account has takes as long as one that sends a mail, so timing tells nothing either.
-    `domain`: the host the link names (the request's, checked against ALLOWED_HOSTS)."""
+    Without SITE_URL there is no address to link to: nothing is queued (503), and the log says why."""
+    if not settings.SITE_URL:
+        log.error("password reset asked for, but SITE_URL is not set: no reset link can be sent")
+        raise ApplicationError("mail_unavailable", _("E-mail cannot be sent right now; try again later."))
     try:
         # Bound by name: the task module imports this one, and this one must not import it back.
         # The mail is written in the language the request was answered in.
         celery_app.tasks["accounts.tasks.password_reset_email_task"].delay(
-            email, domain, use_https, translation.get_language() or settings.LANGUAGE_CODE
+            email, translation.get_language() or settings.LANGUAGE_CODE
         )
     except Exception:  # noqa: BLE001 - the broker's own connection errors
         raise ApplicationError("mail_unavailable", _("E-mail cannot be sent right now; try again later.")) from None
@@ -223,19 +230,23 @@ class _ResetMailForm(PasswordResetForm):
             super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
 
 
-def password_reset_send(*, email: str, domain: str, use_https: bool, language: str | None = None) -> int:
+def password_reset_send(*, email: str, language: str | None = None) -> int:
     """Sends each active account with this e-mail (and a usable password) a link to set a new
     password, made of Django's own token (valid PASSWORD_RESET_TIMEOUT seconds, spent once the
     password or the last login changes), in the account's language, else `language` (the
-    requester's). Returns how many accounts were sent one."""
+    requester's). The link is on SITE_URL, never on a host a request named (a forged Host
+    would send the token to its own server). Returns how many accounts were sent one."""
+    site = urlsplit(settings.SITE_URL)
+    if not site.netloc:
+        raise ImproperlyConfigured("SITE_URL must be set for password reset links")
     form = _ResetMailForm(data={"email": email})
     if not form.is_valid():
         return 0
     users = list(form.get_users(form.cleaned_data["email"]))
     with translation.override(language or settings.LANGUAGE_CODE):
         form.save(
-            domain_override=domain,
-            use_https=use_https,
+            domain_override=site.netloc,
+            use_https=site.scheme == "https",
             subject_template_name="frontend/email/password_reset_subject.txt",
             email_template_name="frontend/email/password_reset_email.txt",
             # The stubs type this template context as str values only; Django takes any value.

@@ -6,8 +6,7 @@ from server.celery import idempotent_task
 
 
 @idempotent_task
-def password_reset_email_task(email: str, domain: str, use_https: bool, language: str | None = None) -> int:
+def password_reset_email_task(email: str, language: str | None = None) -> int:
     """Sends the password reset e-mails for `email`. Run twice, it sends a second link: harmless,
-    as both are spent when either sets the password. `language`: the requester's (tasks queued
-    before it was passed are sent in English)."""
-    return services.password_reset_send(email=email, domain=domain, use_https=use_https, language=language)
+    as both are spent when either sets the password. `language`: the requester's."""
+    return services.password_reset_send(email=email, language=language)

@@ -283,9 +283,7 @@ class _QueuedResetForm(PasswordResetForm):
     """Django's reset form, sending through the same service as the API (`password_reset_request`)."""
 
     def save(self, *, request, **kwargs):
-        account_services.password_reset_request(
-            email=self.cleaned_data["email"], domain=request.get_host(), use_https=request.is_secure()
-        )
+        account_services.password_reset_request(email=self.cleaned_data["email"])
 
 
 class PasswordResetPage(_SitePage, auth_views.PasswordResetView):

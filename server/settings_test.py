@@ -12,6 +12,8 @@ from urllib.parse import urlsplit, urlunsplit
 os.environ.setdefault("SECRET_KEY", "tests-only-not-secret")
 os.environ.setdefault("ALLOWED_HOSTS", "*")
 os.environ.setdefault("SECURE_COOKIES", "0")
+# Where the e-mails link to (password resets need it): Django's test client's host.
+os.environ.setdefault("SITE_URL", "http://testserver")
 # The league log's key for tests only: public here, so it signs nothing anyone should trust.
 os.environ.setdefault(
     "LOG_SIGNING_KEY", "PRIVATE+KEY+tests.card-league.invalid+a3ba505c+AT2uNy0iNVxrxfTK109d5Vx/n3DCrfzCxZDX+KfA9cA7"

@@ -26,7 +26,8 @@ def serve(var_dir: Path, *arguments: str, **env: str):
     """`manage.py serve` as `make run` starts it, on a fresh SQLite file in `var_dir`; yields its
     base URL and the path of its console (stdout and stderr)."""
     port = free_port()
-    base_env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    own = ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SITE_URL")  # the suite's, not a newcomer's
+    base_env = {k: v for k, v in os.environ.items() if k not in own}
     console = var_dir / "console.log"
     with open(console, "w") as out:
         process = subprocess.Popen(

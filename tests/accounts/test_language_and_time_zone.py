@@ -41,7 +41,7 @@ def test_a_wrong_password_is_refused_in_the_pages_language():
 def test_the_reset_mail_is_written_in_the_accounts_language(language, subject):
     user = make_user("gwen")
     User.objects.filter(pk=user.pk).update(email="gwen@example.org", language=language)
-    assert password_reset_send(email="gwen@example.org", domain="testserver", use_https=True) == 1
+    assert password_reset_send(email="gwen@example.org") == 1
     assert mail.outbox[-1].subject == subject
 
 

@@ -91,16 +91,29 @@ def test_the_link_expires(alice_mail, settings, monkeypatch):
     assert snapshot(alice_mail) == before
 
 
-def test_the_link_names_the_host_asked(alice_mail):
-    ask(APIClient(REMOTE_ADDR=fresh_address(), HTTP_HOST="cards.example.org"))
-    assert "http://cards.example.org/account/reset/" in mail.outbox[0].body
+def test_the_link_is_on_site_url_whatever_host_the_request_named(alice_mail, settings):
+    """Regression (#39): the link was built from the request's Host, so a request with a forged
+    Host (where ALLOWED_HOSTS lets it through) had the victim mailed a token on the forger's server."""
+    settings.ALLOWED_HOSTS = ["*"]
+    settings.SITE_URL = "https://cards.example.org"
+    assert ask(APIClient(REMOTE_ADDR=fresh_address(), HTTP_HOST="evil.example")).status_code == 202
+    assert "https://cards.example.org/account/reset/" in mail.outbox[0].body
+    assert "evil.example" not in mail.outbox[0].body
 
 
-def test_the_task_sends_one_mail_per_account_with_the_email(alice_mail, bob):
+def test_without_site_url_nothing_is_sent_and_the_answer_says_so(alice_mail, settings, caplog):
+    settings.SITE_URL = ""
+    answer = ask()
+    assert answer.status_code == 503 and answer.json()["error"]["code"] == "mail_unavailable"
+    assert mail.outbox == [] and "SITE_URL is not set" in caplog.text
+
+
+def test_the_task_sends_one_mail_per_account_with_the_email(alice_mail, bob, settings):
+    settings.SITE_URL = "https://cards.example.org"
     bob.email = "ALICE@example.org"  # e-mails are not unique: both accounts get their own link
     bob.save(update_fields=["email"])
-    assert password_reset_email_task("alice@example.org", "testserver", True) == 2
-    assert sorted(LINK.search(m.body).group(0).startswith("https://") for m in mail.outbox) == [True, True]
+    assert password_reset_email_task("alice@example.org") == 2
+    assert sorted(LINK.search(m.body).group(0).startswith("https://cards.example.org/") for m in mail.outbox) == [True, True]
 
 
 def test_a_deleted_or_inactive_account_gets_no_mail(alice_mail):

@@ -103,7 +103,8 @@ def live_server_url(server_env) -> str:
     with open(SERVER_LOG, "w") as log:
         process = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--no-demo", "--port", str(port)],
-            cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
+            # The mails' links (password resets) point at this server.
+            cwd=ROOT, env={**server_env, "SITE_URL": f"http://127.0.0.1:{port}"}, stdout=log, stderr=subprocess.STDOUT,
         )
         try:
             yield _wait_until_up(f"http://127.0.0.1:{port}", process)

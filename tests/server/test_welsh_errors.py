@@ -118,7 +118,7 @@ def test_the_reset_mail_is_written_in_the_requesters_language(eager_tasks, setti
 
     def record(sender=None, args=None, **kwargs):
         if sender is not None and sender.name == "accounts.tasks.password_reset_email_task":
-            languages.append(args[3])
+            languages.append(args[1])
 
     task_prerun.connect(record, weak=False)
     try:

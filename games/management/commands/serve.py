@@ -37,7 +37,7 @@ class Command(BaseCommand):
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             # Said once here for the whole process tree, in place of the worker's own six lines.
             self.stderr.write("Running as root: the server and its worker have root's rights. Run as an ordinary user.")
-        worker = None if no_worker else self._start_worker(demo=not no_demo)
+        worker = None if no_worker else self._start_worker(demo=not no_demo, port=port)
         try:
             self.stdout.write(f"Serving on http://{host}:{port}/ (API docs at /api/docs/)")
             uvicorn.run(
@@ -53,10 +53,12 @@ class Command(BaseCommand):
                 worker.send_signal(signal.SIGTERM)
                 worker.wait(timeout=30)
 
-    def _start_worker(self, *, demo: bool) -> subprocess.Popen:
+    def _start_worker(self, *, demo: bool, port: int) -> subprocess.Popen:
         """A Celery worker beside the server; on the embedded default its broker is the filesystem."""
         self.stdout.write(f"Starting a Celery worker (broker {settings.CELERY_BROKER_URL})")
         env = {**os.environ, "DEMO": "1" if demo else "0"}  # DEMO puts the demo's top-up on beat's schedule
+        # The mails the worker sends link to this server: on the port it serves, unless SITE_URL says.
+        env["PORT"] = str(port)
         # Celery warns of a worker run as root in six lines; handle() has said it once already.
         env["PYTHONWARNINGS"] = ",".join(
             filter(None, [os.environ.get("PYTHONWARNINGS"), "ignore:You're running the worker with superuser privileges"])
