@@ -12,8 +12,10 @@ import pytest
 
 @pytest.hookimpl(trylast=True)  # after `-m` has deselected: the order of what will run
 def pytest_collection_modifyitems(config, items):
+    # In a worker, which collects: xdist sets its `dist` option to "no", so the mode cannot be
+    # read there. Both Makefile runs use worksteal; under `load` the longest first is right too.
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    if workers > 1 and config.getoption("dist", None) == "worksteal":
+    if workers > 1 and hasattr(config, "workerinput"):
         items[:] = _dealt_to_workers(items, workers)
 
 
