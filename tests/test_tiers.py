@@ -10,6 +10,8 @@ import sys
 import pytest
 
 from server import settings_test
+from tests.untraced import untraced
+from tests.worksteal_order import _dealt_to_workers
 
 
 def test_a_fast_test_that_starts_a_command_fails_naming_the_tier():
@@ -59,3 +61,40 @@ def test_a_worker_past_redis_s_sixteen_databases_is_refused(monkeypatch):
     monkeypatch.delenv("TEST_REDIS_WORKER", raising=False)
     with pytest.raises(RuntimeError, match="database 16"):
         settings_test._redis_url_of_this_worker()
+
+
+class _Item:
+    """As much of a pytest item as the dealing reads: a name and its markers."""
+
+    def __init__(self, name: str, tier: str | None = None):
+        self.name, self.tier = name, tier
+
+    def get_closest_marker(self, name: str):
+        return name if name == self.tier else None
+
+
+def test_each_worker_starts_with_its_share_of_the_later_tiers_longest_first():
+    fast = [_Item(f"f{n}") for n in range(20)]
+    heavy = [_Item("p1", "processes"), _Item("b1", "browser"), _Item("e1", "e2e"), _Item("s1", "slow"),
+             _Item("p2", "processes"), _Item("e2", "e2e")]
+    items = fast[:5] + heavy[:3] + fast[5:] + heavy[3:]
+    dealt = _dealt_to_workers(items, 3)
+    assert sorted(item.name for item in dealt) == sorted(item.name for item in items)  # each test once
+    blocks = [dealt[0:8], dealt[8:17], dealt[17:26]]  # worksteal sends 26 as 26 // 3, then 18 // 2, then 9
+    assert [block[0].name for block in blocks] == ["e1", "e2", "s1"]  # e2e first, then slow
+    assert [item.name for item in dealt if item.tier] == ["e1", "b1", "e2", "p1", "s1", "p2"]
+    assert [item.name for item in dealt if not item.tier] == [item.name for item in fast]  # in file order
+
+
+def test_the_untraced_helper_removes_the_tracer_and_puts_it_back():
+    def tracer(frame, event, arg):
+        return None
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        with untraced():
+            assert sys.gettrace() is None
+        assert sys.gettrace() is tracer
+    finally:
+        sys.settrace(previous)
