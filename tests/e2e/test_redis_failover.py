@@ -94,7 +94,9 @@ def test_a_sentinel_failover_mid_play_loses_nothing_and_every_process_follows_th
         kill(primary)
         wait_for(lambda: _master(sentinels) == ("127.0.0.1", REPLICA), timeout=30, what="the replica's promotion")
         promoted = time.monotonic()
-        moves = _play_as(carol, carols.pk, bases[0])
+        # Unhurried until both servers' layers have pushed a move played after the promotion (below).
+        moves = _play_as(carol, carols.pk, bases[0], unhurried_until=lambda: all(
+            any(at > promoted for at in f.pushed) for f in carol_followers))
         # Read at once: the counters expire a minute after their window.
         new_master = redis.Redis(port=REPLICA, db=DB)
         counted = sum(int(new_master.get(key)) for key in new_master.scan_iter(match=f"*throttle_moves_{carol.pk}_*"))
@@ -165,8 +167,10 @@ async def _follow_all(followers: list[Follower], stop_at: float) -> None:
     await asyncio.gather(*(f.run(stop_at) for f in followers), return_exceptions=True)
 
 
-def _play_as(user, match_id: int, base: str) -> int:
-    """Logs in as `user` and plays its seat to the end over HTTP (the fast lane); the moves made."""
+def _play_as(user, match_id: int, base: str, *, unhurried_until=None) -> int:
+    """Logs in as `user` and plays its seat to the end over HTTP (the fast lane); the moves made.
+    Until `unhurried_until()` holds, a move every 0.2 s, as a person plays: a match played out in
+    one second can end before a busy machine's servers have followed the failover."""
     with httpx.Client(base_url=base, timeout=10) as client:
         login = client.post("/api/auth/login", json={"username": user.username, "password": "correct horse battery"})
         assert login.status_code == 200, login.text
@@ -183,6 +187,8 @@ def _play_as(user, match_id: int, base: str) -> int:
                 answer = client.post(f"/api/matches/{match_id}/moves", json={"move": view["legal_moves"][0]})
                 assert answer.status_code == 200, answer.text
                 moves += 1
+                if unhurried_until is not None and not unhurried_until():
+                    time.sleep(0.2)
             else:
                 time.sleep(0.05)  # the bot's turn
 
