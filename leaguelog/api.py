@@ -35,6 +35,9 @@ def checkpoint(request) -> HttpResponse:
     """The newest signed checkpoint (C2SP tlog-checkpoint, as a C2SP signed note), with the
     cosignatures its witnesses have sent so far."""
     latest = selectors.checkpoint_latest()
+    refusal = selectors.publish_refusal(latest)
+    if refusal is not None:  # a restored database behind what was published: serving it would fork
+        return error_response(refusal.code, refusal.message)
     if latest is None:
         return error_response("log_not_started", _("The league log has no checkpoint yet: try again in a few seconds."))
     response = HttpResponse(selectors.checkpoint_served(latest), content_type="text/plain; charset=utf-8")

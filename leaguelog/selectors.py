@@ -22,14 +22,20 @@ import operator
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from games.chain import canonical_json, canonical_time
 from games.models import Match, Seat
 from games.selectors import result_ranks
 from leaguelog import merkle, tiles
+from leaguelog.checkpoint import Checkpoint, open_checkpoint
+from leaguelog.mirror import CHECKPOINT, LogMirror, MirrorError
 from leaguelog.models import Kind, LogCheckpoint, LogEntry, LogHash, LogPending
+from leaguelog.notes import NoteError, parse_verifier_key, verifier_key_for
 from ratings.models import RatingEntry
+from server.errors import ApplicationError
 from tournaments.models import Round, TournamentEvent
 
 T = TypeVar("T")
@@ -221,3 +227,66 @@ def logged_fact(kind: str, source_id: int) -> dict[str, Any] | None:
 
 def entry_of(kind: str, source_id: int) -> LogEntry | None:
     return LogEntry.objects.filter(kind=kind, source_id=source_id).first()
+
+
+# --- the mirror: the high-water mark a database restore cannot roll back (leaguelog.mirror) ---------
+
+
+def log_mirror() -> LogMirror | None:
+    """The mirror LOG_MIRROR_DIR names, or None when the server keeps none."""
+    folder = getattr(settings, "LOG_MIRROR_DIR", None)
+    return LogMirror(folder) if folder else None
+
+
+def mirror_mark(mirror: LogMirror, name: str = CHECKPOINT) -> tuple[Checkpoint, str] | None:
+    """The checkpoint a mirror file holds and its note, checked under the log's own key; None when
+    there is none; ApplicationError `log_mirror_disagrees` when it is not this log's."""
+    try:
+        note = mirror.note(name)
+        if note is None:
+            return None
+        checkpoint, _opened = open_checkpoint(note, [parse_verifier_key(verifier_key_for(settings.LOG_SIGNING_KEY))])
+    except (MirrorError, NoteError) as error:
+        raise mirror_disagrees(f"{mirror.root / name}: {error}") from error
+    return checkpoint, note
+
+
+def mirror_disagrees(detail: str) -> ApplicationError:
+    return ApplicationError(
+        "log_mirror_disagrees",
+        _("The league log's mirror holds a checkpoint this database's log does not extend: nothing is "
+          "published until an operator looks (README, Backups and restore)."),
+        extra={"detail": detail},
+    )
+
+
+def log_behind_mirror(size: int, mark: int, detail: str) -> ApplicationError:
+    return ApplicationError(
+        "log_behind_mirror",
+        _("The league log's database holds %(size)s entries, fewer than the %(mark)s of the checkpoint it "
+          "published last (a restore?), and they cannot be recovered: nothing is integrated or published "
+          "until they are (README, Backups and restore).") % {"size": size, "mark": mark},
+        extra={"size": size, "published": mark, "detail": detail},
+    )
+
+
+def publish_refusal(latest: LogCheckpoint | None) -> ApplicationError | None:
+    """Why `latest` must not be served as the log's newest checkpoint, or None: it is smaller than
+    the mark (the database was restored from before it and not yet brought back up), or another
+    tree of the mark's size."""
+    mirror = log_mirror()
+    if mirror is None:
+        return None
+    try:
+        marked = mirror_mark(mirror)
+    except ApplicationError as refusal:
+        return refusal
+    if marked is None:
+        return None
+    mark, _note = marked
+    size = 0 if latest is None else latest.size
+    if size < mark.size:
+        return log_behind_mirror(size, mark.size, f"the mirror's checkpoint is of {mark.size} entries")
+    if size == mark.size and latest is not None and bytes(latest.root_hash) != mark.root_hash:
+        return mirror_disagrees(f"two different trees of {size} entries")
+    return None

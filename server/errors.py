@@ -221,6 +221,8 @@ CATALOGUE: dict[str, ErrorCode] = {
     "checkpoint_not_found": ErrorCode(404, "The log signed no checkpoint of that size."),
     "tile_not_found": ErrorCode(404, "The log holds no such tile yet."),
     "log_not_started": ErrorCode(503, "The league log has no checkpoint yet."),
+    "log_behind_mirror": ErrorCode(503, "The log in the database is behind its last published checkpoint and cannot recover."),
+    "log_mirror_disagrees": ErrorCode(503, "The log's mirror holds a checkpoint this database's log does not extend."),
 }
 
 
