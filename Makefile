@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-all lint bench check-engines clean messages
+.PHONY: run test test-all lint bench check-engines clean messages settings-doc
 
 # The Welsh (and any other) catalogues, compiled from locale/*/LC_MESSAGES/*.po by GNU gettext's
 # msgfmt, which also checks that every translation keeps its message's placeholders.
@@ -50,6 +50,11 @@ MAKEMESSAGES_IGNORE := --ignore=.venv --ignore=var --ignore=tests --ignore=bench
 messages: $(VENV)/.installed
 	$(BIN)/python manage.py makemessages -l cy -d django --no-obsolete --add-location=file $(MAKEMESSAGES_IGNORE)
 	$(BIN)/python manage.py makemessages -l cy -d djangojs --no-obsolete --add-location=file $(MAKEMESSAGES_IGNORE)
+
+# The README's configuration tables and .env.example, from the declarations in server/environment.py
+# (tests/server/test_settings_declared.py fails while either differs from them).
+settings-doc: $(VENV)/.installed
+	$(BIN)/python -m server.settings_doc
 
 clean:
 	rm -rf $(VENV) var

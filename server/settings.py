@@ -7,8 +7,6 @@ to Redis for the channel layer, the cache and Celery's broker.
 """
 from __future__ import annotations
 
-import ipaddress
-import os
 from pathlib import Path
 
 import dj_database_url
@@ -16,22 +14,18 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from server import redis_clients
+from server.environment import read_bool, read_float, read_int, read_list, read_optional_path, read_path, read_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Runtime files of the embedded default (SQLite database, Celery's filesystem queue).
-VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in ("1", "true", "yes", "on")
-
+# Every variable read here is declared in server/environment.py (its type, default and meaning),
+# and read through it: a bad value stops the process naming the variable.
+VAR_DIR = read_path("VAR_DIR", BASE_DIR / "var")
 
 # The embedded default: no DATABASE_URL, everything in this one machine's files and memory.
-EMBEDDED = not os.environ.get("DATABASE_URL")
-DEBUG = env_bool("DEBUG", False)
+DATABASE_URL = read_str("DATABASE_URL")
+EMBEDDED = not DATABASE_URL
+DEBUG = read_bool("DEBUG")
 
 
 def _secret_key() -> str:
@@ -40,7 +34,7 @@ def _secret_key() -> str:
     # no business running while the settings load (only the embedded default makes a key).
     from django.core.management.utils import get_random_secret_key  # noqa: PLC0415
 
-    key = os.environ.get("SECRET_KEY", "")
+    key = read_str("SECRET_KEY")
     if key:
         return key
     if EMBEDDED:
@@ -58,7 +52,7 @@ def _secret_key() -> str:
 def _log_signing_key() -> str:
     """LOG_SIGNING_KEY from the environment; the embedded default makes one and keeps it in VAR_DIR
     (named `<EXPORT_SERVER_NAME or localhost>/card-league`, the log's origin)."""
-    key = os.environ.get("LOG_SIGNING_KEY", "")
+    key = read_str("LOG_SIGNING_KEY")
     if key:
         return key
     if EMBEDDED or DEBUG:
@@ -68,54 +62,45 @@ def _log_signing_key() -> str:
         path = VAR_DIR / "log_signing_key"
         if not path.exists():
             VAR_DIR.mkdir(parents=True, exist_ok=True)
-            path.write_text(generate_signer_key(f"{os.environ.get('EXPORT_SERVER_NAME', '') or 'localhost'}/card-league"))
+            path.write_text(generate_signer_key(f"{read_str('EXPORT_SERVER_NAME') or 'localhost'}/card-league"))
             path.chmod(0o600)
         return path.read_text().strip()
     raise ImproperlyConfigured("LOG_SIGNING_KEY must be set (it is required with DATABASE_URL): manage.py log_keygen")
 
 
-def env_list(name: str, default: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
-
-
 SECRET_KEY = _secret_key()
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "*" if DEBUG else ("localhost,127.0.0.1,[::1]" if EMBEDDED else ""))
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+ALLOWED_HOSTS = read_list("ALLOWED_HOSTS", ["*"] if DEBUG else (["localhost", "127.0.0.1", "[::1]"] if EMBEDDED else []))
+CSRF_TRUSTED_ORIGINS = read_list("CSRF_TRUSTED_ORIGINS")
 
 # Behind HTTPS (production): secure cookies, HSTS and a redirect, each switchable.
-SECURE_COOKIES = env_bool("SECURE_COOKIES", not (DEBUG or EMBEDDED))
+SECURE_COOKIES = read_bool("SECURE_COOKIES", not (DEBUG or EMBEDDED))
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_COOKIES
 SESSION_COOKIE_HTTPONLY = True
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_SSL_REDIRECT = read_bool("SECURE_SSL_REDIRECT")
+SECURE_HSTS_SECONDS = read_int("SECURE_HSTS_SECONDS")
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 # Not on browsers' preload list by default: once listed, a domain cannot serve plain HTTP to
 # anyone for months, a choice for the domain's owner, not for this code (check --deploy's W021).
 SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 
-def _trusted_proxies() -> list[str]:
-    """TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed (addresses or networks, comma
-    separated; none by default). Anything else sends that header freely, so it must not pick
-    the address the throttles count. A bad entry stops the server rather than being ignored."""
-    proxies = env_list("TRUSTED_PROXIES", "")
-    for proxy in proxies:
-        try:
-            ipaddress.ip_network(proxy, strict=False)
-        except ValueError:
-            raise ImproperlyConfigured(f"TRUSTED_PROXIES: {proxy!r} is not an address or a network") from None
-    return proxies
-
-
+# TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed (addresses or networks, comma
+# separated; none by default). Anything else sends that header freely, so it must not pick the
+# address the throttles count. A bad entry stops the server rather than being ignored.
 # uvicorn is given the same list (`--forwarded-allow-ips`, docker/Dockerfile and `manage.py serve`),
 # and takes X-Forwarded-Proto (whether the client came over TLS) from those proxies alone: the
 # request's scheme is uvicorn's. Django's SECURE_PROXY_SSL_HEADER would believe the header from
 # anyone who can reach the server, so it is not used.
-TRUSTED_PROXIES = _trusted_proxies()
-if env_bool("BEHIND_TLS_PROXY", False):
-    from django.core.exceptions import ImproperlyConfigured
-
+TRUSTED_PROXIES = read_list("TRUSTED_PROXIES")
+if read_bool("BEHIND_TLS_PROXY"):
     raise ImproperlyConfigured("BEHIND_TLS_PROXY is gone: name the TLS proxy in TRUSTED_PROXIES instead")
+
+# METRICS_ALLOWED_NETWORKS: who may read /metrics (addresses or networks, comma separated; this
+# machine by default), decided on the client's address as the throttles find it (the peer, or a
+# TRUSTED_PROXIES proxy's X-Forwarded-For). A bad entry stops the server.
+METRICS_ALLOWED_NETWORKS = read_list("METRICS_ALLOWED_NETWORKS")
+# The port a Celery worker or beat serves its own /metrics on (server/metrics_endpoint.py); 0: none.
+METRICS_PORT = read_int("METRICS_PORT")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
@@ -182,7 +167,7 @@ ROOT_URLCONF = "server.urls"
 ASGI_APPLICATION = "server.asgi.application"
 # Threads per server process running HTTP requests (server/asgi.py); each holds a database
 # connection from the pool while it serves a request.
-HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
+HTTP_THREADS = read_int("HTTP_THREADS")
 WSGI_APPLICATION = "server.wsgi.application"
 AUTH_USER_MODEL = "accounts.User"
 
@@ -201,20 +186,19 @@ TEMPLATES = [
     },
 ]
 
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
     if DATABASES["default"]["ENGINE"].endswith("postgresql"):
         # A pool per process: ASGI serves sync views from many threads, and a persistent
         # connection per thread would exhaust the server's connection slots.
         DATABASES["default"]["OPTIONS"] = {
-            "pool": {"min_size": 1, "max_size": int(os.environ.get("DB_POOL_MAX", "16")), "timeout": 30}
+            "pool": {"min_size": 1, "max_size": read_int("DB_POOL_MAX"), "timeout": 30}
         }
     # Migrations connect as the tables' owner (`migrate --database owner`, then `db_runtime_role`),
     # the web and worker processes as DATABASE_URL, a role that owns nothing. Give
     # MIGRATE_DATABASE_URL to the migration's process only; unset, one role does both.
     DATABASES["owner"] = {
-        **dj_database_url.parse(os.environ.get("MIGRATE_DATABASE_URL") or DATABASE_URL),
+        **dj_database_url.parse(read_str("MIGRATE_DATABASE_URL") or DATABASE_URL),
         "TEST": {"MIRROR": "default"},
     }
 else:
@@ -222,18 +206,18 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.environ.get("SQLITE_PATH", str(VAR_DIR / "db.sqlite3")),
+            "NAME": str(read_path("SQLITE_PATH", VAR_DIR / "db.sqlite3")),
             # Several threads (web, bots) write one file: wait for the lock rather than fail.
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"},
         }
     }
 # A streaming replica of DATABASE_URL for the reads that may lag (server/db_router.py): replays,
 # exports, lists, leaderboards, tournament pages. Unset, nothing is routed and nothing changes.
-DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+DATABASE_REPLICA_URL = read_str("DATABASE_REPLICA_URL")
 # Past this lag, or down, the replica is passed over and its reads go to the primary.
-REPLICA_MAX_LAG_SECONDS = float(os.environ.get("REPLICA_MAX_LAG_SECONDS", "5"))
+REPLICA_MAX_LAG_SECONDS = read_float("REPLICA_MAX_LAG_SECONDS")
 # After a client's unsafe request, its reads stay on the primary this long (read-your-writes).
-REPLICA_PIN_SECONDS = float(os.environ.get("REPLICA_PIN_SECONDS", "10"))
+REPLICA_PIN_SECONDS = read_float("REPLICA_PIN_SECONDS")
 DATABASE_ROUTERS: list[str] = []
 if DATABASE_REPLICA_URL:
     if not DATABASE_URL:
@@ -253,10 +237,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis: one server at REDIS_URL, or the master that the Sentinels at REDIS_SENTINELS name
 # (server/redis_clients.py, which every user of Redis goes through).
-REDIS_URL = os.environ.get("REDIS_URL", "")
-REDIS_SENTINELS = redis_clients.sentinels_parsed(os.environ.get("REDIS_SENTINELS", ""))
-REDIS_SENTINEL_SERVICE = os.environ.get("REDIS_SENTINEL_SERVICE", "mymaster")
-REDIS_SENTINEL_DB = int(os.environ.get("REDIS_SENTINEL_DB", "0"))
+REDIS_URL = read_str("REDIS_URL")
+REDIS_SENTINELS = redis_clients.sentinels_parsed(read_str("REDIS_SENTINELS"))
+REDIS_SENTINEL_SERVICE = read_str("REDIS_SENTINEL_SERVICE")
+REDIS_SENTINEL_DB = read_int("REDIS_SENTINEL_DB")
 _redis_at = redis_clients.RedisLocation(REDIS_URL, REDIS_SENTINELS, REDIS_SENTINEL_SERVICE, REDIS_SENTINEL_DB)
 _redis_on = _redis_at.is_set
 if _redis_on:
@@ -279,12 +263,12 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Moves played on the event loop (games/fastlane.py): needs PostgreSQL and Redis. Its own
 # pool of async connections per process, beside Django's (`DB_POOL_MAX`).
-FASTLANE = env_bool("FASTLANE", _redis_on and DATABASES["default"]["ENGINE"].endswith("postgresql"))
-FASTLANE_POOL_MAX = int(os.environ.get("FASTLANE_POOL_MAX", "8"))
+FASTLANE = read_bool("FASTLANE", _redis_on and DATABASES["default"]["ENGINE"].endswith("postgresql"))
+FASTLANE_POOL_MAX = read_int("FASTLANE_POOL_MAX")
 # The event loop's lag (server/loop_watch.py): a warning when a tick is this late; with a
 # directory, each process writes its lags and counts there once a second.
-LOOP_LAG_WARN_MS = int(os.environ.get("LOOP_LAG_WARN_MS", "200"))
-LOOP_STATS_DIR = os.environ.get("LOOP_STATS_DIR", "")
+LOOP_LAG_WARN_MS = read_int("LOOP_LAG_WARN_MS")
+LOOP_STATS_DIR = read_str("LOOP_STATS_DIR")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -302,9 +286,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
+STATIC_ROOT = read_path("STATIC_ROOT", VAR_DIR / "static")
 # Production serves the collected, hashed files; the embedded default serves straight from the apps.
-WHITENOISE_USE_FINDERS = not os.environ.get("STATIC_COLLECTED")
+WHITENOISE_USE_FINDERS = not read_bool("STATIC_COLLECTED")
 if WHITENOISE_USE_FINDERS:
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it, even when it serves from the apps
 else:
@@ -332,15 +316,15 @@ REST_FRAMEWORK = {
     # Per address for sign-up and login, per account tried for login too (a guesser with many
     # addresses), per user for moves; backed by the cache (Redis in production).
     "DEFAULT_THROTTLE_RATES": {
-        "signup": os.environ.get("THROTTLE_SIGNUP", "20/hour"),
-        "login": os.environ.get("THROTTLE_LOGIN", "30/minute"),
-        "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "20/hour"),
-        "moves": os.environ.get("THROTTLE_MOVES", "1200/minute"),
+        "signup": read_str("THROTTLE_SIGNUP"),
+        "login": read_str("THROTTLE_LOGIN"),
+        "login_account": read_str("THROTTLE_LOGIN_ACCOUNT"),
+        "moves": read_str("THROTTLE_MOVES"),
         # Password reset requests per address and per e-mail named (each may send a mail).
-        "password_reset": os.environ.get("THROTTLE_PASSWORD_RESET", "10/hour"),
-        "password_reset_account": os.environ.get("THROTTLE_PASSWORD_RESET_ACCOUNT", "5/hour"),
+        "password_reset": read_str("THROTTLE_PASSWORD_RESET"),
+        "password_reset_account": read_str("THROTTLE_PASSWORD_RESET_ACCOUNT"),
         # Operations that check a logged-in user's password (new password, e-mail, deletion), per user.
-        "password_check": os.environ.get("THROTTLE_PASSWORD_CHECK", "20/hour"),
+        "password_check": read_str("THROTTLE_PASSWORD_CHECK"),
         # Content-Security-Policy reports per address (server/csp.py): a page that breaks the
         # policy reports each refusal once per load; more is a flood of the log.
         "csp_report": "60/minute",
@@ -349,29 +333,32 @@ REST_FRAMEWORK = {
 
 # E-mail (password resets): printed on the console by the embedded default; SMTP in production,
 # configured by EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD and EMAIL_USE_TLS.
-EMAIL_BACKEND = os.environ.get(
+EMAIL_BACKEND = read_str(
     "EMAIL_BACKEND",
     "django.core.mail.backends.console.EmailBackend" if EMBEDDED else "django.core.mail.backends.smtp.EmailBackend",
 )
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_HOST = read_str("EMAIL_HOST")
+EMAIL_PORT = read_int("EMAIL_PORT")
+EMAIL_HOST_USER = read_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = read_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = read_bool("EMAIL_USE_TLS")
 EMAIL_TIMEOUT = 20  # seconds: a hung mail server must not hold a request thread for ever
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Card League <noreply@localhost>")
+DEFAULT_FROM_EMAIL = read_str("DEFAULT_FROM_EMAIL")
 # The address the server's e-mails link to (notifications run in workers, with no request to take
 # a host from), e.g. https://cards.example.org; empty: the mails give the page's path only.
-SITE_URL = os.environ.get("SITE_URL", f"http://localhost:{os.environ.get('PORT', '8000')}" if EMBEDDED else "").rstrip("/")
+# `manage.py serve` listens on HOST:PORT (and tells its worker the PORT, for these links).
+SERVE_HOST = read_str("HOST")
+SERVE_PORT = read_int("PORT")
+SITE_URL = read_str("SITE_URL", f"http://localhost:{SERVE_PORT}" if EMBEDDED else "").rstrip("/")
 # How long a password reset link works (seconds); it is spent at its first use in any case.
-PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
+PASSWORD_RESET_TIMEOUT = read_int("PASSWORD_RESET_TIMEOUT")
 
 # API tokens expire this many days after they are made (at login or sign-up).
-API_TOKEN_DAYS = float(os.environ.get("API_TOKEN_DAYS", "30"))
+API_TOKEN_DAYS = read_float("API_TOKEN_DAYS")
 # A socket ticket (`POST /api/auth/socket-ticket`) opens one socket within this many seconds.
-SOCKET_TICKET_SECONDS = int(os.environ.get("SOCKET_TICKET_SECONDS", "30"))
+SOCKET_TICKET_SECONDS = read_int("SOCKET_TICKET_SECONDS")
 # How often an open socket checks that its token or session still stands (revoked, expired, logged out).
-SOCKET_CREDENTIAL_CHECK_SECONDS = float(os.environ.get("SOCKET_CREDENTIAL_CHECK_SECONDS", "30"))
+SOCKET_CREDENTIAL_CHECK_SECONDS = read_float("SOCKET_CREDENTIAL_CHECK_SECONDS")
 
 # What a client may send.
 MAX_BODY_BYTES = 64 * 1024
@@ -380,28 +367,28 @@ UPLOAD_PATHS = {"/api/matches/import"}
 # This server's name in the match files it exports (a lower-case host name, e.g. cards.example.org):
 # another server shows this one's players as `username@<name>`. Empty: files name no server,
 # and importers show the players as `username@import`.
-EXPORT_SERVER_NAME = os.environ.get("EXPORT_SERVER_NAME", "")
+EXPORT_SERVER_NAME = read_str("EXPORT_SERVER_NAME")
 MAX_JSON_DEPTH = 20
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
 # A socket may send this many frames per second (a burst of twice as many is allowed).
-SOCKET_FRAMES_PER_SECOND = float(os.environ.get("SOCKET_FRAMES_PER_SECOND", "20"))
+SOCKET_FRAMES_PER_SECOND = read_float("SOCKET_FRAMES_PER_SECOND")
 # Table chat: messages one person may post at one table per minute (429 `chat_rate_limited` past it).
-CHAT_MESSAGES_PER_MINUTE = int(os.environ.get("CHAT_MESSAGES_PER_MINUTE", "20"))
+CHAT_MESSAGES_PER_MINUTE = read_int("CHAT_MESSAGES_PER_MINUTE")
 # Caps on what one client may hold open; past them the server refuses with a clear error.
 # A list's `limit` is at most MAX_PAGE_SIZE (400 `bad_limit` above it, not silently clamped).
-MAX_PAGE_SIZE = int(os.environ.get("MAX_PAGE_SIZE", "100"))
+MAX_PAGE_SIZE = read_int("MAX_PAGE_SIZE")
 # Open tables (not yet started) a user has created; tables the server seats (tournament rounds,
 # the demo) are not counted.
-MAX_OPEN_TABLES_PER_USER = int(os.environ.get("MAX_OPEN_TABLES_PER_USER", "5"))
+MAX_OPEN_TABLES_PER_USER = read_int("MAX_OPEN_TABLES_PER_USER")
 # Live sockets per table and client (the user, or the address of an anonymous one), counted over
 # every process through presence (Redis).
-MAX_SOCKETS_PER_CLIENT_AND_TABLE = int(os.environ.get("MAX_SOCKETS_PER_CLIENT_AND_TABLE", "5"))
+MAX_SOCKETS_PER_CLIENT_AND_TABLE = read_int("MAX_SOCKETS_PER_CLIENT_AND_TABLE")
 # A tournament round opens its tables this many at a time, each batch one transaction under the
 # tournament's lock (a round of 5,000 tables never holds it for long).
-TOURNAMENT_TABLES_PER_BATCH = int(os.environ.get("TOURNAMENT_TABLES_PER_BATCH", "200"))
+TOURNAMENT_TABLES_PER_BATCH = read_int("TOURNAMENT_TABLES_PER_BATCH")
 # In a tournament with contributed shuffles, how long its seated people have to send theirs
 # between a round's pairing and its start (the table pages send one at once).
-TOURNAMENT_SHUFFLE_SECONDS = int(os.environ.get("TOURNAMENT_SHUFFLE_SECONDS", "20"))
+TOURNAMENT_SHUFFLE_SECONDS = read_int("TOURNAMENT_SHUFFLE_SECONDS")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card League API",
@@ -428,7 +415,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Tasks are short and idempotent: a deeper prefetch keeps bot chains moving (with 1, a worker on
 # Redis looked for new messages about once a second), and the sweep re-sends what a crash held.
-CELERY_WORKER_PREFETCH_MULTIPLIER = int(os.environ.get("CELERY_PREFETCH", "8"))
+CELERY_WORKER_PREFETCH_MULTIPLIER = read_int("CELERY_PREFETCH")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
@@ -449,11 +436,11 @@ else:
         "polling_interval": 0.1,  # the filesystem has no push: look often (it is cheap)
         "store_processed": False,
     }
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_ALWAYS_EAGER = read_bool("CELERY_TASK_ALWAYS_EAGER")
 
 # Periodic tasks (celery beat). Each is idempotent: a late or doubled run does no harm.
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
-    "games-sweep": {"task": "games.tasks.sweep_task", "schedule": float(os.environ.get("SWEEP_SECONDS", "15"))},
+    "games-sweep": {"task": "games.tasks.sweep_task", "schedule": read_float("SWEEP_SECONDS")},
     # Tournaments: rounds due to start or past their deadline, results and rounds not yet followed up.
     "tournaments-sweep": {"task": "tournaments.tasks.tournament_sweep_task", "schedule": 30.0},
     # Ratings: results an organiser changed whose rating task was lost.
@@ -463,8 +450,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 # The embedded default's demo: `manage.py serve` (without --no-demo) sets DEMO for its worker,
 # whose beat then keeps DEMO_LIVE_TABLES bot tables at play, one of each game first, starting a
 # new one within a few seconds of one ending, so a newcomer always finds live tables to watch.
-DEMO = env_bool("DEMO", False)
-DEMO_LIVE_TABLES = int(os.environ.get("DEMO_LIVE_TABLES", "4"))
+DEMO = read_bool("DEMO")
+DEMO_LIVE_TABLES = read_int("DEMO_LIVE_TABLES")
 if DEMO:
     CELERY_BEAT_SCHEDULE["demo-top-up"] = {"task": "games.tasks.demo_top_up_task", "schedule": 5.0}
 
@@ -474,8 +461,12 @@ if DEMO:
 # log's origin, the name verifiers and witnesses know it by. LOG_WITNESSES: the verifier keys of
 # the witnesses whose cosignatures the log accepts and serves (comma-separated).
 LOG_SIGNING_KEY = _log_signing_key()
-LOG_WITNESSES = env_list("LOG_WITNESSES", "")
-LOG_INTEGRATE_SECONDS = float(os.environ.get("LOG_INTEGRATE_SECONDS", "2"))
+LOG_WITNESSES = read_list("LOG_WITNESSES")
+LOG_INTEGRATE_SECONDS = read_float("LOG_INTEGRATE_SECONDS")
+# LOG_MIRROR_DIR: a folder outside the database (another volume) that the integrator writes the
+# log's tiles and newest checkpoint into before publishing it, the high-water mark a database restore
+# cannot roll back (leaguelog/mirror.py, README "Backups and restore"). Unset: no mirror.
+LOG_MIRROR_DIR = read_optional_path("LOG_MIRROR_DIR")
 CELERY_BEAT_SCHEDULE["leaguelog-integrate"] = {
     "task": "leaguelog.tasks.log_integrate_task", "schedule": LOG_INTEGRATE_SECONDS,
 }
@@ -485,11 +476,13 @@ CELERY_BEAT_SCHEDULE["leaguelog-integrate"] = {
 # Production never sets these two: with them any user could make the worker reach this machine's
 # and the private network's services (Redis, PostgreSQL, a cloud's metadata at 169.254.169.254)
 # or send deliveries in clear. The tests set them for their receiver on http://127.0.0.1.
-WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", False)
-WEBHOOK_ALLOW_HTTP = env_bool("WEBHOOK_ALLOW_HTTP", False)
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = read_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES")
+WEBHOOK_ALLOW_HTTP = read_bool("WEBHOOK_ALLOW_HTTP")
+# A failed delivery is tried again after this many seconds, doubling each time (at most an hour).
+TOURNAMENT_WEBHOOK_BACKOFF_SECONDS = read_float("TOURNAMENT_WEBHOOK_BACKOFF_SECONDS")
 
 # A decision overdue by this many seconds is sent again by the sweep (a lost task's work).
-SWEEP_STALE_AFTER = float(os.environ.get("SWEEP_STALE_AFTER", "10"))
+SWEEP_STALE_AFTER = read_float("SWEEP_STALE_AFTER")
 
 # Celery tasks told the id of every match that ends; each must be idempotent.
 MATCH_FINISHED_TASKS: list[str] = [
@@ -508,8 +501,8 @@ TOURNAMENT_EVENT_TASKS: dict[str, list[str]] = {
 # Notifications (notifications/): a person awaited at a table is told "your turn" once the table
 # has waited this many seconds for them (for slow tables; 0: never), looked for by beat every
 # NOTIFY_TURN_SWEEP_SECONDS.
-NOTIFY_TURN_DELAY_SECONDS = float(os.environ.get("NOTIFY_TURN_DELAY_SECONDS", "60"))
-NOTIFY_TURN_SWEEP_SECONDS = float(os.environ.get("NOTIFY_TURN_SWEEP_SECONDS", "15"))
+NOTIFY_TURN_DELAY_SECONDS = read_float("NOTIFY_TURN_DELAY_SECONDS")
+NOTIFY_TURN_SWEEP_SECONDS = read_float("NOTIFY_TURN_SWEEP_SECONDS")
 if NOTIFY_TURN_DELAY_SECONDS > 0:
     CELERY_BEAT_SCHEDULE["notifications-turns"] = {
         "task": "notifications.tasks.turn_notify_sweep_task", "schedule": NOTIFY_TURN_SWEEP_SECONDS,
@@ -531,20 +524,20 @@ RATINGS_TRUESKILL: dict[str, dict[str, float]] = {
 }
 
 # Seconds a bot waits before it moves, so people at the table can follow its play.
-BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.5"))
+BOT_MOVE_DELAY = read_float("BOT_MOVE_DELAY")
 # Live sockets look for new moves this often when no shared channel layer tells them (the
 # embedded default: bots and clocks move in the worker process); 0 turns it off.
-LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", "0" if _redis_on else "1"))
+LIVE_POLL_SECONDS = read_float("LIVE_POLL_SECONDS", 0.0 if _redis_on else 1.0)
 
 # Interrupt windows (several seats may answer at once, e.g. a Block) close after this many
 # seconds with a pass for every person who has not answered.
-INTERRUPT_WINDOW_SECONDS = float(os.environ.get("INTERRUPT_WINDOW_SECONDS", "10"))
+INTERRUPT_WINDOW_SECONDS = read_float("INTERRUPT_WINDOW_SECONDS")
 # Timeouts in a row after which a seat is abandoned (played by the bot, ranked last).
 CLOCK_TIMEOUTS_TO_ABANDON = 3
 # How many match states each process keeps in memory, so a move never replays a whole match.
-MATCH_STATE_CACHE_SIZE = int(os.environ.get("MATCH_STATE_CACHE_SIZE", "4096"))
+MATCH_STATE_CACHE_SIZE = read_int("MATCH_STATE_CACHE_SIZE")
 
-LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if (DEBUG or EMBEDDED) else "json")
+LOG_FORMAT = read_str("LOG_FORMAT", "text" if (DEBUG or EMBEDDED) else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -554,7 +547,7 @@ LOGGING = {
         "text": {"()": "server.logs.TextFormatter"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["context", "repeated"], "formatter": LOG_FORMAT}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": read_str("LOG_LEVEL")},
     "loggers": {
         # Django logs every 4xx answer at WARNING ("Not Found: /x"): the client's mistake, not the
         # server's, and the server's access line already tells it (at INFO, one line a request).

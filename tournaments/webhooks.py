@@ -24,7 +24,6 @@ import http.client
 import ipaddress
 import json
 import logging
-import os
 import secrets
 import socket
 import ssl
@@ -71,11 +70,7 @@ _TIMEOUT_SECONDS = 10
 
 def backoff_seconds(attempts: int) -> float:
     """Seconds before the next try after `attempts` failed ones: base·2^(n−1), at most an hour."""
-    # A setting if the project defines one, else the environment (tests shorten it for a worker).
-    base = float(
-        getattr(settings, "TOURNAMENT_WEBHOOK_BACKOFF_SECONDS", None)
-        or os.environ.get("TOURNAMENT_WEBHOOK_BACKOFF_SECONDS", "10")
-    )
+    base = settings.TOURNAMENT_WEBHOOK_BACKOFF_SECONDS
     return min(3600.0, base * 2 ** max(0, attempts - 1))
 
 

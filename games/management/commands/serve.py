@@ -19,8 +19,8 @@ class Command(BaseCommand):
     help = "Migrate, create the demo users and bot tables, start a Celery worker, and serve HTTP and WebSockets."
 
     def add_arguments(self, parser):
-        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument("--host", default=settings.SERVE_HOST)  # HOST
+        parser.add_argument("--port", type=int, default=settings.SERVE_PORT)  # PORT
         parser.add_argument("--no-worker", action="store_true", help="do not start a Celery worker")
         parser.add_argument("--no-demo", action="store_true", help="no demo users or bot tables")
 
