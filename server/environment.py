@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
@@ -23,6 +25,7 @@ import dj_database_url
 import environs
 from django.core.exceptions import ImproperlyConfigured
 
+from leaguelog import notes
 from server import redis_clients
 
 # Eager: a bad value raises at once, naming its variable; a process never starts half-configured.
@@ -89,6 +92,52 @@ def _database_url(value: str) -> str:
     return value.strip()
 
 
+@_env.parser_for("signer_key")
+def _signer_key(value: str) -> str:
+    try:
+        notes.parse_signer_key(value.strip())
+    except (notes.NoteError, ValueError):
+        raise environs.ValidationError("not a signer key") from None  # its words could quote the key
+    return value.strip()
+
+
+@_env.parser_for("verifier_keys")
+def _verifier_keys(value: str) -> list[str]:
+    entries = _items(value)
+    for entry in entries:
+        try:
+            notes.parse_verifier_key(entry)
+        except (notes.NoteError, ValueError) as error:
+            raise environs.ValidationError(str(error)) from None
+    return entries
+
+
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
+_HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")
+
+
+@_env.parser_for("dotted_path")
+def _dotted_path(value: str) -> str:
+    if not _DOTTED.fullmatch(value.strip()):
+        raise environs.ValidationError("not a dotted path")
+    return value.strip()
+
+
+@_env.parser_for("host_name")
+def _host_name(value: str) -> str:
+    if not _HOST_NAME.fullmatch(value.strip()):
+        raise environs.ValidationError("not a lower-case host name")
+    return value.strip()
+
+
+@_env.parser_for("mail_address")
+def _mail_address(value: str) -> str:
+    _name, address = parseaddr(value.strip())
+    if "@" not in address.strip("@"):
+        raise environs.ValidationError("not an e-mail address")
+    return value.strip()
+
+
 def _items(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
@@ -149,6 +198,16 @@ NETWORKS = Kind(
     lambda name: _env.networks(name), "proxy.example.org",
 )
 HOST_PORTS = Kind("host:port,host:port,...", "list of host:port", lambda name: _env.host_ports(name), "sentinel1")
+SIGNER_KEY = Kind("a signer key (`manage.py log_keygen NAME` prints one: PRIVATE+KEY+...)", "signer key",
+                  lambda name: _env.signer_key(name), "PRIVATE+KEY+not-a-key")
+VERIFIER_KEYS = Kind("verifier keys, comma-separated (NAME+keyid+base64)", "list of verifier keys",
+                     lambda name: _env.verifier_keys(name), "witness-1.example")
+DOTTED_PATH = Kind("a dotted Python path (django.core.mail.backends.smtp.EmailBackend)", "dotted path",
+                   lambda name: _env.dotted_path(name), "smtp")
+HOST_NAME = Kind("a lower-case host name (cards.example.org)", "host name", lambda name: _env.host_name(name),
+                 "Cards Example")
+MAIL_ADDRESS = Kind("an e-mail address, with a name or without (Card League <noreply@cards.example.org>)",
+                    "e-mail address", lambda name: _env.mail_address(name), "noreply")
 DB_URL = Kind(
     "a database URL (postgres://user:password@host:5432/name)", "URL", lambda name: _env.database_url(name),
     "postgress://host/db",
@@ -225,7 +284,7 @@ SECTIONS: tuple[Section, ...] = (
                  shown_default=f"{_EMBEDDED} makes one in `var/secret_key`"),
         Variable("ALLOWED_HOSTS", LIST, Computed("`*` with DEBUG; `localhost,127.0.0.1,[::1]` embedded; none otherwise"),
                  "the host names this server answers to, comma-separated", required=True, example="cards.example.org"),
-        Variable("LOG_SIGNING_KEY", TEXT, "",
+        Variable("LOG_SIGNING_KEY", SIGNER_KEY, "",
                  "the league log's signing key, whose name is the log's origin: `python manage.py log_keygen "
                  "cards.example.org/card-league` prints it (first line: keep it secret) and its verifier key (second "
                  "line: publish it)", required=True, example="", secret=True,
@@ -389,7 +448,7 @@ SECTIONS: tuple[Section, ...] = (
     ),
     _section(
         "E-mail",
-        Variable("EMAIL_BACKEND", TEXT, Computed("the console backend embedded (e-mails printed); SMTP otherwise"),
+        Variable("EMAIL_BACKEND", DOTTED_PATH, Computed("the console backend embedded (e-mails printed); SMTP otherwise"),
                  "a Django e-mail backend", example="django.core.mail.backends.smtp.EmailBackend", example_set=False),
         Variable("EMAIL_HOST", TEXT, "localhost", "the SMTP server that sends password reset links and notifications",
                  example="smtp.example.org"),
@@ -397,7 +456,7 @@ SECTIONS: tuple[Section, ...] = (
         Variable("EMAIL_HOST_USER", TEXT, "", "the SMTP user", example=""),
         Variable("EMAIL_HOST_PASSWORD", TEXT, "", "the SMTP password", example="", secret=True),
         Variable("EMAIL_USE_TLS", YES_NO, False, "SMTP with STARTTLS", example="1"),
-        Variable("DEFAULT_FROM_EMAIL", TEXT, "Card League <noreply@localhost>", "the sender of the server's e-mails",
+        Variable("DEFAULT_FROM_EMAIL", MAIL_ADDRESS, "Card League <noreply@localhost>", "the sender of the server's e-mails",
                  example="Card League <noreply@cards.example.org>"),
         Variable("NOTIFY_TURN_DELAY_SECONDS", number(0), 60.0,
                  "\"your turn\" is told once a table has waited this long for a person (0: never)"),
@@ -405,10 +464,10 @@ SECTIONS: tuple[Section, ...] = (
     ),
     _section(
         "League log, exports, tournaments",
-        Variable("EXPORT_SERVER_NAME", TEXT, "",
+        Variable("EXPORT_SERVER_NAME", HOST_NAME, "",
                  "this server's public host name, written into exports (`name@server` on other servers)",
                  shown_default="empty"),
-        Variable("LOG_WITNESSES", LIST, (),
+        Variable("LOG_WITNESSES", VERIFIER_KEYS, (),
                  "the verifier keys of the witnesses whose cosignatures the log accepts (`log_keygen NAME --witness`, "
                  "second line), comma-separated", example="", shown_default="none"),
         Variable("LOG_MIRROR_DIR", FILE_PATH, None,
@@ -438,10 +497,10 @@ SECTIONS: tuple[Section, ...] = (
                  "the role the web and worker processes connect as, which owns nothing (`manage.py db_runtime_role`)",
                  read_by="compose"),
         Variable("POSTGRES_DB", TEXT, "cardleague", "the database's name", read_by="compose"),
-        Variable("WITNESS_KEY", TEXT, None,
+        Variable("WITNESS_KEY", SIGNER_KEY, None,
                  "the witness service's own signing key (`log_keygen witness-1.example --witness`, first line; its "
                  "second line goes in `LOG_WITNESSES`)", required=True, example="", secret=True, read_by="compose"),
-        Variable("LOG_VERIFIER_KEY", TEXT, None,
+        Variable("LOG_VERIFIER_KEY", VERIFIER_KEYS, None,
                  "the log's verifier key, for the witness service (`LOG_SIGNING_KEY`'s second line from `log_keygen`, "
                  "or `GET /log/key` once the server runs)", required=True, example="", read_by="compose"),
     ),

@@ -132,9 +132,10 @@ _ENVIRONMENT_ALLOWED = {
     ("server/asgi.py", "os.environ.setdefault"),
     ("server/wsgi.py", "os.environ.setdefault"),
     ("server/celery.py", "os.environ.setdefault"),
-    # `manage.py serve` hands its own environment on to the worker it starts.
+    # Processes started with this process's environment: `manage.py serve`'s worker, pg_dump and pg_restore.
     ("games/management/commands/serve.py", "os.environ"),
     ("games/management/commands/serve.py", "os.environ.get"),
+    ("leaguelog/backup.py", "os.environ"),
     # prometheus_client's own variable (declared in server/environment.py), read where the metrics
     # are made, before any setting may be loaded.
     ("server/metrics.py", "os.environ.get"),
