@@ -210,13 +210,16 @@ def _recovered(head: LogHead, mirror: LogMirror, mark: Checkpoint, note: str) ->
     old_size = head.size
     rows: list[tuple[bytes, tuple[str, int, int]]] = []
     for bundle in tiles.entry_bundles_for_size(mark.size)[old_size // tiles.TILE_WIDTH:]:
-        data, sources = mirror.read(bundle.path()), mirror.sources(bundle)
-        if data is None or sources is None or len(sources) != bundle.width:
-            raise selectors.log_behind_mirror(old_size, mark.size, f"the mirror lacks {bundle.path()} or its sources")
+        data = mirror.read(bundle.path())
+        if data is None:
+            raise selectors.log_behind_mirror(old_size, mark.size, f"the mirror lacks {bundle.path()}")
         try:
             bodies = tiles.parse_entry_bundle(data, bundle.width)
         except tiles.TileError as error:
             raise selectors.log_behind_mirror(old_size, mark.size, f"{bundle.path()}: {error}") from error
+        sources = mirror.sources(bundle) or _sources_of(bodies)
+        if len(sources) != bundle.width:
+            raise selectors.log_behind_mirror(old_size, mark.size, f"{bundle.path()}'s sources do not name one row an entry")
         start = bundle.index * tiles.TILE_WIDTH
         rows.extend((body, source) for offset, (body, source) in enumerate(zip(bodies, sources)) if start + offset >= old_size)
     new_hashes = _hashes_appended(old_size, [body for body, _source in rows])
@@ -252,6 +255,24 @@ def _recovered(head: LogHead, mirror: LogMirror, mark: Checkpoint, note: str) ->
     )
 
 
+def _sources_of(bodies: list[bytes]) -> list[tuple[str, int, int]]:
+    """The rows behind entries read from a copy of the tiles without the server's `sources/` (a
+    verifier's or a cache's): named in the entries, but for a tournament event, which names its
+    tournament and seq; one the database lost gets a new id of its table (its own was never logged)."""
+    sources = []
+    for body in bodies:
+        entry = json.loads(body)
+        kind = entry["of"] if entry["type"] == "part" else entry["type"]
+        if entry["type"] == "part":
+            sources.append((kind, entry["source"], entry["part"]))
+        elif kind == Kind.TOURNAMENT_EVENT:
+            row = TournamentEvent.objects.filter(tournament_id=entry["tournament"], seq=entry["seq"]).first()
+            sources.append((kind, row.pk if row is not None else _fresh_id(TournamentEvent._meta.db_table), 0))
+        else:
+            sources.append((kind, entry["match"] if kind == Kind.MATCH else entry["id"], 0))
+    return sources
+
+
 _SOURCE_MODELS: dict[str, type[models.Model]] = {
     Kind.MATCH: Match, Kind.TOURNAMENT_EVENT: TournamentEvent, Kind.RATING_ENTRY: RatingEntry,
 }
@@ -274,6 +295,18 @@ def _ids_never_given_again(entries: list[dict], sources: list[tuple[str, int, in
             named(Match, entry["match"])
     for model, row_id in highest.items():
         _sequence_past(model._meta.db_table, row_id)
+
+
+def _fresh_id(table: str) -> int:
+    """An id the table's sequence will never give again."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id'))", [table])
+            return cursor.fetchone()[0]
+        cursor.execute("SELECT coalesce(max(seq), 0) + 1 FROM sqlite_sequence WHERE name = %s", [table])
+        fresh = cursor.fetchone()[0]
+    _sequence_past(table, fresh)
+    return fresh
 
 
 def _sequence_past(table: str, row_id: int) -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import base64
 import json
 from collections import ChainMap
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -613,9 +613,12 @@ def _fetched(fetch: Fetch, path: str) -> bytes:
 def verify_league(
     fetch: Fetch, *, log_key: VerifierKey, witnesses: Sequence[VerifierKey] = (), quorum: int = 0,
     previous_note: str | None = None, check_matches: bool = True, progress: Progress = no_progress,
+    matches_lost: Collection[int] = (),
 ) -> Summary:
     """Verifies everything the log served through `fetch` holds (see the module docstring);
-    the Summary of what was checked, or Disagreement at the first thing that does not verify."""
+    the Summary of what was checked, or Disagreement at the first thing that does not verify.
+    `matches_lost`: logged matches whose events the server no longer holds (a restore from before
+    they were played), whose exports are not asked for; a note names how many."""
     checkpoint = checkpoint_opened(_fetched(fetch, "checkpoint").decode("utf-8", "replace"), log_key, witnesses, quorum)
     previous = None
     if previous_note is not None:
@@ -632,7 +635,10 @@ def verify_league(
         extends_previous(previous, checkpoint, hashes)
     summary.entries, summary.matches = facts.count, len(facts.matches)
     if check_matches:
-        for match_id in progress(sorted(facts.matches), len(facts.matches), "match exports"):
+        lost = set(matches_lost) & facts.matches.keys()
+        if lost:
+            summary.notes.append(f"{len(lost)} logged matches' exports not checked: their events were lost in a restore")
+        for match_id in progress(sorted(facts.matches.keys() - lost), len(facts.matches) - len(lost), "match exports"):
             index, entry = facts.matches[match_id]
             match_checked(match_id, index, entry, _fetched(fetch, f"matches/{match_id}.jsonl"))
             summary.exports += 1
