@@ -168,3 +168,14 @@ def test_a_tile_is_never_rewritten_with_other_bytes(tmp_path):
     mirror.write_once("tile/0/000.p/1", b"a" * 32)
     with pytest.raises(MirrorError, match="two histories"):
         mirror.write_once("tile/0/000.p/1", b"b" * 32)
+
+
+def test_a_copy_of_the_tiles_alone_recovers_too(mirror, alice, bob):
+    """A verifier's or a cache's copy has no `sources/`: the rows are named from the entries."""
+    services.log_integrate()
+    size = integrated_and_rolled_back([alice, bob])
+    shutil.rmtree(mirror.root / "sources")
+    assert services.log_recover() == size
+    logged = list(LogEntry.objects.order_by("index").values_list("kind", "source_id"))
+    assert logged == [("match", json.loads(entry)["match"]) for entry in tiles.parse_entry_bundle(
+        mirror.read("tile/entries/000.p/2"), 2)]
