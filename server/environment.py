@@ -138,6 +138,17 @@ def _mail_address(value: str) -> str:
     return value.strip()
 
 
+@_env.parser_for("origins")
+def _origins(value: str) -> list[str]:
+    """Origins as Django's CSRF check wants them: each with its scheme (`https://cards.example.org`)."""
+    entries = _items(value)
+    for entry in entries:
+        parts = urlsplit(entry)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise environs.ValidationError(f"{entry!r} is not scheme://host")
+    return entries
+
+
 def _items(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
@@ -153,6 +164,7 @@ class Kind:
 
 
 def integer(minimum: int = 0, maximum: int | None = None) -> Kind:
+    """A whole number from `minimum` (to `maximum`, if given)."""
     bounds = f"from {minimum} to {maximum}" if maximum is not None else f"of at least {minimum}"
     return Kind(
         f"a whole number {bounds}", f"integer ≥ {minimum}" if maximum is None else f"integer {minimum}–{maximum}",
@@ -172,6 +184,7 @@ def number(minimum: float = 0, *, above: bool = False) -> Kind:
 
 
 def choice(*options: str) -> Kind:
+    """One of `options`, exactly (as Django or logging takes them)."""
     return Kind(
         f"one of {', '.join(options)}", " or ".join(f"`{option}`" for option in options),
         lambda name: _env.str(name, validate=environs.validate.OneOf(options)), "verbose",
@@ -179,6 +192,7 @@ def choice(*options: str) -> Kind:
 
 
 def url(*schemes: str) -> Kind:
+    """A URL with one of `schemes` and a host."""
     return Kind(
         f"a URL ({' or '.join(f'{scheme}://' for scheme in schemes)} and a host)", "URL",
         lambda name: _env.str(name, validate=environs.validate.URL(schemes=set(schemes), require_tld=False)).strip(),
@@ -197,6 +211,8 @@ NETWORKS = Kind(
     "addresses or networks, comma-separated (10.0.0.0/8, 192.0.2.1)", "list of networks",
     lambda name: _env.networks(name), "proxy.example.org",
 )
+ORIGINS = Kind("origins, comma-separated, each with its scheme (https://cards.example.org)", "list of origins",
+               lambda name: _env.origins(name), "cards.example.org")
 HOST_PORTS = Kind("host:port,host:port,...", "list of host:port", lambda name: _env.host_ports(name), "sentinel1")
 SIGNER_KEY = Kind("a signer key (`manage.py log_keygen NAME` prints one: PRIVATE+KEY+...)", "signer key",
                   lambda name: _env.signer_key(name), "PRIVATE+KEY+not-a-key")
@@ -294,7 +310,7 @@ SECTIONS: tuple[Section, ...] = (
                  "the address e-mails link to: password reset links are built on it alone (never on a request's "
                  "`Host`), and without it a reset is refused (503 `mail_unavailable`, logged); notification mails "
                  "give the page's path only", required=True, example="https://cards.example.org"),
-        Variable("CSRF_TRUSTED_ORIGINS", LIST, (), "origins trusted for unsafe requests, e.g. `https://cards.example.org`",
+        Variable("CSRF_TRUSTED_ORIGINS", ORIGINS, (), "origins trusted for unsafe requests, e.g. `https://cards.example.org`",
                  example="https://cards.example.org", shown_default="none"),
         Variable("DEBUG", YES_NO, False, "Django's debug pages: never in production", example="0"),
     ),
