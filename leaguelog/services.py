@@ -63,8 +63,11 @@ def log_integrate(*, batch: int = INTEGRATE_BATCH) -> int:
         checkpoint = LogCheckpoint.objects.create(size=head.size, root_hash=root, note=checkpoint_note(head.size, root))
         if mirror is not None:
             # Before the commit: once the checkpoint can be served, the mirror holds it and its tiles.
-            _mirror_written(mirror, old_size, head.size)
-            mirror.replace_note(CHECKPOINT_NEXT, checkpoint.note)
+            try:
+                _mirror_written(mirror, old_size, head.size)
+                mirror.replace_note(CHECKPOINT_NEXT, checkpoint.note)
+            except MirrorError as error:  # a full disk, a tile of another history: nothing commits
+                raise _refused(selectors.mirror_disagrees(str(error))) from error
             transaction.on_commit(lambda: _mark_raised(mirror, checkpoint.note))
     return len(entries)
 
@@ -197,7 +200,9 @@ def _mark_raised(mirror: LogMirror, note: str) -> None:
     """Makes `note` the mark unless the mark is already larger: it never moves back."""
     with mirror.locked():
         marked = selectors.mirror_mark(mirror)
-        if marked is None or Checkpoint.parse(note[: note.rfind("\n\n") + 1]).size >= marked[0].size:
+        if marked is None or (
+            marked[1] != note and Checkpoint.parse(note[: note.rfind("\n\n") + 1]).size >= marked[0].size
+        ):
             mirror.replace_note(CHECKPOINT, note)
         if mirror.note(CHECKPOINT_NEXT) == note:
             mirror.remove(CHECKPOINT_NEXT)

@@ -179,3 +179,13 @@ def test_a_copy_of_the_tiles_alone_recovers_too(mirror, alice, bob):
     logged = list(LogEntry.objects.order_by("index").values_list("kind", "source_id"))
     assert logged == [("match", json.loads(entry)["match"]) for entry in tiles.parse_entry_bundle(
         mirror.read("tile/entries/000.p/2"), 2)]
+
+
+def test_a_batch_the_mirror_cannot_take_is_not_committed(mirror, alice, bob):
+    services.log_integrate()
+    finished_match("ten", [alice, bob])
+    mirror.write_once("tile/entries/000.p/1", b"\x00\x01x")  # another history's bundle at that path
+    with pytest.raises(ApplicationError) as refused:
+        services.log_integrate()
+    assert refused.value.code == "log_mirror_disagrees" and "two histories" in refused.value.extra["detail"]
+    assert LogHead.objects.get().size == 0 and not LogEntry.objects.exists()
