@@ -70,9 +70,9 @@ def backup_make(folder: Path) -> dict:
 
 def restore_from(folder: Path) -> None:
     """Restores `folder`'s dump into the owner's database, which must be empty (createdb it first)."""
+    environment = _pg_environment()
     if not (folder / DUMP).is_file():
         raise BackupError(f"{folder / DUMP} is not there: not a backup folder")
-    environment = _pg_environment()
     with connections[OWNER].cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
         (tables,) = cursor.fetchone()
@@ -93,6 +93,7 @@ class RestoreReport:
     """What the check found: entries recovered, the league's verification, what the restore lost."""
 
     recovered: int = 0
+    mark: int | None = None  # the size of the mirror's mark; None: no mirror or no mark in it
     refusal: ApplicationError | None = None
     summary: Summary | None = None
     disagreement: str | None = None
@@ -124,6 +125,7 @@ def restore_check(*, stdout, stderr) -> RestoreReport:
     report.tournaments_behind = _tournaments_ahead_in_the_log()
     mirror = selectors.log_mirror()
     marked = None if mirror is None else selectors.mirror_mark(mirror, CHECKPOINT)
+    report.mark = None if marked is None else marked[0].size
     witnesses = [parse_verifier_key(key) for key in settings.LOG_WITNESSES]
     try:
         report.summary = verify_league(

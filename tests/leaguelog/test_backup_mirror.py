@@ -9,7 +9,9 @@ import shutil
 
 import pytest
 from django.conf import settings
-from django.db import transaction
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection, transaction
 from django.test import Client
 
 from games.models import Match
@@ -189,3 +191,35 @@ def test_a_batch_the_mirror_cannot_take_is_not_committed(mirror, alice, bob):
         services.log_integrate()
     assert refused.value.code == "log_mirror_disagrees" and "two histories" in refused.value.extra["detail"]
     assert LogHead.objects.get().size == 0 and not LogEntry.objects.exists()
+
+
+def test_restore_check_recovers_names_the_lost_and_warns_without_a_mark(mirror, alice, bob, settings, capsys):
+    services.log_integrate()
+    finished_match("ten", [alice, bob])
+    services.log_integrate()
+    integrated_and_rolled_back([alice, bob])
+    call_command("restore_check")
+    out = capsys.readouterr().out
+    assert "2 log entries recovered" in out and "2 logged matches lost from the event store" in out
+    assert "verify_league: ok: 3 entries" in out and "1 exports replayed" in out and "WARNING" not in out
+    settings.LOG_MIRROR_DIR = None
+    call_command("restore_check")
+    assert "WARNING: no mark in a log mirror" in capsys.readouterr().out
+
+
+def test_restore_check_fails_loudly_when_the_log_cannot_come_back(mirror, alice, bob, capsys):
+    services.log_integrate()
+    integrated_and_rolled_back([alice, bob])
+    shutil.rmtree(mirror.root / "tile" / "entries")
+    with pytest.raises(SystemExit) as exited:
+        call_command("restore_check")
+    assert exited.value.code == 1 and "REFUSED: log_behind_mirror" in capsys.readouterr().err
+
+
+def test_backup_and_restore_say_they_need_postgresql(db, tmp_path):
+    if connection.vendor == "postgresql":
+        pytest.skip("the embedded SQLite default's refusal")
+    for command in ("backup", "restore"):
+        with pytest.raises(CommandError, match="pg_dump and pg_restore"):
+            call_command(command, str(tmp_path / "backup"))
+    assert not (tmp_path / "backup").exists()

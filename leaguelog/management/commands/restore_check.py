@@ -26,6 +26,9 @@ def _lines(report: RestoreReport) -> list[str]:
     if report.refusal is not None:
         return [f"REFUSED: {report.refusal.code}: {report.refusal.message} ({report.refusal.extra.get('detail', '')})"]
     lines = [f"restore_check: {report.recovered} log entries recovered from the mirror"]
+    if report.mark is None:
+        lines.append("restore_check: WARNING: no mark in a log mirror (LOG_MIRROR_DIR unset or empty): nothing here "
+                     "shows the log was not rolled back below what witnesses cosigned; ask them")
     if report.matches_lost:
         lines.append(f"restore_check: {len(report.matches_lost)} logged matches lost from the event store "
                      f"(played after the backup; their log entries stay): {report.matches_lost}")
