@@ -50,7 +50,7 @@ from chat import selectors as chat_selectors
 from chat import services as chat_services
 from games import fastlane, frames, notify, selectors, services
 from games.presence import TTL, presence
-from server import languages
+from server import languages, metrics
 from server.errors import ApplicationError
 
 if TYPE_CHECKING:
@@ -91,6 +91,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4429)
             return
         self.entry = entry  # the socket's slot, released on disconnect
+        metrics.sockets_open.labels("match").inc()  # down again in disconnect, which needs `entry`
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
         except Exception:  # noqa: BLE001 - without the layer the socket still catches up on each ping
@@ -123,6 +124,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "entry"):
             return
+        metrics.sockets_open.labels("match").dec()
         for name in ("refresher", "poller", "checker"):  # absent if it closes while still connecting
             if (task := getattr(self, name, None)) is not None:
                 task.cancel()
@@ -137,6 +139,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not hasattr(self, "entry"):
             return  # refused at connect and closing: it is sent nothing more
         if not self._within_rate():
+            metrics.throttle_refusals.labels("socket_frames").inc()
             # The frame's id, if it has one, so the client knows which move was refused.
             await self._error(
                 _frame_id(text_data),

@@ -42,7 +42,7 @@ from accounts.tokens import key_hash
 from games import services, store
 from games.models import Event, Match, MoveReceipt, Seat
 from games.state import state_cache, state_from_rows
-from server import languages, logs, loop_watch
+from server import languages, logs, loop_watch, metrics
 from server.errors import ApplicationError
 from server.limits import ScopedThrottle, json_depth, json_has_nul
 from server.redis_clients import redis_async_client
@@ -132,19 +132,29 @@ async def move_submit(*, match_id: int, user_id: int, move: Any, expected_seq: i
 
 async def _move(match_id: int, user_id: int, head: store.Head | None, move: Any, expected_seq: int | None,
                 idempotency_key: str | None) -> dict:
-    """`services._move_append` on the loop; `head`, if given, is the first attempt's (read with
-    the caller's token and the same receipt key). The reads hold a connection of `pool` only
-    while they run: the claim waits for the group commit without one."""
+    """`services._move_append` on the loop, counted and timed (`metrics.MoveMeasure`)."""
+    with metrics.MoveMeasure("fastlane") as measure:
+        return await _move_attempts(measure, match_id, user_id, head, move, expected_seq, idempotency_key)
+
+
+async def _move_attempts(measure: metrics.MoveMeasure, match_id: int, user_id: int, head: store.Head | None, move: Any,
+                         expected_seq: int | None, idempotency_key: str | None) -> dict:
+    """`head`, if given, is the first attempt's (read with the caller's token and the same receipt
+    key). The reads hold a connection of `pool` only while they run: the claim waits for the
+    group commit without one."""
     receipt = services.move_receipt(user_id, idempotency_key, move, expected_seq)
     for _ in range(services.MAX_APPEND_ATTEMPTS):
         async with await pool.connection() as conn:
             if head is None:
                 cursor = await conn.execute(store.HEAD_SQL, store.head_params(match_id, receipt))
                 head = store.head_from_rows(match_id, await cursor.fetchall())
+            if head is not None:
+                measure.game = head.match.game
             if head is not None and head.receipt_request is not None:
                 assert receipt is not None  # the head reads a receipt only under one
                 stored = await _receipt(conn, match_id, receipt)
                 assert stored is not None  # the head found it
+                measure.outcome = "repeated"
                 return services.receipt_answer(receipt, *stored)
             seat = services.move_seat(head, match_id, None, move, user_id=user_id, expected_seq=expected_seq)
             assert head is not None  # move_seat refuses a missing match
@@ -161,6 +171,7 @@ async def _move(match_id: int, user_id: int, head: store.Head | None, move: Any,
                 async with await pool.connection() as conn:
                     stored = await _receipt(conn, match_id, receipt)
                 if stored is not None:
+                    measure.outcome = "repeated"
                     return services.receipt_answer(receipt, *stored)
             raise
         if claimed:
@@ -220,6 +231,7 @@ class _GroupCommit:
         while self._waiting:
             batch, self._waiting = sorted(self._waiting, key=lambda waiting: waiting.match_id), []
             loop_watch.count("group_commit_batch", len(batch))
+            metrics.group_commit_batch.observe(len(batch))
             try:
                 async with await commit_pool.connection() as conn:
                     outcomes = await _committed_together(conn, [waiting.claim for waiting in batch])
@@ -484,7 +496,7 @@ class _Throttle:
         except Exception:  # noqa: BLE001 - as the view's throttle: a move must commit while Redis is away
             log.warning("throttle cache unavailable; letting a move through", exc_info=True)
             return True
-        return count <= limit
+        return count <= limit  # a refusal goes on to Django, whose throttle refuses (and counts) it again
 
 
 _throttle = _Throttle()

@@ -30,6 +30,7 @@ from games.selectors import deck_chosen_by_creator
 from games.shuffle import DERIVATION, contribution_valid, contributions_canonical, deck_seed
 from games.signals import invitation_addressed
 from games.state import state_at_head, state_cache
+from server import metrics
 from server.errors import ApplicationError, bad_request, conflict, english_or, forbidden, match_not_found, not_found
 
 # Engine codes that mean the request itself is malformed (400); every other refusal is a 409.
@@ -808,13 +809,16 @@ def _move_append(
     *,
     user_id: int | None = None,
 ) -> dict:
-    for _attempt in range(MAX_APPEND_ATTEMPTS):
-        try:
-            return _try_move(match_id, seat, move, actor, expected_seq, receipt, user_id)
-        except _LostRace:
-            if expected_seq is not None:
-                raise stale_seq(None) from None
-    raise table_busy()
+    # A person's move (through Django: a view, or a socket without the fast lane), or one the
+    # server plays for a seat (a bot, the clock, an automatic pass).
+    with metrics.MoveMeasure("django" if user_id is not None else "server") as measure:
+        for _attempt in range(MAX_APPEND_ATTEMPTS):
+            try:
+                return _try_move(match_id, seat, move, actor, expected_seq, receipt, user_id, measure)
+            except _LostRace:
+                if expected_seq is not None:
+                    raise stale_seq(None) from None
+        raise table_busy()
 
 
 def _try_move(
@@ -825,6 +829,7 @@ def _try_move(
     expected_seq: int | None,
     receipt: store.Receipt | None,
     user_id: int | None,
+    measure: metrics.MoveMeasure,
 ) -> dict:
     """One attempt: decide on the committed head, then claim it (`_LostRace` if another writer did).
 
@@ -833,10 +838,13 @@ def _try_move(
     on. Inside a caller's transaction both join it, and what follows waits for its commit.
     """
     head = store.head_read(match_id, receipt=receipt)
+    if head is not None:
+        measure.game = head.match.game
     if head is not None and head.receipt_request is not None:
         assert receipt is not None  # the head reads a receipt only under one
         stored = _receipt(match_id, receipt)
         assert stored is not None  # the head found it
+        measure.outcome = "repeated"
         return receipt_answer(receipt, *stored)
     seat = move_seat(head, match_id, seat, move, user_id=user_id, expected_seq=expected_seq)
     assert head is not None  # move_seat refuses a missing match

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from accounts.sockets import credential_ended
 from notifications import selectors, services
 from notifications.serializers import NotificationOutputSerializer
-from server import languages
+from server import languages, metrics
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -53,6 +53,8 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4401)
             return
         self.user_id = user.pk
+        metrics.sockets_open.labels("notifications").inc()  # down again in disconnect, which needs `tasks`
+        self.tasks: list[asyncio.Future] = []
         self.group = services.user_group(self.user_id)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
@@ -62,13 +64,14 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         self.last_id = latest[0]["id"] if latest else 0
         self.last_ping = 0.0
         await self.send_json({"type": "unread", "unread": unread, "latest": latest})
-        self.tasks = [asyncio.ensure_future(self._check_credential(user))]
+        self.tasks.append(asyncio.ensure_future(self._check_credential(user)))
         if settings.LIVE_POLL_SECONDS > 0:  # the embedded default: the worker's hints do not reach here
             self.tasks.append(asyncio.ensure_future(self._poll()))
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "tasks"):
             return
+        metrics.sockets_open.labels("notifications").dec()
         for task in self.tasks:
             task.cancel()
         try:

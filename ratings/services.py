@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import F, Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines import ENGINES
@@ -47,6 +48,7 @@ from ratings.selectors import (
     raw_rows,
     revised_matches,
 )
+from server import metrics
 from server.errors import bad_request, match_not_found
 from tournaments.selectors import table_result_changes
 
@@ -122,7 +124,15 @@ def match_rate(*, match_id: int, through_latest: bool = False) -> int:
         for match in [*pending.matches, *due.revisions]:
             book.rate(match)
         projections.book_append(ladder, book, max(m.key for m in pending.matches) if pending.matches else None)
+        transaction.on_commit(lambda: _rating_lag_observed(head.game, pending.matches))
     return len(pending.matches) + len(due.revisions)
+
+
+def _rating_lag_observed(game: str, rated: list[RatableMatch]) -> None:
+    """How long each match rated waited from its end for its rating (`metrics.rating_lag_seconds`)."""
+    now = timezone.now()
+    for match in rated:
+        metrics.rating_lag_seconds.labels(game).observe(max(0.0, (now - match.finished_at).total_seconds()))
 
 
 class _RevisionsDue(NamedTuple):

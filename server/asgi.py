@@ -26,7 +26,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs
 from django.conf import settings  # noqa: E402
 
 from games import fastlane, notify  # noqa: E402
-from server import logs, loop_watch  # noqa: E402
+from server import logs, loop_watch, metrics_endpoint  # noqa: E402
 from server.routing import websocket_urlpatterns  # noqa: E402
 from server.ws_auth import WebSocketAuthStack, origin_checked  # noqa: E402
 
@@ -37,7 +37,9 @@ _django_http = WSGIMiddleware(django_wsgi_app, workers=settings.HTTP_THREADS)  #
 
 
 async def _http(scope, receive, send):
-    if fastlane.handles(scope):
+    if metrics_endpoint.handles(scope):
+        await metrics_endpoint.asgi(scope, receive, send)
+    elif fastlane.handles(scope):
         await fastlane.http_move(scope, receive, send, _django_http)
     else:
         await _django_http(scope, receive, send)

@@ -4,13 +4,16 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import time
+from datetime import datetime
 
 import redis
-from celery import Celery, shared_task
+from celery import Celery, shared_task, signals
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils.module_loading import import_string
 from kombu.exceptions import OperationalError as BrokerError
 
+from server import metrics
 from server.filesystem_broker import install as install_filesystem_broker
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
@@ -29,6 +32,57 @@ def _safe_filesystem_broker(sender, **kwargs) -> None:
 
     if str(getattr(settings, "CELERY_BROKER_URL", "")).startswith("filesystem"):
         install_filesystem_broker()
+
+
+@signals.before_task_publish.connect
+def _sent_at_stamped(headers=None, **kwargs) -> None:
+    """Each message says when it was sent, for the task's wait (`metrics.celery_task_wait_seconds`)."""
+    if headers is not None:
+        headers.setdefault("sent_at", time.time())
+
+
+_started: dict[str, float] = {}  # task id -> when it started, in this process
+
+
+@signals.task_prerun.connect
+def _task_started(task_id=None, task=None, **kwargs) -> None:
+    _started[task_id] = time.perf_counter()
+    sent_at = getattr(task.request, "sent_at", None)
+    if isinstance(sent_at, float | int):
+        eta = task.request.eta
+        due = max(sent_at, datetime.fromisoformat(eta).timestamp()) if isinstance(eta, str) else sent_at
+        metrics.celery_task_wait_seconds.labels(task.name).observe(max(0.0, time.time() - due))
+
+
+@signals.task_postrun.connect
+def _task_ended(task_id=None, task=None, state=None, **kwargs) -> None:
+    started = _started.pop(task_id, None)
+    if started is not None:
+        outcome = (state or "unknown").lower()
+        metrics.celery_task_seconds.labels(task.name, outcome).observe(time.perf_counter() - started)
+
+
+@signals.worker_init.connect
+def _worker_metrics_served(**kwargs) -> None:
+    _metrics_served()
+
+
+@signals.beat_init.connect
+def _beat_metrics_served(**kwargs) -> None:
+    # A beat inside a worker (`worker -B`, forked from it) finds the worker's server started.
+    _metrics_served()
+
+
+def _metrics_served() -> None:
+    """The worker's or beat's /metrics on METRICS_PORT, if set."""
+    from django.conf import settings  # noqa: PLC0415 - as in _safe_filesystem_broker
+
+    # Here, not at the top: the endpoint loads DRF and the project's limits, which need the
+    # settings configured, and this module is loaded before they are.
+    from server import metrics_endpoint  # noqa: PLC0415
+
+    if settings.METRICS_PORT:
+        metrics_endpoint.serve(settings.METRICS_PORT)
 
 
 def _transient_errors() -> tuple[type[Exception], ...]:

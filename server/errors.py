@@ -44,6 +44,7 @@ CATALOGUE: dict[str, ErrorCode] = {
     "too_many_fields": ErrorCode(400, "A form body or query with more fields than the server reads."),
     "unsupported_media_type": ErrorCode(415, "A body of a type the endpoint does not read: send JSON."),
     "throttled": ErrorCode(429, "Too many requests: wait as long as Retry-After says."),
+    "metrics_forbidden": ErrorCode(403, "`/metrics` is served to the networks in METRICS_ALLOWED_NETWORKS only."),
     # The table's socket (error frames; the status is the HTTP equivalent)
     "frame_rejected": ErrorCode(413, "A socket frame that is binary or too large."),
     "malformed_frame": ErrorCode(400, "A socket frame that is not an object of the documented shape."),

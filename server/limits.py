@@ -20,6 +20,7 @@ from rest_framework import parsers
 from rest_framework.parsers import JSONParser
 from rest_framework.throttling import ScopedRateThrottle
 
+from server import metrics
 from server.errors import bad_request, error_response
 
 log = logging.getLogger(__name__)
@@ -130,22 +131,29 @@ def _trusted(address) -> bool:
     return address is not None and any(address in network for network in _networks(tuple(settings.TRUSTED_PROXIES)))
 
 
-def client_address(meta) -> str:
-    """The address a request comes from, as the throttles count it.
+def client_ip(meta):
+    """The address a request comes from (an `ipaddress` address, None when not IP: a Unix socket).
 
     The socket's peer, unless that is one of `TRUSTED_PROXIES`: then the right-most address of
     X-Forwarded-For that is not a trusted proxy (each proxy appends the address it heard from,
-    so everything left of that is whatever the client wrote). An IPv6 client counts as its /64:
-    one subscriber commonly holds all of it, and a fresh address per request would be a fresh
-    allowance.
+    so everything left of that is whatever the client wrote).
     """
-    peer_text = meta.get("REMOTE_ADDR") or ""
-    address = _address(peer_text)
+    address = _address(meta.get("REMOTE_ADDR") or "")
     if _trusted(address):
         forwarded = [_address(part) for part in meta.get("HTTP_X_FORWARDED_FOR", "").split(",")]
         untrusted = [hop for hop in reversed(forwarded) if not _trusted(hop)]
         if untrusted and untrusted[0] is not None:
             address = untrusted[0]
+    return address
+
+
+def client_address(meta) -> str:
+    """The address a request comes from, as the throttles count it (`client_ip`). An IPv6 client
+    counts as its /64: one subscriber commonly holds all of it, and a fresh address per request
+    would be a fresh allowance.
+    """
+    peer_text = meta.get("REMOTE_ADDR") or ""
+    address = client_ip(meta)
     if address is None:
         return peer_text  # not IP (a Unix socket): every such client counts together
     if address.version == 6:
@@ -189,10 +197,13 @@ class ScopedThrottle(ScopedRateThrottle):
         if key is None:
             return True
         try:
-            return self._count(self.window_key(key, window)) <= self.num_requests
+            allowed = self._count(self.window_key(key, window)) <= self.num_requests
         except Exception:  # noqa: BLE001 - the cache backend's own connection errors
             log.warning("throttle cache unavailable; letting %s through", request.path, exc_info=True)
             return True
+        if not allowed:
+            metrics.throttle_refusals.labels(self.scope).inc()
+        return allowed
 
     @staticmethod
     def window_key(key: str, window: int) -> str:

@@ -22,6 +22,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from server import metrics
+
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.02
@@ -86,6 +88,7 @@ async def _watch(loop: asyncio.AbstractEventLoop) -> None:
         due = time.perf_counter() + TICK_SECONDS
         await asyncio.sleep(TICK_SECONDS)
         lag = max(0.0, time.perf_counter() - due)
+        metrics.event_loop_lag.observe(lag)
         collected, generation = _collections.taken()
         if lag > warn_seconds:
             log.warning("the event loop was held for %.0f ms (%.0f ms of it collecting garbage, generation %s)",
