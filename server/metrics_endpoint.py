@@ -75,7 +75,7 @@ def scraped_text(*, scrape_time: bool) -> bytes:
     registry = CollectorRegistry()
     if metrics.MULTIPROC_DIR:
         _gone_processes_forgotten()
-        multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry, path=metrics.MULTIPROC_DIR)
     else:
         registry.register(_ThisProcess())
     if scrape_time:

@@ -4,7 +4,10 @@ in a thread (tests/server/test_metrics_scrape.py scrapes real server processes).
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -229,3 +232,18 @@ def test_every_panel_of_the_dashboard_reads_a_metric_the_server_exports():
                    "cardleague_leaguelog_oldest_pending_seconds", "cardleague_throttle_refusals_total",
                    "cardleague_event_loop_lag_seconds_bucket"):
         assert wanted in read, wanted
+
+
+@pytest.mark.processes
+def test_a_process_that_has_ended_keeps_its_counts_but_not_its_open_sockets(tmp_path, monkeypatch):
+    """A uvicorn or Celery child that dies says nothing: its sockets are not open any more."""
+    wrote = subprocess.run([sys.executable, "-c", (
+        "from prometheus_client import Counter, Gauge\n"
+        "Gauge('cardleague_sockets_open', 'x', ['kind'], multiprocess_mode='livesum').labels('match').inc(3)\n"
+        "Counter('cardleague_moves', 'x', ['game', 'lane', 'outcome']).labels('ten', 'fastlane', 'played').inc(5)\n"
+    )], env={**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}, capture_output=True, text=True)
+    assert wrote.returncode == 0, wrote.stderr
+    monkeypatch.setattr(metrics, "MULTIPROC_DIR", str(tmp_path))
+    text = metrics_endpoint.scraped_text(scrape_time=False).decode()
+    assert sample(text, "cardleague_moves_total", game="ten", lane="fastlane", outcome="played") == 5
+    assert sample(text, "cardleague_sockets_open", kind="match") is None
