@@ -3,8 +3,9 @@
 Everything a process serves (every socket, every move of the fast lane) waits while anything
 holds its loop, so the loop's lag is the first figure to read when latency jumps while the
 machine still has CPU to spare. A timer due every `TICK_SECONDS` measures it: how late it
-fires is how long something held the loop. A lag over `LOOP_LAG_WARN_MS` is logged as a
-warning. With `LOOP_STATS_DIR` set, each process appends a line a second to
+fires is how long something held the loop; each tick's lag goes to the
+`cardleague_event_loop_lag_seconds` histogram (`server/metrics.py`, served on /metrics). A lag
+over `LOOP_LAG_WARN_MS` is logged as a warning. With `LOOP_STATS_DIR` set, each process appends a line a second to
 `<dir>/<pid>.jsonl`: `{"time", "lag_ms": [every tick's lag], "counts": {name: {value: times}}}`
 (the group commit's batch sizes are such a count); `bench/live.py` and `bench/moves.py` read
 them for their windows.
