@@ -32,11 +32,11 @@ test: $(VENV)/.installed $(MO_FILES)
 	$(BIN)/python -m pytest -m fast -n auto --dist worksteal
 
 # Every tier (browser, e2e, processes, slow too), with coverage and the slowest 25 tests at the
-# end. CI runs it on PostgreSQL and Redis (DATABASE_URL, REDIS_URL). Two workers more than cores:
-# a third of these tests' time is spent waiting on the servers, workers and browsers they start
-# (measured: 1,171 of 2,267 CPU-seconds are those processes', and a run with one spare worker kept
-# the two cores busy 73 % of the time).
-TEST_ALL_WORKERS ?= $(shell echo $$(( $$(nproc) + 2 )))
+# end. CI runs it on PostgreSQL and Redis (DATABASE_URL, REDIS_URL). One worker more than cores:
+# many of these tests wait on the servers, workers and browsers they start. Two more did not pay:
+# the heavy tests, each with processes of its own, then ran four at once (the league night took
+# 589 s instead of about 160, in a run of 27 min 54 s).
+TEST_ALL_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test-all: $(VENV)/.installed $(MO_FILES)
 	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -n $(TEST_ALL_WORKERS) --dist worksteal \
 		--cov --cov-report=term --durations=25
