@@ -3,6 +3,8 @@
 A chat event is appended at the stream's next seq; `UNIQUE(match, seq)` settles a race, and the
 loser reads the head again and retries (as the game's events do: DESIGN.md). The rate limit and
 the idempotency key are checked in the same attempt, so a loser counts the winner's message.
+Each attempt first locks the poster's user row, so one person's posts are counted one at a time
+(at one table and across tables): posts sent at once cannot all count before any has committed.
 After commit the table's sockets are told the new seq; each reads what its reader may see.
 """
 from __future__ import annotations
@@ -36,7 +38,8 @@ def chat_message_post(
     """Posts a message: a seated player's to the players' channel, anyone else's to the spectators'.
 
     A retry with the same `client_id` gets the first answer; the same id with another message is
-    409 `chat_id_reused`. Past `CHAT_MESSAGES_PER_MINUTE` at this table: 429 `chat_rate_limited`.
+    409 `chat_id_reused`. Past `CHAT_MESSAGES_PER_MINUTE` at this table: 429 `chat_rate_limited`;
+    past `CHAT_MESSAGES_PER_MINUTE_ALL_TABLES` at all tables together: 429 `chat_rate_limited_all_tables`.
     """
     match = match_get(match_id)
     text = _valid_text(text)
@@ -48,6 +51,8 @@ def chat_message_post(
     for _attempt in range(_APPEND_ATTEMPTS):
         try:
             with transaction.atomic():
+                # Held to commit: the next post of this person counts this one (see the module's doc).
+                User.objects.select_for_update().filter(pk=user.pk).exists()
                 if client_id:
                     earlier = ChatEvent.objects.filter(match=match, author=user, client_id=client_id).first()
                     if earlier is not None:
@@ -126,15 +131,22 @@ def _valid_text(text: str) -> str:
 
 
 def _within_rate(match_id: int, user: User) -> None:
-    limit = settings.CHAT_MESSAGES_PER_MINUTE
+    """Called with the poster's row locked: the counts include every post of theirs committed."""
     recent = ChatEvent.objects.filter(
-        match_id=match_id, author=user, type=ChatEvent.Type.MESSAGE_POSTED,
-        created__gte=timezone.now() - timedelta(minutes=1),
-    ).count()
-    if recent >= limit:
+        author=user, type=ChatEvent.Type.MESSAGE_POSTED, created__gte=timezone.now() - timedelta(minutes=1)
+    )
+    limit = settings.CHAT_MESSAGES_PER_MINUTE
+    if recent.filter(match_id=match_id).count() >= limit:
         raise ApplicationError(
             "chat_rate_limited",
             _("At most %(limit)s messages a minute at a table: wait a little.") % {"limit": limit},
+            extra={"per_minute": limit},
+        )
+    limit = settings.CHAT_MESSAGES_PER_MINUTE_ALL_TABLES
+    if recent.count() >= limit:
+        raise ApplicationError(
+            "chat_rate_limited_all_tables",
+            _("At most %(limit)s messages a minute at all tables together: wait a little.") % {"limit": limit},
             extra={"per_minute": limit},
         )
 

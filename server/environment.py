@@ -461,6 +461,8 @@ SECTIONS: tuple[Section, ...] = (
                  "live sockets per user (or address, anonymous) at one table, over every process"),
         Variable("MAX_PAGE_SIZE", integer(1), 100, "a list's largest `limit` (400 `bad_limit` above it)"),
         Variable("CHAT_MESSAGES_PER_MINUTE", integer(0), 20, "messages one person may post at one table per minute"),
+        Variable("CHAT_MESSAGES_PER_MINUTE_ALL_TABLES", integer(0), 40,
+                 "messages one person may post at all tables together per minute"),
     ),
     _section(
         "E-mail",

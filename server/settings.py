@@ -374,6 +374,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
 SOCKET_FRAMES_PER_SECOND = read_float("SOCKET_FRAMES_PER_SECOND")
 # Table chat: messages one person may post at one table per minute (429 `chat_rate_limited` past it).
 CHAT_MESSAGES_PER_MINUTE = read_int("CHAT_MESSAGES_PER_MINUTE")
+# ... and at all tables together (429 `chat_rate_limited_all_tables`).
+CHAT_MESSAGES_PER_MINUTE_ALL_TABLES = read_int("CHAT_MESSAGES_PER_MINUTE_ALL_TABLES")
 # Caps on what one client may hold open; past them the server refuses with a clear error.
 # A list's `limit` is at most MAX_PAGE_SIZE (400 `bad_limit` above it, not silently clamped).
 MAX_PAGE_SIZE = read_int("MAX_PAGE_SIZE")

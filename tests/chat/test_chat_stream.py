@@ -7,6 +7,7 @@ from django.db import DatabaseError, connection, transaction
 from chat import selectors
 from chat.models import ChatEvent
 from tests.conftest import client_for, make_user
+from tests.games.helpers import started_match
 from tests.games.test_concurrency import run_at_once
 
 
@@ -71,3 +72,33 @@ def test_concurrent_posts_get_distinct_gapless_seqs_and_a_retry_sent_at_once_pos
     seqs = sorted(ChatEvent.objects.filter(match_id=match_id).values_list("seq", flat=True))
     assert seqs == list(range(1, len(people) + 2))  # every person's message, and the retried one once
     assert answers[-1].json() == answers[-2].json()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_posts_sent_at_once_pass_the_per_table_limit_no_more_than_it_allows(open_world, settings):
+    """Issue #39: 21-22 of 60 posts sent at once passed a limit of 20 (each counted before the others committed)."""
+    settings.CHAT_MESSAGES_PER_MINUTE = 3
+    settings.CHAT_MESSAGES_PER_MINUTE_ALL_TABLES = 1000
+    alice = open_world["players"][0]
+    for attempt in range(4):  # a race: each burst, at a table of its own, is a fresh chance to pass the limit
+        match_id = started_match("the-game", [alice, make_user(f"opponent{attempt}")])
+        answers = run_at_once([lambda i=i, m=match_id: say(alice, m, f"burst {i}") for i in range(24)])
+        codes = sorted(answer.status_code for answer in answers)
+        assert codes.count(201) == 3 and set(codes[3:]) == {429}, codes
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_posts_at_many_tables_at_once_pass_the_per_user_limit_no_more_than_it_allows(open_world, settings):
+    """Issue #39: 100 messages at 5 tables in 2.6 s: no limit spanned tables."""
+    settings.CHAT_MESSAGES_PER_MINUTE = 100
+    settings.CHAT_MESSAGES_PER_MINUTE_ALL_TABLES = 6
+    eve = open_world["users"]["spectator"]
+    tables = [open_world["match"]] + [started_match("the-game", [make_user(f"p{i}")]) for i in range(3)]
+    answers = run_at_once([lambda i=i: say(eve, tables[i % 4], f"spread {i}") for i in range(16)])
+    codes = sorted(answer.status_code for answer in answers)
+    assert codes.count(201) == 6 and set(codes[6:]) == {429}, codes
+    refused = next(answer for answer in answers if answer.status_code == 429).json()["error"]
+    assert refused["code"] == "chat_rate_limited_all_tables" and refused["extra"] == {"per_minute": 6}
+    assert ChatEvent.objects.filter(author=eve).count() == 6
