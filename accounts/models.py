@@ -29,7 +29,12 @@ class User(AbstractUser):
         return self.display_name or self.username
 
     def save(self, *args, **kwargs) -> None:
-        self.username_key, self.display_key = name_key(self.username), name_key(self.display_name)
+        username_key = name_key(self.username)
+        # An older username that shares its key with an earlier user's keeps its own "<key>#<id>"
+        # (migrations 0002, 0006): the name was there first and stays, and the unique index holds.
+        if self.username_key.partition("#")[0] != username_key:
+            self.username_key = username_key
+        self.display_key = name_key(self.display_name)
         fields = kwargs.get("update_fields")
         if fields is not None and {"username", "display_name"} & set(fields):
             kwargs["update_fields"] = {*fields, "username_key", "display_key"}

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from accounts.authentication import user_for_token_hash
 from accounts.avatars import AVATAR_VARIANTS
 from accounts.models import ApiToken, RetiredName, User
-from accounts.names import USERNAME_MAX, name_key, username_problem
+from accounts.names import USERNAME_MAX, invisible_problem, name_key, username_problem
 from accounts.tokens import key_hash, key_new
 from games.bots import BOTS
 from games.models import Match, Seat
@@ -76,7 +76,7 @@ def user_names_check(*, username: str, display_name: str, user: User | None = No
             field="username",
         )
     keys = {"username": name_key(username), "display_name": name_key(display_name)}
-    if display_name and not keys["display_name"]:
+    if display_name and (not keys["display_name"] or invisible_problem(display_name) is not None):
         raise bad_request("invalid_name", _("A display name needs visible letters or digits."), field="display_name")
     if "@" in display_name:
         raise bad_request("invalid_name", _("@ marks players of other servers (name@server)."), field="display_name")
