@@ -5,6 +5,9 @@ Sockets refresh their entry while they live, so entries of a crashed server fade
 `TTL`. A socket's first entry is a `claim`: refused when its client (the user, or an anonymous
 socket's address) already has `cap` live sockets at the table, so the entries are also the count
 of sockets per client and table. `client` never leaves the server: summaries name seats only.
+
+The same entries count a person's notification sockets (`notifications.consumers`): a place
+named `notifications:<user id>` instead of a table, claimed, refreshed and left the same way.
 """
 from __future__ import annotations
 
@@ -29,16 +32,21 @@ def _summary(entries: list[dict]) -> dict:
     }
 
 
+def notification_place(user_id: int) -> str:
+    """Where a person's notification sockets are counted: one place per person, like a table."""
+    return f"notifications:{user_id}"
+
+
 class LocalPresence:
     def __init__(self) -> None:
-        self._tables: dict[int, dict[str, tuple[float, dict]]] = {}
+        self._tables: dict[int | str, dict[str, tuple[float, dict]]] = {}
         self._lock = threading.Lock()
 
-    def join(self, match_id: int, socket_id: str, entry: dict) -> None:
+    def join(self, match_id: int | str, socket_id: str, entry: dict) -> None:
         with self._lock:
             self._tables.setdefault(match_id, {})[socket_id] = (time.monotonic(), entry)
 
-    def claim(self, match_id: int, socket_id: str, entry: dict, cap: int) -> bool:
+    def claim(self, match_id: int | str, socket_id: str, entry: dict, cap: int) -> bool:
         now = time.monotonic()
         with self._lock:
             table = self._tables.setdefault(match_id, {})
@@ -48,7 +56,7 @@ class LocalPresence:
             table[socket_id] = (now, entry)
             return True
 
-    def leave(self, match_id: int, socket_id: str) -> None:
+    def leave(self, match_id: int | str, socket_id: str) -> None:
         with self._lock:
             self._tables.get(match_id, {}).pop(socket_id, None)
 
@@ -86,22 +94,23 @@ class RedisPresence:
         self._claim = self._redis.register_script(_CLAIM)
 
     @staticmethod
-    def _key(match_id: int) -> str:
-        return f"presence:match:{match_id}"
+    def _key(match_id: int | str) -> str:
+        # A table's key is its id, as it always was; another place (a string) has its own prefix.
+        return f"presence:match:{match_id}" if isinstance(match_id, int) else f"presence:{match_id}"
 
-    def join(self, match_id: int, socket_id: str, entry: dict) -> None:
+    def join(self, match_id: int | str, socket_id: str, entry: dict) -> None:
         key = self._key(match_id)
         pipe = self._redis.pipeline()
         pipe.hset(key, socket_id, json.dumps({**entry, "at": time.time()}))
         pipe.expire(key, int(TTL * 2))
         pipe.execute()
 
-    def claim(self, match_id: int, socket_id: str, entry: dict, cap: int) -> bool:
+    def claim(self, match_id: int | str, socket_id: str, entry: dict, cap: int) -> bool:
         now = time.time()
         text = json.dumps({**entry, "at": now})
         return bool(self._claim(keys=[self._key(match_id)], args=[socket_id, text, entry["client"], now, TTL, cap]))
 
-    def leave(self, match_id: int, socket_id: str) -> None:
+    def leave(self, match_id: int | str, socket_id: str) -> None:
         self._redis.hdel(self._key(match_id), socket_id)
 
     def summary(self, match_id: int) -> dict:

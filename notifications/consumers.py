@@ -9,6 +9,9 @@ embedded default. `{"type": "ping"}` -> anything new, then `{"type": "pong", "un
 
 An anonymous socket is sent a `not_authenticated` error frame and closed with 4401; one whose
 token or session ends is closed with 4401 too, within `SOCKET_CREDENTIAL_CHECK_SECONDS`.
+A person holds at most `MAX_NOTIFICATION_SOCKETS_PER_USER` of these sockets, counted over every
+process in presence (`games.presence`, as a table's sockets are): one more is sent a
+`too_many_notification_sockets` error frame and closed with 4429.
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import asyncio
 import json
 import logging
 import time
+import uuid
 from typing import TYPE_CHECKING, cast
 
 from channels.db import database_sync_to_async
@@ -25,6 +29,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.sockets import credential_ended
+from games.presence import TTL, notification_place, presence
 from notifications import selectors, services
 from notifications.serializers import NotificationOutputSerializer
 from server import languages, metrics
@@ -53,6 +58,17 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4401)
             return
         self.user_id = user.pk
+        self.socket_id = uuid.uuid4().hex
+        self.place = notification_place(self.user_id)
+        self.entry = {"user": self.user_id, "seat": None, "name": None, "client": str(self.user_id)}
+        cap = settings.MAX_NOTIFICATION_SOCKETS_PER_USER
+        if await self._presence("claim", self.entry, cap) is False:
+            await self._error(
+                "too_many_notification_sockets",
+                _("At most %(cap)s notification sockets per person: close one first.") % {"cap": cap},
+            )
+            await self.close(code=4429)
+            return
         metrics.sockets_open.labels("notifications").inc()  # down again in disconnect, which needs `tasks`
         self.tasks: list[asyncio.Future] = []
         self.group = services.user_group(self.user_id)
@@ -65,6 +81,7 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         self.last_ping = 0.0
         await self.send_json({"type": "unread", "unread": unread, "latest": latest})
         self.tasks.append(asyncio.ensure_future(self._check_credential(user)))
+        self.tasks.append(asyncio.ensure_future(self._refresh_presence()))
         if settings.LIVE_POLL_SECONDS > 0:  # the embedded default: the worker's hints do not reach here
             self.tasks.append(asyncio.ensure_future(self._poll()))
 
@@ -74,6 +91,7 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         metrics.sockets_open.labels("notifications").dec()
         for task in self.tasks:
             task.cancel()
+        await self._presence("leave")
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         except Exception:  # the layer may be away; the socket is closing anyway
@@ -112,6 +130,20 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         while True:
             await asyncio.sleep(settings.LIVE_POLL_SECONDS)
             await self._send_new()
+
+    async def _refresh_presence(self) -> None:
+        """Keeps this socket's place in the count; a crashed server's places fade after TTL."""
+        while True:
+            await asyncio.sleep(TTL / 3)
+            await self._presence("join", self.entry)
+
+    async def _presence(self, operation: str, *args):
+        """As at a table: while Redis is away, sockets are let in uncounted (None), not refused."""
+        try:
+            return await _in_thread(getattr(presence(), operation))(self.place, self.socket_id, *args)
+        except Exception:  # noqa: BLE001 - the client library's own connection errors
+            log.warning("presence %s failed for %s", operation, self.place, exc_info=True)
+            return None
 
     async def _check_credential(self, user) -> None:
         """As the table's socket: once its token or session ends, it is told so and closed."""

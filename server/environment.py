@@ -459,6 +459,8 @@ SECTIONS: tuple[Section, ...] = (
         Variable("MAX_OPEN_TABLES_PER_USER", integer(0), 5, "a user's own tables still open (not yet started)"),
         Variable("MAX_SOCKETS_PER_CLIENT_AND_TABLE", integer(1), 5,
                  "live sockets per user (or address, anonymous) at one table, over every process"),
+        Variable("MAX_NOTIFICATION_SOCKETS_PER_USER", integer(1), 10,
+                 "live notification sockets per user, over every process"),
         Variable("MAX_PAGE_SIZE", integer(1), 100, "a list's largest `limit` (400 `bad_limit` above it)"),
         Variable("CHAT_MESSAGES_PER_MINUTE", integer(0), 20, "messages one person may post at one table per minute"),
         Variable("CHAT_MESSAGES_PER_MINUTE_ALL_TABLES", integer(0), 40,

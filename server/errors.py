@@ -51,6 +51,7 @@ CATALOGUE: dict[str, ErrorCode] = {
     "unknown_frame": ErrorCode(400, "A socket frame of a type the server does not know."),
     "rate_limited": ErrorCode(429, "More socket frames a second than allowed."),
     "too_many_sockets": ErrorCode(429, "This person or address holds as many sockets at the table as allowed."),
+    "too_many_notification_sockets": ErrorCode(429, "This person holds as many notification sockets as allowed."),
     "credential_revoked": ErrorCode(401, "The socket's token or session has ended."),
     # Accounts
     "invalid_credentials": ErrorCode(400, "Wrong username or password."),

@@ -385,6 +385,8 @@ MAX_OPEN_TABLES_PER_USER = read_int("MAX_OPEN_TABLES_PER_USER")
 # Live sockets per table and client (the user, or the address of an anonymous one), counted over
 # every process through presence (Redis).
 MAX_SOCKETS_PER_CLIENT_AND_TABLE = read_int("MAX_SOCKETS_PER_CLIENT_AND_TABLE")
+# Live notification sockets per user (`/ws/notifications/`), counted over every process the same way.
+MAX_NOTIFICATION_SOCKETS_PER_USER = read_int("MAX_NOTIFICATION_SOCKETS_PER_USER")
 # A tournament round opens its tables this many at a time, each batch one transaction under the
 # tournament's lock (a round of 5,000 tables never holds it for long).
 TOURNAMENT_TABLES_PER_BATCH = read_int("TOURNAMENT_TABLES_PER_BATCH")

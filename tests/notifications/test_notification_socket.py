@@ -77,3 +77,23 @@ async def test_an_anonymous_socket_is_told_why_and_closed_with_4401():
     socket = await connect(None)
     assert (await socket.receive_json_from(timeout=5))["code"] == "not_authenticated"
     assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4401}
+
+
+async def test_a_person_holds_at_most_the_cap_of_sockets_and_a_closed_one_frees_its_place(settings):
+    """Issue #39: 150 of 150 notification sockets opened for one person; the cap counts over every process (Redis)."""
+    settings.MAX_NOTIFICATION_SOCKETS_PER_USER = 2
+    _, _, alice_token, bob_token = await two_people()
+    held = [await connect(alice_token), await connect(alice_token)]
+    for socket in held:
+        assert (await socket.receive_json_from(timeout=5))["type"] == "unread"
+    third = await connect(alice_token)
+    refused = await third.receive_json_from(timeout=5)
+    assert (refused["type"], refused["code"]) == ("error", "too_many_notification_sockets")
+    assert (await third.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4429}
+    bob = await connect(bob_token)  # another person's sockets are theirs to count
+    assert (await bob.receive_json_from(timeout=5))["type"] == "unread"
+    await held.pop().disconnect()
+    again = await connect(alice_token)
+    assert (await again.receive_json_from(timeout=5))["type"] == "unread"
+    for socket in (*held, again, bob):
+        await socket.disconnect()
