@@ -450,6 +450,7 @@ class MatchViewApi(APIView):
     @extend_schema(responses={200: ViewOutputSerializer})
     def get(self, request, match_id: int):
         match = selectors.match_get(match_id)
+        selectors.watch_required(match, request.user)
         return Response(ViewOutputSerializer(selectors.match_view_for_user(match, request.user)).data)
 
 
@@ -465,6 +466,7 @@ class MatchLogApi(APIView):
     def get(self, request, match_id: int):
         since = serializers.IntegerField(min_value=0).run_validation(request.query_params.get("since", 0))
         match = selectors.match_get(match_id)
+        selectors.watch_required(match, request.user)
         log = selectors.match_log_for_seat(match, selectors.seat_of(match, request.user), since=since)
         return Response(LoggedEventSerializer(log, many=True).data)
 

@@ -17,7 +17,9 @@ muted author is not heard, a hidden message comes without its text but to staff)
 `{"type": "chat", "text", "channel"?, "id"}` posts -> `chat_ack` with its `chat_seq`, or
 `error`. `{"type": "chat_channels", "spectators": false}` stops sending this socket the
 spectators' channel (true sends it again, with a `chat_history` from the start);
-`{"type": "chat_since", "since": <chat seq>}` asks for a `chat_history`. A resync or ping
+`{"type": "chat_since", "since": <chat seq>}` asks for a `chat_history`.
+A table closed to the socket's person (`selectors.can_watch`: a duplicate deal's table before the
+deal is done) sends one `table_closed_to_spectators` error frame and closes with 4403. A resync or ping
 catches the chat up too: its hints are at most once as well.
 
 A socket belongs to a person, not to a seat: every frame is built for the seat its user holds
@@ -73,11 +75,17 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.user_id = self.user.pk if self.user else None
         self.seat: int | None = None  # as the last frame sent found it
         try:
-            await _in_thread(selectors.match_get)(self.match_id)
+            match = await _in_thread(selectors.match_get)(self.match_id)
         except ApplicationError:
             await self.close(code=4404)
             return
         await self.accept()
+        try:  # the same decision as every REST route's (selectors.can_watch), before presence or a frame
+            await _in_thread(selectors.watch_required)(match, self.user)
+        except ApplicationError as refusal:
+            await self._error(None, refusal.code, refusal.message, refusal.extra)
+            await self.close(code=4403)
+            return
         entry = {"user": self.user_id, "seat": None, "name": self.user.shown_name if self.user else None,
                  "client": _client(self.scope, self.user_id)}
         cap = settings.MAX_SOCKETS_PER_CLIENT_AND_TABLE

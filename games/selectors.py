@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
@@ -17,7 +17,7 @@ from games.shapes import MatchRating, MatchSummary, MatchView, ShuffleShown
 from games.shuffle import DERIVATION
 from games.state import state_at_head
 from games.verification import ENGINE_KIND, Report, StoredEvent, leading_engine_events, verify_stream
-from server.errors import forbidden, match_not_found
+from server.errors import ApplicationError, forbidden, match_not_found
 from server.limits import whole_number
 
 _USER_ACTOR = "user:"  # a person's actor is `user:<id>` (games.services.user_actor_of)
@@ -34,6 +34,44 @@ def seat_of(match: Match, user: User | AnonymousUser | None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     return Seat.objects.filter(match=match, user=user).values_list("seat", flat=True).first()
+
+
+class Watch(NamedTuple):
+    """Whether a person may watch a table, and if not, when it opens to them (`opens_when`)."""
+
+    allowed: bool
+    opens_when: str | None = None  # "deal_finished": every table of its duplicate deal has finished
+
+
+DEAL_FINISHED = "deal_finished"
+
+
+def can_watch(match: Match, user: User | AnonymousUser | None) -> Watch:
+    """The one spectator decision every route that shows a table asks (REST, sockets, chat).
+
+    A sealed match is a table of a duplicate deal: every table of the round is dealt the same
+    deck, so what is played at one is the hidden hand of an opponent at another. It is closed to
+    everyone but its own seats, its tournament's organiser and staff until every table of the deal
+    has finished (`match_unseal`), finished or not itself."""
+    if not match.sealed:
+        return Watch(True)
+    if user is not None and user.is_authenticated and (
+        user.is_staff
+        or Seat.objects.filter(match=match, user=user).exists()
+        or Match.objects.filter(pk=match.pk, tournament_table__round__tournament__organiser=user).exists()
+    ):
+        return Watch(True)
+    return Watch(False, DEAL_FINISHED)
+
+
+def watch_required(match: Match, user: User | AnonymousUser | None) -> None:
+    """Refuses (403 `table_closed_to_spectators`) a person `can_watch` keeps out, saying when it opens."""
+    if not can_watch(match, user).allowed:
+        raise ApplicationError(
+            "table_closed_to_spectators",
+            _("This table is closed to spectators until every table of its deal has finished."),
+            extra={"opens_when": DEAL_FINISHED},
+        )
 
 
 def match_summary(match: Match) -> MatchSummary:
@@ -114,7 +152,8 @@ def _summary(
         "players": match.players,
         "rated": match.rated,
         "private": match.private,
-        "rating": _rating(match, _never_moved(match.pk, seat_rows, moved)),
+        # A duplicate deal's result tells the other tables how it plays: hidden until the deal is done.
+        "rating": None if match.sealed else _rating(match, _never_moved(match.pk, seat_rows, moved)),
         "options": options,
         "deck_chosen": _deck_chosen(match, opened_by),
         "created_by": match.created_by_id,
@@ -135,8 +174,8 @@ def _summary(
         "seed_sha256": match.seed_sha256,
         "seed": match.seed if finished else None,
         "shuffle": shuffle,
-        "outcome": match.outcome,
-        "ranks": _counted_ranks(match, seat_rows),
+        "outcome": None if match.sealed else match.outcome,
+        "ranks": None if match.sealed else _counted_ranks(match, seat_rows),
         "clock_seconds": match.clock_seconds,
         "deadline": match.deadline,
         "rematch_of": match.rematch_of_id,

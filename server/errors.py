@@ -87,6 +87,9 @@ CATALOGUE: dict[str, ErrorCode] = {
     "not_table_owner": ErrorCode(403, "Only the table's creator may do that."),
     "private_table": ErrorCode(403, "A private table is joined by invitation link only."),
     "match_running": ErrorCode(403, "The match's hidden information is not public until it has ended."),
+    "table_closed_to_spectators": ErrorCode(
+        403, "A table of a duplicate deal is closed to all but its seats, organiser and staff until the deal is done."
+    ),
     "match_not_found": ErrorCode(404, "No match has that id."),
     "invitation_not_found": ErrorCode(404, "No invitation has that token or id."),
     "match_not_started": ErrorCode(409, "The match has not started yet."),
@@ -96,6 +99,7 @@ CATALOGUE: dict[str, ErrorCode] = {
     "table_full": ErrorCode(409, "Every seat is taken."),
     "table_not_full": ErrorCode(409, "A table starts once every seat is taken."),
     "too_many_open_tables": ErrorCode(409, "The person has as many open tables as one may have."),
+    "too_many_bot_tables": ErrorCode(409, "The person has as many running tables with no other person as one may have."),
     "chosen_deck_not_confirmed": ErrorCode(409, "Sitting at a chosen-deck table needs `confirm_chosen_deck`."),
     "stale_seq": ErrorCode(409, "The match has moved on since the `expected_seq` the client saw."),
     "busy": ErrorCode(409, "The table is too busy to take the move now; send it again."),

@@ -30,8 +30,10 @@ def test_players_of_a_running_sealed_table_never_read_the_spectators(sealed_worl
         assert texts(player, match_id) == ["gl hf"]
         assert texts(player, match_id, spectators="true", since=0) == ["gl hf"]
         assert client_for(player).get(f"/api/matches/{match_id}/export", {"chat": "true"}).status_code == 403
-    for persona in ("anonymous", "spectator", "other_player", "organiser", "staff"):
+    for persona in ("organiser", "staff"):
         assert texts(users[persona], match_id) == [SECRET, "gl hf"], persona
+    for persona in ("anonymous", "spectator", "other_player"):  # the table is closed to them (test_spectator_policy)
+        assert client_for(users[persona]).get(f"/api/matches/{match_id}/chat").status_code == 403, persona
     # Staff may export a running match, but not its chat: it is exported once revealed.
     answer = client_for(users["staff"]).get(f"/api/matches/{match_id}/export", {"chat": "true"})
     assert (answer.status_code, answer.json()["error"]["code"]) == (403, "chat_not_exportable")

@@ -35,7 +35,7 @@ def test_a_hide_is_an_event_naming_the_message_which_stays_as_it_was_for_staff(s
         ("MessagePosted", "rude words", None, users["seated"].pk),
         ("MessageHidden", "", posted["seq"], users["organiser"].pk),
     ]
-    for persona in ("anonymous", "spectator", "seated", "organiser", "other_player"):
+    for persona in ("seated", "organiser"):  # the others may not read a duplicate deal's table
         items = client_for(users[persona]).get(f"/api/matches/{match_id}/chat").json()["items"]
         assert [(i["type"], i["message"]["text"], i["message"]["hidden_by"]) for i in items] == [
             ("MessagePosted", None, None), ("MessageHidden", None, None)
