@@ -10,3 +10,7 @@ from django.dispatch import Signal
 # secret is not sent: the invitee sits down by their account (games.services.match_join), so no
 # copy of the secret is kept anywhere, a notification included.
 invitation_addressed = Signal()
+
+# Sealed matches were unsealed (their duplicate deal is done): `match_ids`. What was held from
+# their players while they were sealed (an invitation's notification) may be told now.
+matches_unsealed = Signal()

@@ -224,8 +224,16 @@ def _round_started_data(event: TournamentEvent) -> dict[int, NotificationData]:
 def invitation_notify(*, invitation: Invitation) -> list[int]:
     """Tells the person an invitation is addressed to (games.signals.invitation_addressed), with
     a link to the table, where their account sits them down: the invitation's secret is never
-    stored, here or anywhere (the server keeps its SHA-256)."""
+    stored, here or anywhere (the server keeps its SHA-256).
+
+    Held while the invitee sits at a sealed match (a duplicate deal other tables still play):
+    its title is the inviter's display name, text anyone outside the table chose, and nothing
+    from outside reaches a sealed table's players. `held_invitations_notify` tells it once the
+    deal is done. (Held rather than told without the name: even a bare "you were invited", and
+    when it comes, is a signal a watcher of the deal could send.)"""
     assert invitation.invitee_id is not None  # sent only for an invitation addressed to a person
+    if Seat.objects.filter(user_id=invitation.invitee_id, match__sealed=True).exists():
+        return []
     match = invitation.match
 
     def told(user_id: int) -> NotificationData:
@@ -240,6 +248,20 @@ def invitation_notify(*, invitation: Invitation) -> list[int]:
     return notifications_send(
         kind=Kind.INVITED, key=str(invitation.pk), data_by_user=_in_own_language([invitation.invitee_id], told)
     )
+
+
+def held_invitations_notify(*, match_ids: list[int]) -> list[int]:
+    """Tells the players of matches just unsealed the invitations held from them while sealed:
+    those still live (not revoked or expired), unless another sealed match still holds them.
+    An invitation told already is skipped by the row's `UNIQUE(user, kind, key)`."""
+    players = Seat.objects.filter(match_id__in=match_ids, user__isnull=False).values_list("user_id", flat=True)
+    held = Invitation.objects.filter(
+        invitee_id__in=players, revoked_at__isnull=True, expires_at__gt=timezone.now()
+    ).select_related("match", "created_by")
+    made: list[int] = []
+    for invitation in held.order_by("pk"):
+        made += invitation_notify(invitation=invitation)
+    return made
 
 
 def turn_notify_sweep() -> int:
