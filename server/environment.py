@@ -457,6 +457,8 @@ SECTIONS: tuple[Section, ...] = (
         Variable("THROTTLE_PASSWORD_CHECK", RATE, "20/hour",
                  "operations that check a logged-in user's password (new password, e-mail, deletion), per user"),
         Variable("MAX_OPEN_TABLES_PER_USER", integer(0), 5, "a user's own tables still open (not yet started)"),
+        Variable("MAX_RUNNING_BOT_TABLES_PER_USER", integer(0), 3,
+                 "a user's own casual tables running with no other person (only bots, or bots and the user)"),
         Variable("MAX_SOCKETS_PER_CLIENT_AND_TABLE", integer(1), 5,
                  "live sockets per user (or address, anonymous) at one table, over every process"),
         Variable("MAX_NOTIFICATION_SOCKETS_PER_USER", integer(1), 10,

@@ -382,6 +382,9 @@ MAX_PAGE_SIZE = read_int("MAX_PAGE_SIZE")
 # Open tables (not yet started) a user has created; tables the server seats (tournament rounds,
 # the demo) are not counted.
 MAX_OPEN_TABLES_PER_USER = read_int("MAX_OPEN_TABLES_PER_USER")
+# Running casual tables a user started with no other person at them (409 `too_many_bot_tables` past
+# it): each queues bot moves on the worker that also serves tournaments and clocks.
+MAX_RUNNING_BOT_TABLES_PER_USER = read_int("MAX_RUNNING_BOT_TABLES_PER_USER")
 # Live sockets per table and client (the user, or the address of an anonymous one), counted over
 # every process through presence (Redis).
 MAX_SOCKETS_PER_CLIENT_AND_TABLE = read_int("MAX_SOCKETS_PER_CLIENT_AND_TABLE")
