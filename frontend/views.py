@@ -43,7 +43,7 @@ from frontend.forms import (
 )
 from games import selectors
 from games.bots import BOTS, STRONG_BOT
-from games.models import Seat
+from games.models import Match, Seat
 from games.titles import GAME_TITLES
 from notifications import selectors as notification_selectors
 from notifications.models import Kind
@@ -462,6 +462,14 @@ def _match_or_404(match_id: int):
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
     """A live table of any of the four games; its module draws the game from the view JSON."""
     match = _match_or_404(match_id)
+    if not selectors.can_watch(match, request.user).allowed:
+        # The same decision as the API's and the socket's: say why and when, show nothing of the table.
+        return _page(request, "frontend/table_closed.html", {
+            "match": match, "title": GAME_TITLES.get(match.game, match.game),
+            "tournament_id": Match.objects.filter(pk=match.pk).values_list(
+                "tournament_table__round__tournament_id", flat=True
+            ).first(),
+        })
     seat = selectors.seat_of(match, request.user)
     auto_pass = False
     if seat is not None:
