@@ -100,6 +100,7 @@ CATALOGUE: dict[str, ErrorCode] = {
     "table_not_full": ErrorCode(409, "A table starts once every seat is taken."),
     "too_many_open_tables": ErrorCode(409, "The person has as many open tables as one may have."),
     "too_many_bot_tables": ErrorCode(409, "The person has as many running tables with no other person as one may have."),
+    "too_many_bot_entrants": ErrorCode(409, "The tournament has as many bots as a non-staff organiser may enter."),
     "chosen_deck_not_confirmed": ErrorCode(409, "Sitting at a chosen-deck table needs `confirm_chosen_deck`."),
     "stale_seq": ErrorCode(409, "The match has moved on since the `expected_seq` the client saw."),
     "busy": ErrorCode(409, "The table is too busy to take the move now; send it again."),

@@ -325,6 +325,8 @@ REST_FRAMEWORK = {
         "password_reset_account": read_str("THROTTLE_PASSWORD_RESET_ACCOUNT"),
         # Operations that check a logged-in user's password (new password, e-mail, deletion), per user.
         "password_check": read_str("THROTTLE_PASSWORD_CHECK"),
+        # Tournaments created per user: each may hold bots and tables for the worker to serve.
+        "tournament_create": read_str("THROTTLE_TOURNAMENT_CREATE"),
         # Content-Security-Policy reports per address (server/csp.py): a page that breaks the
         # policy reports each refusal once per load; more is a flood of the log.
         "csp_report": "60/minute",
@@ -385,6 +387,8 @@ MAX_OPEN_TABLES_PER_USER = read_int("MAX_OPEN_TABLES_PER_USER")
 # Running casual tables a user started with no other person at them (409 `too_many_bot_tables` past
 # it): each queues bot moves on the worker that also serves tournaments and clocks.
 MAX_RUNNING_BOT_TABLES_PER_USER = read_int("MAX_RUNNING_BOT_TABLES_PER_USER")
+# Bot entrants one tournament may hold when its organiser is not staff (409 `too_many_bot_entrants`).
+MAX_BOT_ENTRANTS_PER_TOURNAMENT = read_int("MAX_BOT_ENTRANTS_PER_TOURNAMENT")
 # Live sockets per table and client (the user, or the address of an anonymous one), counted over
 # every process through presence (Redis).
 MAX_SOCKETS_PER_CLIENT_AND_TABLE = read_int("MAX_SOCKETS_PER_CLIENT_AND_TABLE")

@@ -388,6 +388,11 @@ class TournamentListCreateApi(JsonApiView):
         rows = selectors.tournament_list(game=game, status=status_filter, organiser=organiser)
         return paged(rows, request, self, lambda page: [_summary(t) for t in page])
 
+    def get_throttles(self):
+        # Creating one is counted per user (`THROTTLE_TOURNAMENT_CREATE`); listing is not.
+        self.throttle_scope = "tournament_create" if self.request.method == "POST" else None
+        return super().get_throttles()
+
     @extend_schema(request=InputSerializer, responses={201: TournamentOutputSerializer})
     def post(self, request):
         data = self.InputSerializer(data=request.data)

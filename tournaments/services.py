@@ -259,6 +259,19 @@ def entrant_register(*, tournament_id: int, user: User) -> Entrant:
     return entrant
 
 
+def _check_bot_entrants(user: User, entered: int) -> None:
+    """Refuses a bot entrant past `MAX_BOT_ENTRANTS_PER_TOURNAMENT` unless the organiser is staff
+    (409 `too_many_bot_entrants`): every bot seat is bot moves on the worker that also serves
+    everyone's tables and clocks, and one organiser could enter thousands (issue #39)."""
+    cap = settings.MAX_BOT_ENTRANTS_PER_TOURNAMENT
+    if not user.is_staff and entered >= cap:
+        raise conflict(
+            "too_many_bot_entrants",
+            _("This tournament has %(cap)s bots, the most an organiser may enter.") % {"cap": cap},
+            max=cap,
+        )
+
+
 def entrant_bot_add(*, tournament_id: int, user: User, bot: str, name: str | None = None) -> Entrant:
     """The organiser enters a bot (by name) while registration is open."""
     with transaction.atomic():
@@ -273,6 +286,7 @@ def entrant_bot_add(*, tournament_id: int, user: User, bot: str, name: str | Non
             )
         _require_room(tournament)
         bots = Entrant.objects.filter(tournament=tournament).exclude(bot="")
+        _check_bot_entrants(user, bots.count())
         if name:
             if bots.filter(name=name).exists():
                 raise conflict("name_taken", _("A bot called %(name)s is already entered.") % {"name": repr(name)})
