@@ -38,7 +38,11 @@ def chat_message_post(
     """Posts a message: a seated player's to the players' channel, anyone else's to the spectators'.
 
     A retry with the same `client_id` gets the first answer; the same id with another message is
-    409 `chat_id_reused`. Past `CHAT_MESSAGES_PER_MINUTE` at this table: 429 `chat_rate_limited`;
+    409 `chat_id_reused`. At a sealed table (a duplicate deal other tables still play) only its
+    seated players write: anyone else is 403 `chat_table_sealed`, so that every event of its chat is
+    one its players read, and the `head` and `chat_seq` they are sent count nothing they are not
+    sent (issue #39: they counted the hidden spectators' messages, a signal from outside).
+    Past `CHAT_MESSAGES_PER_MINUTE` at this table: 429 `chat_rate_limited`;
     past `CHAT_MESSAGES_PER_MINUTE_ALL_TABLES` at all tables together: 429 `chat_rate_limited_all_tables`.
     """
     match = match_get(match_id)
@@ -47,6 +51,11 @@ def chat_message_post(
     own = ChatEvent.Channel.PLAYERS if seated else ChatEvent.Channel.SPECTATORS
     if channel is not None and channel != own:
         raise forbidden("chat_channel_not_yours", _("You write in the %(own)s channel at this table.") % {"own": own})
+    if not seated and selectors.spectators_closed_to_players(match):
+        raise forbidden(
+            "chat_table_sealed",
+            _("Until its duplicate deal is done, only the table's players write in its chat."),
+        )
     reader = selectors.chat_reader(match, user)
     for _attempt in range(_APPEND_ATTEMPTS):
         try:

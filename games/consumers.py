@@ -29,6 +29,8 @@ else, changes what an open socket is sent at once, on every process.
 A client (a user, or an anonymous socket's address) holds at most
 `MAX_SOCKETS_PER_CLIENT_AND_TABLE` sockets at a table, counted over every process in presence:
 one more is sent a `too_many_sockets` error frame and closed with 4429.
+A sealed table's presence frames carry `"spectators": null`: a count that sockets opened from
+outside could move is a signal to its players (issue #39).
 """
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ from accounts.sockets import credential_ended
 from chat import selectors as chat_selectors
 from chat import services as chat_services
 from games import fastlane, frames, notify, selectors, services
+from games.models import Match
 from games.presence import TTL, presence
 from server import languages, metrics
 from server.errors import ApplicationError
@@ -371,6 +374,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         summary = await self._presence("summary")
         if summary is None:
             return
+        if await _in_thread(_sealed)(self.match_id):
+            summary = {**summary, "spectators": None}
         try:
             await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": summary})
         except Exception:  # noqa: BLE001
@@ -403,6 +408,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if extra:
             frame["extra"] = extra
         await self.send_json(frame)
+
+
+def _sealed(match_id: int) -> bool:
+    return Match.objects.filter(pk=match_id, sealed=True).exists()
 
 
 def _in_thread(func):

@@ -22,16 +22,22 @@ def texts(user, match_id, **params) -> list:
     return [item["message"]["text"] for item in page["items"]]
 
 
-def test_players_of_a_running_sealed_table_never_read_the_spectators(sealed_world):
+def test_nobody_outside_a_running_sealed_table_writes_in_its_chat_so_its_head_counts_only_theirs(sealed_world):
+    """Issue #39, finding 2: the players' `head` and item seqs counted the spectators' messages they
+    were not sent (a count anyone outside could move). Now only the players write there."""
     users, match_id = sealed_world["users"], sealed_world["match"]
-    client_for(users["spectator"]).post(f"/api/matches/{match_id}/chat", {"text": SECRET}, format="json")
+    for persona in ("spectator", "other_player", "organiser", "staff"):
+        answer = client_for(users[persona]).post(f"/api/matches/{match_id}/chat", {"text": SECRET}, format="json")
+        assert (answer.status_code, answer.json()["error"]["code"]) == (403, "chat_table_sealed"), persona
     client_for(users["seated"]).post(f"/api/matches/{match_id}/chat", {"text": "gl hf"}, format="json")
     for player in sealed_world["players"]:
+        page = client_for(player).get(f"/api/matches/{match_id}/chat").json()
+        assert (page["head"], [item["seq"] for item in page["items"]]) == (1, [1])
         assert texts(player, match_id) == ["gl hf"]
         assert texts(player, match_id, spectators="true", since=0) == ["gl hf"]
         assert client_for(player).get(f"/api/matches/{match_id}/export", {"chat": "true"}).status_code == 403
     for persona in ("organiser", "staff"):
-        assert texts(users[persona], match_id) == [SECRET, "gl hf"], persona
+        assert texts(users[persona], match_id) == ["gl hf"], persona
     for persona in ("anonymous", "spectator", "other_player"):  # the table is closed to them (test_spectator_policy)
         assert client_for(users[persona]).get(f"/api/matches/{match_id}/chat").status_code == 403, persona
     # Staff may export a running match, but not its chat: it is exported once revealed.
@@ -41,8 +47,8 @@ def test_players_of_a_running_sealed_table_never_read_the_spectators(sealed_worl
 
 def test_once_the_round_is_over_the_players_may_read_and_export_it(sealed_world):
     users, match_id = sealed_world["users"], sealed_world["match"]
-    client_for(users["spectator"]).post(f"/api/matches/{match_id}/chat", {"text": SECRET}, format="json")
     finish_round(sealed_world["tournament"])  # the last round: the tournament ends, its matches unsealed
+    client_for(users["spectator"]).post(f"/api/matches/{match_id}/chat", {"text": SECRET}, format="json")
     player = sealed_world["players"][0]
     assert texts(player, match_id) == [SECRET]
     assert texts(player, match_id, spectators="false") == []  # still the player's own choice

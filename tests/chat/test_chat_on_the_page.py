@@ -33,7 +33,7 @@ def test_the_chat_module_puts_names_and_messages_in_as_text():
 def test_the_table_page_has_the_chat_panel_and_hostile_text_stays_text(sealed_world):
     users, match_id = sealed_world["users"], sealed_world["match"]
     for text in HOSTILE:
-        answer = client_for(users["spectator"]).post(f"/api/matches/{match_id}/chat", {"text": text}, format="json")
+        answer = client_for(users["seated"]).post(f"/api/matches/{match_id}/chat", {"text": text}, format="json")
         assert answer.json()["message"]["text"] == text  # stored and served exactly as written
     page = Client()
     page.force_login(users["organiser"])
@@ -41,6 +41,6 @@ def test_the_table_page_has_the_chat_panel_and_hostile_text_stays_text(sealed_wo
     assert 'id="chat"' in html and not any(text in html for text in HOSTILE)
     data = json.loads(re.search(r'<script id="table-data" type="application/json">(.*?)</script>', html, re.DOTALL).group(1))
     assert data["chat"] == {"moderator": True, "closed": True}
-    page.force_login(users["spectator"])
+    page.force_login(users["seated"])  # a spectator is shown the table closed (test_spectator_policy)
     html = page.get(f"/tables/{match_id}").content.decode()
     assert '"moderator": false' in html

@@ -339,10 +339,11 @@ function renderPlayers() {
       toAct.includes(info.seat) ? h("span", { class: "badge badge-turn" }, gettext("to play")) : null,
       !info.bot && info.user ? h("a", { href: `/players/by-id/${info.user}`, class: "small" }, gettext("profile")) : null);
   });
+  // null: a sealed table, whose players are told no count (it could carry a signal).
   const watching = state.presence ? state.presence.spectators : 0;
   rerender(el.players, () => [h("ul", { class: "players" }, items),
-    h("p", { class: "muted small" }, interpolate(ngettext("%(count)s spectator watching", "%(count)s spectators watching",
-      watching), { count: formatNumber(watching) }))]);
+    watching === null ? null : h("p", { class: "muted small" }, interpolate(
+      ngettext("%(count)s spectator watching", "%(count)s spectators watching", watching), { count: formatNumber(watching) }))]);
 }
 
 function presenceText(here) {
