@@ -701,7 +701,7 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
             if i != j and known[b]:
                 weight[i][j] = _weight(known[b], grouping.base)
     met_mask = [sum(1 << j for j in range(count) if weight[i][j]) for i in range(count)]
-    cliques = _clique_cover(met_mask, weight)
+    cliques = [(clique, lightest, clique.bit_count()) for clique, lightest in _clique_cover(met_mask, weight)]
     by_weight = []  # per player: (weight, mask of partners met that often), lightest first
     for i in range(count):
         classes: dict[int, int] = {}
@@ -717,7 +717,9 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
         """Pairs no grouping avoids: players who all met each other, more of them than tables,
         must share (spread evenly, q or q + 1 a table)."""
         pairs = 0
-        for clique, lightest in cliques:
+        for clique, lightest, members in cliques:
+            if members <= tables_left:  # fewer than the tables even before any has left
+                continue
             k = (clique & remaining).bit_count()
             if k > tables_left:
                 q, r = divmod(k, tables_left)
@@ -747,24 +749,35 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
         allowed (`limit` 1) only those who met no one at the table, and a table that cannot
         be filled from what is open is not pursued."""
         clean = limit[0] == 1
+        spare = len(free)
 
         def extend(members: list[int], open_: int, cost: int) -> Iterator[tuple[list[int], int]]:
             work[0] += 1
             if work[0] > budget:
                 raise _OutOfBudget
             need = size - len(members)
-            if need <= len(free) and cost < limit[0]:
+            if need <= spare and cost < limit[0]:
                 yield members + free[:need], cost
-            if not need or open_.bit_count() + len(free) < need:
+            if not need or open_.bit_count() + spare < need:
                 return
             while open_:
                 bit = open_ & -open_
                 open_ ^= bit
                 player = bit.bit_length() - 1
-                added = cost + sum(weight[player][m] for m in members)
+                row, added = weight[player], cost
+                for member in members:
+                    added += row[member]
                 if added < limit[0]:
                     members.append(player)
-                    yield from extend(members, open_ & ~met_mask[player] if clean else open_, added)
+                    if need == 1:
+                        # What extend() does for a full table, inline: most calls are these, and a
+                        # generator each costs more than the step itself (the same steps counted).
+                        work[0] += 1
+                        if work[0] > budget:
+                            raise _OutOfBudget
+                        yield members[:], added
+                    else:
+                        yield from extend(members, open_ & ~met_mask[player] if clean else open_, added)
                     members.pop()
         start = sum(1 << player for player in tied)
         yield from extend([head], start & ~met_mask[head] if clean else start, 0)
@@ -775,11 +788,21 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
         known = memo.get((remaining, left))
         if known is not None and (known[1] is not None or known[0] >= bound):
             return known
-        players = [i for i in range(count) if remaining >> i & 1]
+        players, bits = [], remaining
+        while bits:
+            low = bits & -bits
+            players.append(low.bit_length() - 1)
+            bits ^= low
         found: list[tuple[int, list[int]]] | None
         if sum(left) == 1:  # the last table takes who is left
             work[0] += 1
-            cost = sum(weight[a][b] for a, b in combinations(players, 2))
+            cost = 0
+            for a in players:  # the pairs who met: no other pair weighs anything
+                row, partners = weight[a], met_mask[a] & remaining & -(1 << (a + 1))
+                while partners:
+                    low = partners & -partners
+                    cost += row[low.bit_length() - 1]
+                    partners ^= low
             return (cost, [(len(players), players)]) if cost < bound else (bound, None)
         tied = [i for i in players if met_mask[i] & remaining]
         if not tied:  # nobody left has met anybody left: tables in rank order
@@ -803,7 +826,9 @@ def _least_repeats_in(grouping: _Grouping, order: list[PlayerId], budget: int,
             after = left[:kind] + (left[kind] - 1,) + left[kind + 1:]
             limit = [best]
             for members, cost in tables(head, rest_tied, free, size, limit):
-                taken = sum(1 << i for i in members)
+                taken = 0
+                for member in members:
+                    taken |= 1 << member
                 sub_cost, sub_tables = solve(remaining & ~taken, after, best - cost)
                 if sub_tables is not None and cost + sub_cost < best:
                     best, found = cost + sub_cost, [(size, members)] + sub_tables
