@@ -301,7 +301,12 @@ def people_made(count: int, stamp: str) -> list[tuple[object, str]]:
 
 
 def organiser_made(stamp: str):
-    return people_made(1, f"{stamp}org")[0][0]
+    """The league's organiser, staff: only staff enter more than MAX_BOT_ENTRANTS_PER_TOURNAMENT
+    bots (issue #39), and the bench's fields of bots run to 10,000."""
+    organiser = people_made(1, f"{stamp}org")[0][0]
+    organiser.is_staff = True
+    organiser.save(update_fields=["is_staff"])
+    return organiser
 
 
 def swiss_created(organiser, name: str, *, rounds: int, rated: bool = False, deadline: bool = False,
