@@ -340,7 +340,8 @@ def rounds(tournament: Tournament) -> list[RoundShown]:
                     "match_url": match_url(table.match_id),
                     "match_status": table.match.status if table.match is not None else None,
                     "absent": table.absent,
-                    "result": table.result,
+                    # A duplicate deal's result tells its other tables how it plays (games.selectors.can_watch).
+                    "result": None if table.match is not None and table.match.sealed else table.result,
                 }
             )
         shown.append(

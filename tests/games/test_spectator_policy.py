@@ -105,3 +105,21 @@ async def test_the_live_socket_refuses_a_closed_table_with_one_error_frame(perso
     else:
         assert frame["type"] == "snapshot"
     await socket.disconnect()
+
+
+@pytest.mark.django_db
+def test_the_tournament_shows_a_table_result_only_once_its_deal_is_done(duplicate):
+    match = Match.objects.get(pk=duplicate["match"])
+    tournament_id = match.tournament_table.round.tournament_id
+    turns.match_play_out(match_id=match.pk)
+    tournament_services.tournament_match_finished(match_id=match.pk)
+
+    def shown_result(persona: str):
+        rounds = client_for(duplicate["users"][persona]).get(f"/api/tournaments/{tournament_id}/rounds").json()
+        rounds = rounds if isinstance(rounds, list) else rounds["results"]
+        return next(t for t in rounds[0]["tables"] if t["match"] == match.pk)["result"]
+
+    assert shown_result("other_player") is None and shown_result("spectator") is None
+    turns.match_play_out(match_id=duplicate["other"])
+    tournament_services.tournament_match_finished(match_id=duplicate["other"])
+    assert shown_result("other_player") is not None
