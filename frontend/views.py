@@ -364,7 +364,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = User.objects.filter(username=username).first()
     if player is None:
         raise Http404("No such player.")
-    recent = selectors.match_summaries(list(selectors.match_list(player=player.username)[:20]))
+    recent = selectors.match_summaries(list(selectors.match_list(player=player.username, viewer=request.user)[:20]))
     ratings = [_rating_card(row) for row in rating_selectors.user_ratings(player.pk)]
     return _page(request, "frontend/profile.html", {
         "player": player,

@@ -181,7 +181,8 @@ class MatchListCreateApi(APIView):
         if status_filter and status_filter not in Match.Status.values:
             raise serializers.ValidationError({"status": _("one of %(values)s") % {"values": Match.Status.values}})
         matches = selectors.match_list(
-            game=request.query_params.get("game"), status=status_filter, player=request.query_params.get("player")
+            game=request.query_params.get("game"), status=status_filter, player=request.query_params.get("player"),
+            viewer=request.user,
         )
         return paged(matches, request, self, lambda page: MatchOutputSerializer(selectors.match_summaries(page), many=True).data)
 

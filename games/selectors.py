@@ -313,11 +313,18 @@ def match_raw_events(match: Match, user: User | None) -> QuerySet[Event]:
     return Event.objects.filter(match=match).order_by("seq")
 
 
-def match_list(*, game: str | None = None, status: str | None = None, player: str | None = None) -> QuerySet[Match]:
-    """Tables, newest first; a private one only in its players' lists (`player`), never the lobby's."""
+def match_list(
+    *, game: str | None = None, status: str | None = None, player: str | None = None,
+    viewer: User | AnonymousUser | None = None,
+) -> QuerySet[Match]:
+    """Tables, newest first. A private table is never in the lobby's list, and in a player's list
+    (`player`, also their profile) only for a `viewer` seated at it, its creator or staff: anyone
+    else would learn who plays privately with whom (issue #39)."""
     matches = Match.objects.all().order_by("-id")
-    if not player:
+    if not player or viewer is None or not viewer.is_authenticated:
         matches = matches.filter(private=False)
+    elif not viewer.is_staff:
+        matches = matches.filter(Q(private=False) | Q(created_by=viewer) | Q(seat_set__user=viewer))
     if game:
         matches = matches.filter(game=game)
     if status:
