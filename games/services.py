@@ -437,6 +437,8 @@ def invitation_create(
         if seat is not None:
             _free_seat(match, seat)  # a seat that exists and is free now
         invitee = _invitee(match, username) if username is not None else None
+        if invitee is not None:
+            _within_invitation_limits(user, invitee)
         token = secrets.token_urlsafe(24)
         invitation = Invitation.objects.create(
             match=match, token_sha256=key_hash(token), seat=seat, created_by=user, invitee=invitee,
@@ -455,6 +457,30 @@ def _invitee(match: Match, username: str) -> User:
     if Seat.objects.filter(match=match, user=invitee).exists():
         raise conflict("already_seated", _("%(username)s already sits at this table.") % {"username": username})
     return invitee
+
+
+def _within_invitation_limits(sender: User, invitee: User) -> None:
+    """Invitations by name tell their invitee, titled with the sender's name (issue #39: 30 in
+    2 s flooded a person's notifications): at most `INVITATIONS_PER_HOUR_PER_SENDER` a sender
+    sends and `INVITATIONS_PER_HOUR_PER_INVITEE` a person receives, over the last hour (429).
+    Both rows are locked (in id order: no deadlock) so that invitations sent at once are counted
+    one after another."""
+    list(User.objects.select_for_update().filter(pk__in=[sender.pk, invitee.pk]).order_by("pk").values_list("pk"))
+    recent = Invitation.objects.filter(invitee__isnull=False, created_at__gte=timezone.now() - timedelta(hours=1))
+    limit = settings.INVITATIONS_PER_HOUR_PER_SENDER
+    if recent.filter(created_by=sender).count() >= limit:
+        raise ApplicationError(
+            "invitations_rate_limited",
+            _("You may invite people by name at most %(limit)s times an hour: wait a little.") % {"limit": limit},
+            extra={"per_hour": limit},
+        )
+    limit = settings.INVITATIONS_PER_HOUR_PER_INVITEE
+    if recent.filter(invitee=invitee).count() >= limit:
+        raise ApplicationError(
+            "invitee_rate_limited",
+            _("This person was invited %(limit)s times in the last hour, the most allowed: try later.") % {"limit": limit},
+            extra={"per_hour": limit},
+        )
 
 
 def invitation_revoke(*, match_id: int, invitation_id: int, user: User) -> Invitation:

@@ -470,6 +470,9 @@ SECTIONS: tuple[Section, ...] = (
         Variable("CHAT_MESSAGES_PER_MINUTE", integer(0), 20, "messages one person may post at one table per minute"),
         Variable("CHAT_MESSAGES_PER_MINUTE_ALL_TABLES", integer(0), 40,
                  "messages one person may post at all tables together per minute"),
+        Variable("INVITATIONS_PER_HOUR_PER_SENDER", integer(0), 30, "invitations by name one person may send per hour"),
+        Variable("INVITATIONS_PER_HOUR_PER_INVITEE", integer(0), 10,
+                 "invitations by name one person may receive per hour, from everyone together"),
     ),
     _section(
         "E-mail",

@@ -162,6 +162,8 @@ CATALOGUE: dict[str, ErrorCode] = {
     "chat_busy": ErrorCode(409, "Too many writers at once at the table's chat; send again."),
     "chat_rate_limited": ErrorCode(429, "More chat messages a minute at a table than allowed."),
     "chat_rate_limited_all_tables": ErrorCode(429, "More chat messages a minute at all tables together than allowed."),
+    "invitations_rate_limited": ErrorCode(429, "More invitations by name an hour than a sender may send."),
+    "invitee_rate_limited": ErrorCode(429, "More invitations by name an hour than a person may receive."),
     "chat_table_sealed": ErrorCode(403, "A duplicate deal's table takes chat from its players only until the deal is done."),
     # Notifications
     "bad_unread": ErrorCode(400, "`unread` is not 1 or 0."),

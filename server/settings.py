@@ -378,6 +378,10 @@ SOCKET_FRAMES_PER_SECOND = read_float("SOCKET_FRAMES_PER_SECOND")
 CHAT_MESSAGES_PER_MINUTE = read_int("CHAT_MESSAGES_PER_MINUTE")
 # ... and at all tables together (429 `chat_rate_limited_all_tables`).
 CHAT_MESSAGES_PER_MINUTE_ALL_TABLES = read_int("CHAT_MESSAGES_PER_MINUTE_ALL_TABLES")
+# Invitations by name (each a notification titled with its sender's name), over the last hour,
+# per sender and per invitee (429 `invitations_rate_limited` / `invitee_rate_limited`).
+INVITATIONS_PER_HOUR_PER_SENDER = read_int("INVITATIONS_PER_HOUR_PER_SENDER")
+INVITATIONS_PER_HOUR_PER_INVITEE = read_int("INVITATIONS_PER_HOUR_PER_INVITEE")
 # Caps on what one client may hold open; past them the server refuses with a clear error.
 # A list's `limit` is at most MAX_PAGE_SIZE (400 `bad_limit` above it, not silently clamped).
 MAX_PAGE_SIZE = read_int("MAX_PAGE_SIZE")
