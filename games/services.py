@@ -122,20 +122,22 @@ def _check_open_tables(user: User) -> None:
 
 
 def _check_running_bot_tables(user: User) -> None:
-    """Refuses to start a table where no other person sits past `MAX_RUNNING_BOT_TABLES_PER_USER`
+    """Refuses to start a table of bots and no other person past `MAX_RUNNING_BOT_TABLES_PER_USER`
     of the user's own such tables still running (409 `too_many_bot_tables`).
 
     Every bot move is a task on the worker that also moves tournament bots and runs the clocks:
     open, leave, seat bots and start, repeated, would queue them without end (issue #39). A table
-    with another person is theirs too and is not counted. The user's row is locked, so starts sent
-    at once wait for each other's count.
+    with another person is theirs too, and a table with no bot (a game of solitaire) queues no bot
+    move: neither is counted. The user's row is locked, so starts sent at once wait for each
+    other's count.
     """
     User.objects.select_for_update().filter(pk=user.pk).first()
     cap = settings.MAX_RUNNING_BOT_TABLES_PER_USER
     other_person = Seat.objects.filter(match=OuterRef("pk"), user__isnull=False).exclude(user=user)
+    bot = Seat.objects.filter(match=OuterRef("pk")).exclude(bot="")
     # Tournament tables are the organiser's by `created_by` but the server's to start: not counted.
     running = Match.objects.filter(created_by=user, status=Match.Status.RUNNING, tournament_table__isnull=True)
-    if running.exclude(Exists(other_person)).count() >= cap:
+    if running.filter(Exists(bot)).exclude(Exists(other_person)).count() >= cap:
         raise conflict(
             "too_many_bot_tables",
             _("You have %(cap)s tables running with no other person, the most one may have; finish one first.")
@@ -635,7 +637,8 @@ def match_start(*, match_id: int, user: User | None) -> Match:
         waiting = [seat.seat for seat in seats if not seat.ready]
         if waiting:
             raise conflict("rematch_not_accepted", _("Every player must accept the rematch first."), seats=waiting)
-        if user is not None and not any(seat.user_id not in (None, user.pk) for seat in seats):
+        if (user is not None and any(seat.bot for seat in seats)
+                and not any(seat.user_id not in (None, user.pk) for seat in seats)):
             _check_running_bot_tables(user)
         engine = ENGINES[match.game]
         given = _contributions([match.shuffle_id])[match.shuffle_id] if match.shuffle_id else {}

@@ -48,6 +48,15 @@ def test_a_table_with_another_person_is_not_counted_and_others_have_their_own_ca
     assert client_for(bob).post(f"/api/matches/{solo}/start").json()["error"]["code"] == "too_many_bot_tables"
 
 
+def test_a_game_of_solitaire_has_no_bot_and_is_not_counted(settings):
+    """A 1-player table of The Game queues no bot move: any number run (bench/moves starts dozens)."""
+    settings.MAX_RUNNING_BOT_TABLES_PER_USER = 0
+    mine = client_for(make_user("alice"))
+    for _ in range(2):
+        table = mine.post("/api/matches", {"game": "the-game", "players": 1, "rated": False}, format="json").json()["id"]
+        assert mine.post(f"/api/matches/{table}/start").status_code == 200
+
+
 @pytest.mark.parametrize("persona", ["anonymous", "another player", "staff"])
 def test_no_one_else_starts_the_table_and_staff_are_capped_too(settings, persona):
     """Anonymous is 401, another player 403 (`not_table_owner`); staff's own bot tables are capped."""

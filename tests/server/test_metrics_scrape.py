@@ -99,19 +99,22 @@ def test_a_prefork_worker_serves_its_childrens_task_metrics_on_its_port(tmp_path
     task = "games.tasks.bot_move_task"
     alice_client = client_for(alice)
 
-    def bot_move_timed() -> bool:
-        """Alice plays whenever it is her turn, so the bot's turns (the worker's tasks) come."""
+    def bot_move_timed_and_counted() -> bool:
+        """Alice plays whenever it is her turn, so the bot's turns (the worker's tasks) come. A task
+        that ran when it was not the bot's turn succeeds with no move: wait for a counted move too
+        (a run failed reading the counter right after the first task, which had played nothing)."""
         view = alice_client.get(f"/api/matches/{match.pk}/view").json()
         if 0 in view["view"]["to_act"] and view["legal_moves"]:
             alice_client.post(f"/api/matches/{match.pk}/moves", {"move": view["legal_moves"][0],
                                                                   "expected_seq": view["seq"]}, format="json")
-        return value(scraped(base).text, "cardleague_celery_task_seconds_count", task=task, outcome="success") >= 1
+        text = scraped(base).text
+        return (value(text, "cardleague_celery_task_seconds_count", task=task, outcome="success") >= 1
+                and value(text, "cardleague_moves_total", game="ten", lane="server", outcome="played") >= 1)
 
     with celery_worker(PROMETHEUS_MULTIPROC_DIR=str(tmp_path), METRICS_PORT=str(port)):
         services.match_start(match_id=match.pk, user=alice)
-        wait_for(bot_move_timed, what="a bot's move task to be timed", timeout=60)
+        wait_for(bot_move_timed_and_counted, what="a bot's move task to be timed and its move counted", timeout=60)
         text = scraped(base).text
         assert value(text, "cardleague_celery_task_wait_seconds_count", task=task) >= 1
-        assert value(text, "cardleague_moves_total", game="ten", lane="server", outcome="played") >= 1
         refused = scraped(base, local_address="127.0.0.2")
         assert refused.status_code == 403 and refused.json()["error"]["code"] == "metrics_forbidden"
