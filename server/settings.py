@@ -388,8 +388,9 @@ MAX_PAGE_SIZE = read_int("MAX_PAGE_SIZE")
 # Open tables (not yet started) a user has created; tables the server seats (tournament rounds,
 # the demo) are not counted.
 MAX_OPEN_TABLES_PER_USER = read_int("MAX_OPEN_TABLES_PER_USER")
-# Running casual tables a user started with no other person at them (409 `too_many_bot_tables` past
-# it): each queues bot moves on the worker that also serves tournaments and clocks.
+# Running casual tables of bots a user started with no other person at them (409
+# `too_many_bot_tables` past it): each queues bot moves on the worker that also serves tournaments
+# and clocks. A game of solitaire has no bot and is not counted.
 MAX_RUNNING_BOT_TABLES_PER_USER = read_int("MAX_RUNNING_BOT_TABLES_PER_USER")
 # Bot entrants one tournament may hold when its organiser is not staff (409 `too_many_bot_entrants`).
 MAX_BOT_ENTRANTS_PER_TOURNAMENT = read_int("MAX_BOT_ENTRANTS_PER_TOURNAMENT")
