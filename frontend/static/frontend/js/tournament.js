@@ -446,6 +446,7 @@ function renderRounds() {
       h("td", {
         title: table.bracket ? interpolate(gettext("Table %(table)s (%(id)s)"), { table: formatNumber(table.table), id: table.bracket }) : null,
         class: table.bracket ? null : "table-number",
+        "data-label": table.bracket ? null : gettext("Table"),  // the phone layout's prefix, in the page's language
       }, table.bracket ? bracketLabel(state.bracket, table.bracket) : formatNumber(table.table)),
       h("td", {}, table.seats.map((seat) => seat.name).join(" – ")),
       h("td", {}, resultText(table) || (table.match_status === "running" ? gettext("playing…") : "—")),
