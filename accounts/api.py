@@ -25,6 +25,10 @@ class UserOutputSerializer(serializers.Serializer):
     avatar = serializers.IntegerField(help_text=f"The generated avatar picked, 0 to {AVATAR_VARIANTS - 1}.")
     avatar_url = serializers.SerializerMethodField()
     language = serializers.CharField(help_text="The site's language for this person (`en-gb`, `cy`); empty: the browser's.")
+    invitations_from = serializers.CharField(
+        help_text="Whose invitations by name reach this person: `anyone`, `played_with` (people they sat at a "
+        "started match with) or `nobody`."
+    )
 
     def get_avatar_url(self, user) -> str:
         return reverse("avatar", kwargs={"user_id": user.pk})
@@ -99,7 +103,8 @@ class UserLogoutApi(APIView):
 
 
 class UserMeApi(APIView):
-    """The logged-in user; PATCH changes the display name, e-mail, avatar or language."""
+    """The logged-in user; PATCH changes the display name, e-mail, avatar, language or whose
+    invitations reach them."""
 
     permission_classes = [IsAuthenticated]
 
@@ -118,6 +123,11 @@ class UserMeApi(APIView):
         language = serializers.CharField(
             max_length=8, required=False, allow_blank=True,
             help_text="`en-gb` or `cy` (400 `unknown_language` otherwise); empty: follow the browser.",
+        )
+        invitations_from = serializers.CharField(
+            max_length=16, required=False,
+            help_text="`anyone`, `played_with` or `nobody` (400 `unknown_invitations_from` otherwise). An invitation "
+            "by name from anyone else is answered to its sender as any other, and never reaches this person.",
         )
 
     def get_throttles(self):
@@ -260,3 +270,42 @@ class SocketTicketCreateApi(APIView):
                                               session_key=request.session.session_key)
         body = {"ticket": ticket, "expires_in": settings.SOCKET_TICKET_SECONDS}
         return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class MutedSenderOutputSerializer(serializers.Serializer):
+    username = serializers.CharField(source="sender.username")
+    display_name = serializers.CharField(source="sender.display_name")
+    created = serializers.DateTimeField(help_text="When they were muted.")
+
+
+class MutedSenderPageSerializer(PageSerializer):
+    results = MutedSenderOutputSerializer(many=True)
+
+
+class MutedSenderListApi(APIView):
+    """The people the logged-in user muted: their invitations by name never reach them."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(parameters=PAGE_PARAMETERS, responses={200: MutedSenderPageSerializer})
+    def get(self, request):
+        muted = selectors.muted_sender_list(user=request.user)
+        return paged(muted, request, self, lambda page: MutedSenderOutputSerializer(page, many=True).data)
+
+
+class MutedSenderApi(APIView):
+    """POST mutes a person: their invitations by name are answered to them as any other and never
+    reach the logged-in user. DELETE unmutes. Both may be repeated. Oneself (400
+    `cannot_mute_yourself`), a bot (400 `cannot_mute_bot`), nobody by that name (404 `user_not_found`)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: MutedSenderOutputSerializer})
+    def post(self, request, username: str):
+        muted = services.sender_mute(user=request.user, username=username)
+        return Response(MutedSenderOutputSerializer(muted).data)
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, username: str):
+        services.sender_unmute(user=request.user, username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -3,8 +3,18 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from accounts.names import name_key
+
+
+class InvitationsFrom(models.TextChoices):
+    """Whose invitations by name reach a person (issue #39, finding 3). "Played with": sat at a
+    match with them that started (`accounts.selectors.invitation_wanted`)."""
+
+    ANYONE = "anyone", _("anyone")
+    PLAYED_WITH = "played_with", _("only people I have played with")
+    NOBODY = "nobody", _("nobody")
 
 
 class User(AbstractUser):
@@ -19,6 +29,9 @@ class User(AbstractUser):
     avatar = models.PositiveSmallIntegerField(default=0)
     # The site's language for this person (a code of LANGUAGES); blank follows the browser.
     language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+    # Whose invitations by name are delivered; the others are kept from this person without a word
+    # to their sender (games.services.invitation_create answers as for any invitation).
+    invitations_from = models.CharField(max_length=16, choices=InvitationsFrom.choices, default=InvitationsFrom.ANYONE)
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # the stubs omit AbstractUser.Meta
         # Usernames are one per reader-visible name, whatever the path that creates the user.
@@ -66,3 +79,16 @@ class RetiredName(models.Model):
 
     key_sha256 = models.CharField(max_length=64, unique=True)
     retired = models.DateTimeField(auto_now_add=True)
+
+
+class MutedSender(models.Model):
+    """A person whose invitations by name never reach `user` (issue #39, finding 3). The sender
+    is not told: their invitation is answered as any other, and its notification is not made."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="muted_senders")
+    sender = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        constraints = [models.UniqueConstraint(fields=["user", "sender"], name="muted_sender_unique_per_user")]

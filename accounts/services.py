@@ -1,6 +1,7 @@
 """Accounts: registration, login (session for the browser, token for the API), API tokens and
-socket tickets, logout; changing a password, names, e-mail and avatar; password resets by
-e-mail; deleting an account (anonymised: its matches stay, credited to "deleted player N")."""
+socket tickets, logout; changing a password, names, e-mail, avatar and whose invitations reach
+one; muting a sender of invitations; password resets by e-mail; deleting an account (anonymised:
+its matches stay, credited to "deleted player N")."""
 from __future__ import annotations
 
 import hashlib
@@ -23,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from accounts.authentication import user_for_token_hash
 from accounts.avatars import AVATAR_VARIANTS
-from accounts.models import ApiToken, RetiredName, User
+from accounts.models import ApiToken, InvitationsFrom, MutedSender, RetiredName, User
 from accounts.names import USERNAME_MAX, invisible_problem, name_key, username_problem
 from accounts.tokens import key_hash, key_new
 from games.bots import BOTS
@@ -165,7 +166,7 @@ def _password_validate(password: str, *, user: User) -> None:
 
 def user_profile_update(
     *, user: User, display_name: str | None = None, email: str | None = None, avatar: int | None = None,
-    password: str | None = None, language: str | None = None,
+    password: str | None = None, language: str | None = None, invitations_from: str | None = None,
 ) -> User:
     """Changes what the user gave (None: unchanged). A new display name passes `user_names_check`;
     a new e-mail needs the current password, since whoever holds the e-mail can reset the password
@@ -199,9 +200,40 @@ def user_profile_update(
                               languages=[code for code, _name in settings.LANGUAGES])
         user.language = language
         fields.append("language")
+    if invitations_from is not None:
+        if invitations_from not in InvitationsFrom.values:
+            raise bad_request("unknown_invitations_from", _("Invitations come from anyone, people you have played "
+                              "with, or nobody."), field="invitations_from", choices=InvitationsFrom.values)
+        user.invitations_from = invitations_from
+        fields.append("invitations_from")
     if fields:
         user.save(update_fields=fields)
     return user
+
+
+def sender_mute(*, user: User, username: str) -> MutedSender:
+    """`user` mutes a person: that person's invitations by name never reach them (their sender
+    is not told). Muting someone muted already changes nothing."""
+    sender = _sender_named(user, username)
+    muted, _created = MutedSender.objects.get_or_create(user=user, sender=sender)
+    return muted
+
+
+def sender_unmute(*, user: User, username: str) -> None:
+    """`user` hears from a muted person again; unmuting someone not muted changes nothing."""
+    MutedSender.objects.filter(user=user, sender=_sender_named(user, username)).delete()
+
+
+def _sender_named(user: User, username: str) -> User:
+    """The person `user` names to mute: a person (a bot sends no invitations), and not themselves."""
+    if name_key(username) in _BOT_KEYS:
+        raise bad_request("cannot_mute_bot", _("A bot sends no invitations: there is nothing to mute."))
+    sender = User.objects.filter(username=username, is_active=True).first()
+    if sender is None:
+        raise not_found("user_not_found", _("There is no player %(username)s.") % {"username": repr(username)})
+    if sender.pk == user.pk:
+        raise bad_request("cannot_mute_yourself", _("You cannot mute yourself."))
+    return sender
 
 
 def password_reset_request(*, email: str) -> None:

@@ -12,5 +12,7 @@ urlpatterns = [
     path("auth/password-reset", api.PasswordResetApi.as_view(), name="password-reset"),
     path("auth/tokens", api.TokenListApi.as_view(), name="token-list"),
     path("auth/tokens/<int:token_id>", api.TokenRevokeApi.as_view(), name="token-revoke"),
+    path("auth/muted", api.MutedSenderListApi.as_view(), name="muted-sender-list"),
+    path("auth/muted/<str:username>", api.MutedSenderApi.as_view(), name="muted-sender"),
     path("auth/socket-ticket", api.SocketTicketCreateApi.as_view(), name="socket-ticket"),
 ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import InvitationsFrom
+
 _USERNAME_ATTRS = {"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"}
 
 
@@ -58,6 +60,26 @@ class ProfileForm(forms.Form):
 
 class AvatarForm(forms.Form):
     avatar = forms.IntegerField(min_value=0, label=_("Avatar"))
+
+
+class InvitationsFromForm(forms.Form):
+    invitations_from = forms.ChoiceField(
+        choices=InvitationsFrom.choices, label=_("Invitations by name from"),
+        help_text=_("Played with: sat at a table with you once its match started. Nobody is told that their "
+                    "invitation did not reach you."),
+    )
+
+
+class MuteForm(forms.Form):
+    mute_username = forms.CharField(
+        max_length=150, label=_("Mute a player by username"),
+        help_text=_("Their invitations never reach you; they are not told."),
+        widget=forms.TextInput(attrs=_USERNAME_ATTRS),
+    )
+
+
+class UnmuteForm(forms.Form):
+    unmute_username = forms.CharField(max_length=150)
 
 
 class PasswordChangeForm(forms.Form):

@@ -36,10 +36,13 @@ from frontend import rulebook
 from frontend.forms import (
     AccountDeleteForm,
     AvatarForm,
+    InvitationsFromForm,
     LoginForm,
+    MuteForm,
     PasswordChangeForm,
     ProfileForm,
     SignupForm,
+    UnmuteForm,
 )
 from games import selectors
 from games.bots import BOTS, STRONG_BOT
@@ -186,25 +189,34 @@ def _too_many_attempts(wait: int) -> str:
 # --- the account page ---------------------------------------------------------------------------
 
 # The account page's forms, each posted with its `action`; field errors go back onto the form.
-_ACCOUNT_FORMS = {"profile": ProfileForm, "avatar": AvatarForm, "password": PasswordChangeForm, "delete": AccountDeleteForm}
+_ACCOUNT_FORMS = {
+    "profile": ProfileForm, "avatar": AvatarForm, "invitations": InvitationsFromForm, "mute": MuteForm,
+    "unmute": UnmuteForm, "password": PasswordChangeForm, "delete": AccountDeleteForm,
+}
+# Those that check the password, and so count with the API's password checks.
+_PASSWORD_FORMS = ("profile", "password", "delete")
 
 
 @ensure_csrf_cookie
 @login_required(login_url="/login")
 def account(request: HttpRequest) -> HttpResponse:
-    """The logged-in user's account: display name and e-mail, avatar, password, deletion."""
+    """The logged-in user's account: display name and e-mail, avatar, whose invitations reach them
+    and whom they muted, password, deletion."""
     user = request.user
     assert isinstance(user, User)  # login_required
     forms = {
         "profile": ProfileForm(initial={"display_name": user.display_name, "email": user.email}),
         "avatar": AvatarForm(initial={"avatar": user.avatar}),
+        "invitations": InvitationsFromForm(initial={"invitations_from": user.invitations_from}),
+        "mute": MuteForm(),
+        "unmute": UnmuteForm(),
         "password": PasswordChangeForm(),
         "delete": AccountDeleteForm(),
     }
     action = request.POST.get("action") if request.method == "POST" else None
     if action in _ACCOUNT_FORMS:
         form = forms[action] = _ACCOUNT_FORMS[action](request.POST)
-        wait = throttle_wait(request, "password_check") if action != "avatar" else None
+        wait = throttle_wait(request, "password_check") if action in _PASSWORD_FORMS else None
         if wait is not None:
             form.is_valid()
             form.add_error(None, _too_many_attempts(wait))
@@ -221,6 +233,7 @@ def account(request: HttpRequest) -> HttpResponse:
         "forms": forms,
         "avatars": [{"variant": n, "url": reverse("avatar-variant", args=[user.pk, n])} for n in range(AVATAR_VARIANTS)],
         "tokens": account_selectors.token_list(user=user).count(),
+        "muted": account_selectors.muted_sender_list(user=user),
         "notification_choices": [
             {"kind": kind, "label": Kind(kind).label, **choice}
             for kind, choice in notification_selectors.preferences(user=user).items()
@@ -248,6 +261,15 @@ def _account_action(request: HttpRequest, action: str, data: dict[str, Any]) -> 
     if action == "avatar":
         account_services.user_profile_update(user=user, avatar=data["avatar"])
         return _("Your avatar is saved.")
+    if action == "invitations":
+        account_services.user_profile_update(user=user, invitations_from=data["invitations_from"])
+        return _("Your choice of invitations is saved.")
+    if action == "mute":
+        account_services.sender_mute(user=user, username=data["mute_username"])
+        return _("%(username)s is muted: their invitations will not reach you.") % {"username": data["mute_username"]}
+    if action == "unmute":
+        account_services.sender_unmute(user=user, username=data["unmute_username"])
+        return _("%(username)s is no longer muted.") % {"username": data["unmute_username"]}
     if action == "password":
         account_services.user_password_change(user=user, **data)
         update_session_auth_hash(request, user)
@@ -265,6 +287,8 @@ def _account_field(action: str, field: str | None, code: str) -> str | None:
         return "new_password"
     if action == "profile" and field in ("display_name", "email", "password"):
         return field
+    if action == "mute":
+        return "mute_username"
     return None
 
 

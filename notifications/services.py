@@ -21,6 +21,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.selectors import invitation_wanted
 from games import notify
 from games.engines import ENGINES
 from games.models import Invitation, Match, Seat
@@ -230,8 +231,14 @@ def invitation_notify(*, invitation: Invitation) -> list[int]:
     its title is the inviter's display name, text anyone outside the table chose, and nothing
     from outside reaches a sealed table's players. `held_invitations_notify` tells it once the
     deal is done. (Held rather than told without the name: even a bare "you were invited", and
-    when it comes, is a signal a watcher of the deal could send.)"""
+    when it comes, is a signal a watcher of the deal could send.)
+
+    Never told if the invitee muted its sender or takes no invitations from them
+    (`accounts.selectors.invitation_wanted`, issue #39): its sender is answered as for any
+    invitation, so nothing tells them which it was; a held one is checked again when told."""
     assert invitation.invitee_id is not None  # sent only for an invitation addressed to a person
+    if not invitation_wanted(invitee_id=invitation.invitee_id, sender_id=invitation.created_by_id):
+        return []
     if Seat.objects.filter(user_id=invitation.invitee_id, match__sealed=True).exists():
         return []
     match = invitation.match
