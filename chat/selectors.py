@@ -20,7 +20,7 @@ from accounts.models import User
 from chat.models import ChatEvent, ChatMute
 from games.chain import canonical_json, canonical_time
 from games.models import Match, Seat
-from games.selectors import match_get, watch_required
+from games.selectors import match_get_known, watch_required
 from server.errors import forbidden
 
 CHAT_PAGE_SIZE = 200  # events read per page of `chat_page`
@@ -88,7 +88,7 @@ def chat_reader(match: Match, user: User | None, *, spectators_shown: bool = Tru
 
 def chat_page_for_user(match_id: int, user: User | None, *, since: int = 0, spectators_shown: bool = True) -> ChatPage:
     """`chat_page` for whoever `user` is at the match now (a seat taken or left since counts)."""
-    match = match_get(match_id)
+    match = match_get_known(match_id, user)  # a private table is no match to a stranger
     watch_required(match, user)  # a closed table's chat is closed with it (games.selectors.can_watch)
     return chat_page(match, chat_reader(match, user, spectators_shown=spectators_shown), since=since)
 

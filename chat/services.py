@@ -23,7 +23,7 @@ from chat import selectors
 from chat.models import ChatEvent, ChatMute
 from games import notify
 from games.models import Seat
-from games.selectors import match_get
+from games.selectors import match_get_known
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 from server.limits import whole_number
 
@@ -45,7 +45,7 @@ def chat_message_post(
     Past `CHAT_MESSAGES_PER_MINUTE` at this table: 429 `chat_rate_limited`;
     past `CHAT_MESSAGES_PER_MINUTE_ALL_TABLES` at all tables together: 429 `chat_rate_limited_all_tables`.
     """
-    match = match_get(match_id)
+    match = match_get_known(match_id, user)  # a private table is no match to a stranger
     text = _valid_text(text)
     seated = Seat.objects.filter(match=match, user=user).exists()
     own = ChatEvent.Channel.PLAYERS if seated else ChatEvent.Channel.SPECTATORS
@@ -81,7 +81,7 @@ def chat_message_hide(*, match_id: int, seq: int, user: User) -> selectors.ChatI
     """The organiser of the match's tournament, or staff, hides a message: a `MessageHidden` event
     naming it (the message itself is never changed; staff still read it). Hiding a hidden message
     again answers with the first hide."""
-    match = match_get(match_id)
+    match = match_get_known(match_id, user)  # a private table is no match to a stranger
     if not selectors.chat_moderator(match, user):
         raise forbidden("chat_hide_forbidden", _("Only the tournament's organiser or staff hide messages."))
     message = ChatEvent.objects.filter(match=match, seq=seq, type=ChatEvent.Type.MESSAGE_POSTED).first()

@@ -474,9 +474,10 @@ def player_search(request: HttpRequest) -> JsonResponse:
 # --- tables -----------------------------------------------------------------------------------
 
 
-def _match_or_404(match_id: int):
+def _match_or_404(match_id: int, user):
+    """The table, or 404 for a number that names none or a private table the reader may not know of."""
     try:
-        return selectors.match_get(match_id)
+        return selectors.match_get_known(match_id, user)
     except ApplicationError:
         raise Http404("No such table.") from None
 
@@ -485,7 +486,7 @@ def _match_or_404(match_id: int):
 @require_GET
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
     """A live table of any of the four games; its module draws the game from the view JSON."""
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     if not selectors.can_watch(match, request.user).allowed:
         # The same decision as the API's and the socket's: say why and when, show nothing of the table.
         return _page(request, "frontend/table_closed.html", {
@@ -532,7 +533,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 @replica_reads
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """The replay viewer of a finished match."""
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     return _page(request, "frontend/replay.html", {
         "match": match,
         "title": GAME_TITLES.get(match.game, match.game),

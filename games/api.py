@@ -126,6 +126,16 @@ def _summary(match: Match) -> dict:
     return MatchOutputSerializer(selectors.match_summary(match)).data
 
 
+class MatchRouteApi(APIView):
+    """A route of one table by its id. A private table is no match to anyone it is not known to
+    (`selectors.match_get_known`: 404 `match_not_found`, as for a number that names none), checked
+    after authentication and before anything is read or written, on every method."""
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        selectors.match_get_known(kwargs["match_id"], request.user)
+
+
 class GameListApi(APIView):
     """The games this server runs, their player counts and bots."""
 
@@ -150,7 +160,9 @@ class MatchListCreateApi(APIView):
         game = serializers.ChoiceField(choices=sorted(ENGINES))
         players = serializers.IntegerField(min_value=1, max_value=10)
         options = serializers.DictField(required=False, default=dict)
-        rated = serializers.BooleanField(required=False, default=True)
+        rated = serializers.BooleanField(
+            required=False, help_text="Default true; false for a private table, which cannot be rated (422 private_table_rated).",
+        )
         clock_seconds = serializers.IntegerField(
             required=False, allow_null=True, min_value=5, max_value=7 * 24 * 3600,
             help_text="Seconds a person has for each decision; when it runs out the fallback bot plays for them.",
@@ -164,6 +176,10 @@ class MatchListCreateApi(APIView):
             help_text="The server commits to its seed now; each seated person may add a random contribution "
             "before the start, and the deal follows from all of them.",
         )
+
+        def validate(self, attrs):
+            attrs.setdefault("rated", not attrs.get("private", False))  # a private table is casual
+            return attrs
 
     @extend_schema(
         parameters=[
@@ -194,15 +210,15 @@ class MatchListCreateApi(APIView):
         return Response(_summary(match), status=status.HTTP_201_CREATED)
 
 
-class MatchDetailApi(APIView):
+class MatchDetailApi(MatchRouteApi):
     """One table's public facts."""
 
     @extend_schema(responses={200: MatchOutputSerializer})
     def get(self, request, match_id: int):
-        return Response(_summary(selectors.match_get(match_id)))
+        return Response(_summary(selectors.match_get_known(match_id, request.user)))
 
 
-class MatchJoinApi(APIView):
+class MatchJoinApi(MatchRouteApi):
     """Takes a seat at an open table (the given one, or the first free)."""
 
     permission_classes = [IsAuthenticated]
@@ -222,7 +238,7 @@ class MatchJoinApi(APIView):
         return Response(_summary(selectors.match_get(match_id)))
 
 
-class MatchLeaveApi(APIView):
+class MatchLeaveApi(MatchRouteApi):
     """Leaves an open table."""
 
     permission_classes = [IsAuthenticated]
@@ -233,7 +249,7 @@ class MatchLeaveApi(APIView):
         return Response(_summary(selectors.match_get(match_id)))
 
 
-class MatchBotSeatApi(APIView):
+class MatchBotSeatApi(MatchRouteApi):
     """The table's creator seats a bot."""
 
     permission_classes = [IsAuthenticated]
@@ -250,7 +266,7 @@ class MatchBotSeatApi(APIView):
         return Response(_summary(selectors.match_get(match_id)))
 
 
-class MatchStartApi(APIView):
+class MatchStartApi(MatchRouteApi):
     """The table's creator starts a full table; the server draws the seed."""
 
     permission_classes = [IsAuthenticated]
@@ -260,7 +276,7 @@ class MatchStartApi(APIView):
         return Response(_summary(services.match_start(match_id=match_id, user=request.user)))
 
 
-class MatchShuffleContributeApi(APIView):
+class MatchShuffleContributeApi(MatchRouteApi):
     """A seated person adds a random contribution to an open table's shuffle (the last one sent counts)."""
 
     permission_classes = [IsAuthenticated]
@@ -294,7 +310,7 @@ class InvitationCreatedSerializer(InvitationOutputSerializer):
     url = serializers.CharField(help_text="The page that sits whoever opens it: /invite/<token>.")
 
 
-class MatchInvitationsApi(APIView):
+class MatchInvitationsApi(MatchRouteApi):
     """The table's creator lists its invitations, or makes one: a link for a seat or any free seat."""
 
     permission_classes = [IsAuthenticated]
@@ -324,7 +340,7 @@ class MatchInvitationsApi(APIView):
         return Response(shown, status=status.HTTP_201_CREATED)
 
 
-class MatchInvitationRevokeApi(APIView):
+class MatchInvitationRevokeApi(MatchRouteApi):
     """The table's creator revokes an invitation: its link sits nobody from now on."""
 
     permission_classes = [IsAuthenticated]
@@ -368,7 +384,7 @@ class InvitationAcceptApi(APIView):
         return Response(_summary(selectors.match_get(seat.match_id)))
 
 
-class MatchRematchOfferApi(APIView):
+class MatchRematchOfferApi(MatchRouteApi):
     """A player of a finished match offers a rematch: a new table of the same players, seats rotated,
     started once every person has accepted (at once against bots only)."""
 
@@ -380,7 +396,7 @@ class MatchRematchOfferApi(APIView):
         return Response(_summary(match), status=status.HTTP_201_CREATED)
 
 
-class MatchRematchAcceptApi(APIView):
+class MatchRematchAcceptApi(MatchRouteApi):
     """A person seated at a rematch accepts it; the last acceptance starts the match."""
 
     permission_classes = [IsAuthenticated]
@@ -390,7 +406,7 @@ class MatchRematchAcceptApi(APIView):
         return Response(_summary(services.rematch_accept(match_id=match_id, user=request.user)))
 
 
-class SeatAutoPassApi(APIView):
+class SeatAutoPassApi(MatchRouteApi):
     """Sets whether the caller's seat passes at once in interrupt windows (e.g. a Block window)."""
 
     permission_classes = [IsAuthenticated]
@@ -406,7 +422,7 @@ class SeatAutoPassApi(APIView):
         return Response({"enabled": enabled})
 
 
-class MoveSubmitApi(APIView):
+class MoveSubmitApi(MatchRouteApi):
     """Plays a move for the caller's seat.
 
     Send `expected_seq` (the `seq` you last saw) to have the move refused with 409 `stale_seq`
@@ -443,7 +459,7 @@ class MoveSubmitApi(APIView):
         return Response(result)
 
 
-class MatchViewApi(APIView):
+class MatchViewApi(MatchRouteApi):
     """The caller's own view of the match (a spectator's view for anyone not seated)."""
 
     permission_classes = [AllowAny]
@@ -455,7 +471,7 @@ class MatchViewApi(APIView):
         return Response(ViewOutputSerializer(selectors.match_view_for_user(match, request.user)).data)
 
 
-class MatchLogApi(APIView):
+class MatchLogApi(MatchRouteApi):
     """The move log as the caller's seat may see it (public for spectators), after `since`."""
 
     permission_classes = [AllowAny]
@@ -472,7 +488,7 @@ class MatchLogApi(APIView):
         return Response(LoggedEventSerializer(log, many=True).data)
 
 
-class MatchEventsApi(APIView):
+class MatchEventsApi(MatchRouteApi):
     """Every stored event with its hash: for anyone once the match has ended, for staff before."""
 
     permission_classes = [AllowAny]
@@ -493,7 +509,7 @@ class DecisionPointSerializer(serializers.Serializer):
     actor = serializers.CharField()
 
 
-class MatchReplayApi(APIView):
+class MatchReplayApi(MatchRouteApi):
     """A finished match at any position: every hand shown (`seat=all`) or as one seat saw it then."""
 
     permission_classes = [AllowAny]
@@ -528,7 +544,7 @@ class MatchReplayApi(APIView):
         return Response(self.OutputSerializer(position).data)
 
 
-class MatchExportApi(APIView):
+class MatchExportApi(MatchRouteApi):
     """The match as a JSON Lines file: a header, then one event per line with its hash; with
     `chat=true`, then the table's chat, a `{"chat": {...}}` line per chat event (revealed matches only)."""
 
@@ -569,7 +585,7 @@ class MatchImportApi(APIView):
         return Response(_summary(match), status=status.HTTP_201_CREATED)
 
 
-class MatchPracticeApi(APIView):
+class MatchPracticeApi(MatchRouteApi):
     """Starts a new unrated match from a position of a finished one, the caller at `seat`, bots elsewhere."""
 
     permission_classes = [IsAuthenticated]

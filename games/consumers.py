@@ -19,7 +19,9 @@ muted author is not heard, a hidden message comes without its text but to staff)
 spectators' channel (true sends it again, with a `chat_history` from the start);
 `{"type": "chat_since", "since": <chat seq>}` asks for a `chat_history`.
 A table closed to the socket's person (`selectors.can_watch`: a duplicate deal's table before the
-deal is done) sends one `table_closed_to_spectators` error frame and closes with 4403. A resync or ping
+deal is done) sends one `table_closed_to_spectators` error frame and closes with 4403; a private
+table to a stranger (`selectors.known_to`), like a number that names no table, one `match_not_found`
+error frame and 4404. A resync or ping
 catches the chat up too: its hints are at most once as well.
 
 A socket belongs to a person, not to a seat: every frame is built for the seat its user holds
@@ -77,12 +79,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.user = user if user is not None and user.is_authenticated else None
         self.user_id = self.user.pk if self.user else None
         self.seat: int | None = None  # as the last frame sent found it
-        try:
-            match = await _in_thread(selectors.match_get)(self.match_id)
-        except ApplicationError:
+        await self.accept()  # first, so that the client reads why it is closed
+        try:  # a private table is no match to a stranger: the same frame and close as for no match at all
+            match = await _in_thread(selectors.match_get_known)(self.match_id, self.user)
+        except ApplicationError as refusal:
+            await self._error(None, refusal.code, refusal.message, refusal.extra)
             await self.close(code=4404)
             return
-        await self.accept()
         try:  # the same decision as every REST route's (selectors.can_watch), before presence or a frame
             await _in_thread(selectors.watch_required)(match, self.user)
         except ApplicationError as refusal:

@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -26,6 +27,37 @@ _USER_ACTOR = "user:"  # a person's actor is `user:<id>` (games.services.user_ac
 def match_get(match_id: int) -> Match:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
+        raise match_not_found(match_id)
+    return match
+
+
+def known_to(match: Match, user: User | AnonymousUser | None) -> bool:
+    """Whether a person may know that the table exists (issue #39: what "private" promises).
+
+    A private table is known only to its seats, its creator, staff and the invitee of a live
+    invitation to it (as `games.services._invitation_addressed_to` finds one: their notification
+    links to the table). Whoever holds an invitation link's secret reaches it through the
+    invitation's own route (`/api/invitations/<token>`), not by its number."""
+    if not match.private:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return (
+        user.is_staff
+        or match.created_by_id == user.pk
+        or Seat.objects.filter(match=match, user=user).exists()
+        or Invitation.objects.filter(
+            match=match, invitee=user, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        ).exists()
+    )
+
+
+def match_get_known(match_id: int, user: User | AnonymousUser | None) -> Match:
+    """`match_get` for a person: a private table they may not know of (`known_to`) is no match to
+    them, 404 `match_not_found` as for a number that names none, so that its number, a guessable
+    one, tells a stranger nothing. Every route of a table by id fetches it so."""
+    match = match_get(match_id)
+    if not known_to(match, user):
         raise match_not_found(match_id)
     return match
 

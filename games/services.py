@@ -85,6 +85,11 @@ def match_create(
             % {"game": game, "min_players": engine.min_players, "max_players": engine.max_players, "players": players},
         )
     options = options or {}
+    if rated and private:
+        raise ApplicationError(
+            "private_table_rated",
+            _("A private table is casual: open it unrated (rated: false). Its result stays out of ratings and the league log."),
+        )
     if rated and "deck" in options:
         raise bad_request("deck_in_rated_match", _("A chosen deck is only allowed in a casual (unrated) match."))
     if contributed_shuffle and "deck" in options:
@@ -766,6 +771,7 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
         match = Match.objects.create(
             game=source.game, origin=Match.Origin.PRACTICE, players=source.players, rated=False, created_by=user,
             status=Match.Status.RUNNING, started_at=timezone.now(), seed=source.seed, seed_sha256=source.seed_sha256,
+            private=source.private,  # its first event copies the private table's play
         )
         seats = Seat.objects.bulk_create(
             [

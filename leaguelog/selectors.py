@@ -68,10 +68,17 @@ def entry_parts(entry: dict[str, Any], source_id: int) -> list[bytes]:
 def pending_entries(pending: list[LogPending]) -> list[tuple[LogPending, list[bytes] | None]]:
     """Each pending fact with its entries' bytes (`entry_parts`), or None while it must wait (a
     duplicate round's pairing, whose deals stay secret until the round is complete); facts
-    already logged (a match unsealed twice over, say) are left out."""
+    already logged (a match unsealed twice over, say) are left out, and so is a private casual
+    match: the log is public and a private table is known only to its own people (issue #39).
+    It is unrated, so no rating entry names it, and no tournament plays one."""
     by_kind: dict[str, list[int]] = {}
     for fact in pending:
         by_kind.setdefault(fact.kind, []).append(fact.source_id)
+    private = set(
+        Match.objects.filter(pk__in=by_kind.get(Kind.MATCH, []), private=True, rated=False).values_list("pk", flat=True)
+    )
+    if private:
+        by_kind[Kind.MATCH] = [match_id for match_id in by_kind[Kind.MATCH] if match_id not in private]
     logged = set(
         LogEntry.objects.filter(
             kind__in=list(by_kind), source_id__in=[s for ids in by_kind.values() for s in ids], part=0
@@ -85,7 +92,7 @@ def pending_entries(pending: list[LogPending]) -> list[tuple[LogPending, list[by
     entries = {kind: builders[kind](ids) for kind, ids in by_kind.items()}
     result = []
     for fact in pending:
-        if (fact.kind, fact.source_id) in logged:
+        if (fact.kind, fact.source_id) in logged or (fact.kind == Kind.MATCH and fact.source_id in private):
             continue
         logged.add((fact.kind, fact.source_id))  # queued twice: logged once
         entry = entries[fact.kind].get(fact.source_id)

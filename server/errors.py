@@ -89,6 +89,7 @@ CATALOGUE: dict[str, ErrorCode] = {
     "not_seated": ErrorCode(403, "Only a person seated at this table may do that."),
     "not_table_owner": ErrorCode(403, "Only the table's creator may do that."),
     "private_table": ErrorCode(403, "A private table is joined by invitation link only."),
+    "private_table_rated": ErrorCode(422, "A private table is casual: it is opened unrated."),
     "match_running": ErrorCode(403, "The match's hidden information is not public until it has ended."),
     "table_closed_to_spectators": ErrorCode(
         403, "A table of a duplicate deal is closed to all but its seats, organiser and staff until the deal is done."

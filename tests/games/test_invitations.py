@@ -42,12 +42,14 @@ def test_a_private_table_stays_out_of_the_lobby_but_not_its_players_lists(privat
     assert listed == [public.pk]
     mine = [m["id"] for m in client_for(alice).get("/api/matches", {"player": "alice"}).json()["results"]]
     assert mine == [private.pk]
-    assert client_for(None).get(f"/api/matches/{private.pk}").json()["private"] is True
+    assert client_for(alice).get(f"/api/matches/{private.pk}").json()["private"] is True
+    assert client_for(None).get(f"/api/matches/{private.pk}").status_code == 404  # known to its own people only
 
 
 def test_nobody_sits_at_a_private_table_without_a_link(private, bob):
     answer = client_for(bob).post(f"/api/matches/{private.pk}/join", {}, format="json")
-    assert (answer.status_code, answer.json()["error"]["code"]) == (403, "private_table")
+    # To bob the private table is no table at all (issue #39: not 403, which says the number is one).
+    assert (answer.status_code, answer.json()["error"]["code"]) == (404, "match_not_found")
     assert seated(private.pk) == {0: "alice"}
 
 
@@ -89,7 +91,7 @@ def test_a_link_to_a_started_table_sits_nobody(alice, bob, carol):
 def test_who_may_make_list_and_revoke_links(private, alice, bob):
     staff = make_user("judge", staff=True)
     _, made = link(alice, private.pk)
-    for user, status in ((None, 401), (bob, 403), (staff, 403)):
+    for user, status in ((None, 401), (bob, 404), (staff, 403)):  # to bob, a stranger, there is no such table
         answer = client_for(user).post(f"/api/matches/{private.pk}/invitations", {}, format="json")
         assert answer.status_code in ((401, 403) if user is None else (status,))
         assert client_for(user).get(f"/api/matches/{private.pk}/invitations").status_code in (

@@ -8,6 +8,7 @@ import pytest
 from django.conf import settings
 
 from games import services as game_services
+from games.models import Match
 from leaguelog import merkle, selectors, services
 from leaguelog.checkpoint import open_checkpoint
 from leaguelog.models import LogCheckpoint, LogEntry, LogHash, LogPending
@@ -139,3 +140,18 @@ def test_hashes_stored_as_it_goes_give_every_root_and_proof(alice, bob):
         for index in range(old):
             proof = merkle.inclusion_proof(index, old, lambda level, i: stored[(level, i)])
             assert merkle.verify_inclusion(leaves[index], index, old, proof, root)
+
+
+def test_a_finished_private_table_is_never_logged(alice, bob, carol):
+    """Issue #39: the league log is public, a private table is known only to its own people; it
+    published one once finished, its players included. It is casual, so no rating entry names it."""
+    private = finished_match("ten", [alice, bob], rated=False)
+    Match.objects.filter(pk=private.pk).update(private=True)  # opened private; finished as any table
+    public = finished_match("ten", [bob, carol], seed=2)
+    match_rate(match_id=public.pk)
+    assert services.log_integrate() >= 2
+    assert not LogPending.objects.exists()  # dropped from the queue, not waiting in it
+    assert private.pk not in {entry.get("match") for entry in logged()}
+    assert public.pk in {entry["match"] for entry in logged() if entry["type"] == "match"}
+    assert not RatingEntry.objects.filter(match_id=private.pk).exists()
+    assert_checkpoint_is_the_root_of_every_entry()

@@ -94,7 +94,7 @@ def test_the_invitee_sits_down_from_the_table_in_the_invited_seat_and_nobody_els
     client_for(alice).post(f"/api/matches/{match.pk}/invitations", {"username": "bob", "seat": 2}, format="json")
     join = f"/api/matches/{match.pk}/join"
     stranger = client_for(carol).post(join, {}, format="json")
-    assert (stranger.status_code, stranger.json()["error"]["code"]) == (403, "private_table")
+    assert (stranger.status_code, stranger.json()["error"]["code"]) == (404, "match_not_found")  # no table to her
     other_seat = client_for(bob).post(join, {"seat": 1}, format="json")
     assert (other_seat.status_code, other_seat.json()["error"]["code"]) == (403, "private_table")
     assert client_for(bob).post(join, {"seat": 2}, format="json").status_code == 200
@@ -106,7 +106,8 @@ def test_a_revoked_addressed_invitation_sits_nobody_from_the_table(alice, bob):
     made = client_for(alice).post(f"/api/matches/{match.pk}/invitations", {"username": "bob"}, format="json").json()
     client_for(alice).delete(f"/api/matches/{match.pk}/invitations/{made['id']}")
     refused = client_for(bob).post(f"/api/matches/{match.pk}/join", {}, format="json")
-    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "private_table")
+    # Revoked: bob is a stranger to the table again, and to a stranger it is no table (issue #39).
+    assert (refused.status_code, refused.json()["error"]["code"]) == (404, "match_not_found")
     assert not Seat.objects.filter(match=match, user=bob).exists()
 
 

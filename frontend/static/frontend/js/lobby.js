@@ -49,7 +49,7 @@ async function create(event) {
   const body = {
     game: game.slug,
     players: Number(form.players.value),
-    rated: form.rated.value === "1",
+    rated: form.rated.value === "1" && !form.private.checked, // a private table is casual (422 private_table_rated)
     clock_seconds: form.clock.value ? Number(form.clock.value) : null,
     contributed_shuffle: form.contributed.checked,
     private: form.private.checked,
