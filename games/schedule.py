@@ -24,6 +24,7 @@ from games.models import Match, Seat
 from server.celery import app, send_now, send_on_commit
 
 if TYPE_CHECKING:
+    from games.bot_budget import Postponed
     from games.store import MatchRow
 
 log = logging.getLogger(__name__)
@@ -136,6 +137,14 @@ def followups_send(followups: list[FollowUp]) -> None:
 def bot_turn(match_id: int, seat: int, seq: int) -> FollowUp:
     # No countdown at all when there is no delay: an ETA task waits in the worker's timer.
     return FollowUp("games.tasks.bot_move_task", (match_id, seat, seq), {"countdown": settings.BOT_MOVE_DELAY or None})
+
+
+def bot_turn_postponed(match_id: int, seat: int, seq: int, postponed: Postponed) -> FollowUp:
+    """A bot's move put off by its table creator's budget (`games.bot_budget`), tried again later."""
+    return FollowUp(
+        "games.tasks.bot_move_task", (match_id, seat, seq),
+        {"countdown": postponed.countdown, "kwargs": {"postponed_token": postponed.token}},
+    )
 
 
 def window_pass(match_id: int, seat: int) -> FollowUp:

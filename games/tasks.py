@@ -8,9 +8,10 @@ from server.celery import idempotent_task
 
 
 @idempotent_task
-def bot_move_task(match_id: int, seat: int, expected_seq: int) -> bool:
-    """A bot moves for its seat if the match is still where the task was queued."""
-    return turns.bot_move(match_id=match_id, seat=seat, expected_seq=expected_seq)
+def bot_move_task(match_id: int, seat: int, expected_seq: int, postponed_token: str = "") -> bool:
+    """A bot moves for its seat if the match is still where the task was queued (and its
+    table's creator has bot moves left this minute: else it is queued again for later)."""
+    return turns.bot_move(match_id=match_id, seat=seat, expected_seq=expected_seq, postponed_token=postponed_token)
 
 
 @idempotent_task

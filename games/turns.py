@@ -15,6 +15,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from games import schedule
+from games.bot_budget import bot_move_postponed
 from games.bots import BOTS, STRONG_BOT
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
@@ -25,11 +26,13 @@ from server.errors import ApplicationError
 PASS = {"action": "pass"}
 
 
-def bot_move(*, match_id: int, seat: int, expected_seq: int) -> bool:
+def bot_move(*, match_id: int, seat: int, expected_seq: int, postponed_token: str = "") -> bool:
     """A bot (or the fallback bot of an abandoned seat) plays from its own seat's view.
 
     Returns False and writes nothing when the match has moved on, ended, or a person holds
     the seat: another task (or nobody) owns that turn, so running this twice is harmless.
+    Also when the table's creator has spent their budget of bot moves (`games.bot_budget`):
+    then the task is queued again for later, carrying `postponed_token`, and plays the move then.
     """
     match = _running(match_id)
     if match is None or match.last_seq != expected_seq:
@@ -37,6 +40,11 @@ def bot_move(*, match_id: int, seat: int, expected_seq: int) -> bool:
     row = Seat.objects.filter(match_id=match_id, seat=seat).first()
     bot_name = row.bot or (STRONG_BOT[match.game] if row.abandoned else "") if row else ""
     if not bot_name:
+        return False
+    postponed = bot_move_postponed(match, seat, token=postponed_token)
+    if postponed is not None:
+        if postponed.token:  # else another copy of this task holds the move
+            schedule.followups_send([schedule.bot_turn_postponed(match_id, seat, expected_seq, postponed)])
         return False
     return _play_for(match, seat, bot_name, actor=f"bot:{bot_name}")
 

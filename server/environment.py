@@ -462,6 +462,9 @@ SECTIONS: tuple[Section, ...] = (
                  "a user's own casual tables running with no other person (only bots, or bots and the user)"),
         Variable("MAX_BOT_ENTRANTS_PER_TOURNAMENT", integer(0), 64,
                  "bot entrants in one tournament whose organiser is not staff"),
+        Variable("BOT_MOVES_PER_MINUTE_PER_USER", integer(1), 600,
+                 "bot moves a minute the worker plays at one user's casual tables together; the rest wait for the "
+                 "next minute (a tournament's tables are not counted)"),
         Variable("MAX_SOCKETS_PER_CLIENT_AND_TABLE", integer(1), 5,
                  "live sockets per user (or address, anonymous) at one table, over every process"),
         Variable("MAX_NOTIFICATION_SOCKETS_PER_USER", integer(1), 10,

@@ -50,6 +50,10 @@ event_loop_lag = Histogram(
 throttle_refusals = Counter(
     "cardleague_throttle_refusals", "Requests and socket frames refused by a throttle, by its scope", ["scope"],
 )
+bot_moves_delayed = Counter(
+    "cardleague_bot_moves_delayed", "Bot moves of casual tables queued again for later: their creator's tables "
+    "had played BOT_MOVES_PER_MINUTE_PER_USER bot moves that minute",
+)
 celery_task_seconds = Histogram(
     "cardleague_celery_task_seconds", "Seconds a Celery task ran, by task and outcome (success, failure, retry)",
     ["task", "outcome"], buckets=_FAST,

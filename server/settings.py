@@ -394,6 +394,10 @@ MAX_OPEN_TABLES_PER_USER = read_int("MAX_OPEN_TABLES_PER_USER")
 MAX_RUNNING_BOT_TABLES_PER_USER = read_int("MAX_RUNNING_BOT_TABLES_PER_USER")
 # Bot entrants one tournament may hold when its organiser is not staff (409 `too_many_bot_entrants`).
 MAX_BOT_ENTRANTS_PER_TOURNAMENT = read_int("MAX_BOT_ENTRANTS_PER_TOURNAMENT")
+# Bot moves a minute played at one user's casual tables together (their creator's): past it they
+# are queued again for the next minute, never dropped, so a user's tables cannot hold the worker
+# that also moves tournament bots and clocks (games.bot_budget). A tournament's tables are not counted.
+BOT_MOVES_PER_MINUTE_PER_USER = read_int("BOT_MOVES_PER_MINUTE_PER_USER")
 # Live sockets per table and client (the user, or the address of an anonymous one), counted over
 # every process through presence (Redis).
 MAX_SOCKETS_PER_CLIENT_AND_TABLE = read_int("MAX_SOCKETS_PER_CLIENT_AND_TABLE")

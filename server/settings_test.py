@@ -25,6 +25,9 @@ os.environ.setdefault("THROTTLE_LOGIN_ACCOUNT", "100000/hour")
 os.environ.setdefault("THROTTLE_PASSWORD_RESET", "100000/hour")
 os.environ.setdefault("THROTTLE_PASSWORD_RESET_ACCOUNT", "100000/hour")
 os.environ.setdefault("THROTTLE_PASSWORD_CHECK", "100000/hour")
+# Tests play many bot games a minute for a few users (ids are reused between tests); the budget's
+# tests (tests/games/test_bot_move_budget.py) set their own.
+os.environ.setdefault("BOT_MOVES_PER_MINUTE_PER_USER", "1000000")
 
 
 def _redis_url_of_this_worker() -> None:
