@@ -667,7 +667,12 @@ def match_start(*, match_id: int, user: User | None) -> Match:
 
 def _match_started_fact(match: Match, seats: list[Seat], deal: _Deal) -> dict:
     """The table's opening fact: who sits where, the public commitment to the seed and, for a
-    contributed shuffle, what the deck's seed was derived from."""
+    contributed shuffle, what the deck's seed was derived from.
+
+    A person sits by account id (`user`) and a bot by its name (`bot`); no person's name is
+    written: the log never changes, and a deleted account's name must not outlive it there
+    (issue #39). Readers take the name from the account (`Seat.shown_name`). Matches started
+    before carry a `name` per seat too, the name shown then."""
     fact = {
         "type": "MatchStarted",
         "game": match.game,
@@ -675,7 +680,7 @@ def _match_started_fact(match: Match, seats: list[Seat], deal: _Deal) -> dict:
         "players": match.players,
         "rated": match.rated,
         "seats": [
-            {"seat": s.seat, "user": s.user_id, "name": s.user.shown_name if s.user else s.bot, "bot": s.bot}
+            {"seat": s.seat, "user": s.user_id, "bot": s.bot}
             for s in seats
         ],
         "seed_sha256": seed_sha256(deal.seed),

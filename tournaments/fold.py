@@ -18,9 +18,13 @@ every row again: it must give the same rows.
 Event types and their data:
 
 - TournamentCreated {name, game, format, options, match_options, starts_at, round_seconds,
-  clock_seconds, rated, organiser, seed_sha256, contributed_shuffle?, field_rules?}
-  (field_rules: `field_rules.FieldRules`)
-- PlayerRegistered {entrant, name, user, bot}
+  clock_seconds, rated, organiser, seed_sha256, contributed_shuffle?, field_rules?, spectator_policy?,
+  spectator_delay_moves?}
+  (field_rules: `field_rules.FieldRules`; spectator_policy: `games.models.SpectatorPolicy`, absent when open;
+  spectator_delay_moves: a delayed one's delay)
+- PlayerRegistered {entrant, user, bot, name?}   (a person by account id; a bot by `bot`, with its entrant
+  `name`. Events written before issue #39 carry a person's `name` too, the name shown then: the fold
+  keeps no names, which readers take from the entrant rows a deleted account's anonymisation rewrites)
 - PlayerWithdrawn {entrant, from_round, rule?, why?}   (from_round null: before the start)
 - TournamentStarted {field, ratings, start?, rounds?}   (field: entrant ids, organiser's order; start: the
   first matchday's date of a league created without one, the day it started; rounds: a Swiss open to
@@ -28,13 +32,13 @@ Event types and their data:
 
 The field's decisions (`field_rules`), each naming its `rule` (a key of `field_rules.RULES`) and `why`:
 
-- PlayerWaitlisted {entrant, name, user, bot, rule, why}   (registered past max_entrants)
+- PlayerWaitlisted {entrant, user, bot, name?, rule, why}   (registered past max_entrants; name: as above)
 - PlayerCheckedIn {entrant, rule, why}
 - PlayerPromoted {entrant, rule, why}             (from the waitlist into the field, before the start)
 - CheckInMissed {entrant, rule, why}              (dropped at the start: out of the field)
 - WaitlistClosed {entrants, rule, why}            (at the start: those still waiting are not admitted)
-- PlayerLateEntered {entrant, name, user, bot, first_round, rating, bye_round, rule, why}
-  (joins the field of a running Swiss; bye_round: the missed round they score a bye in, or null)
+- PlayerLateEntered {entrant, user, bot, name?, first_round, rating, bye_round, rule, why}
+  (joins the field of a running Swiss; bye_round: the missed round they score a bye in, or null; name: as above)
 - PlayerReentered {entrant, from_round, rule, why}   (a dropped player is paired again from from_round)
 - PlayerDropped {entrant, from_round, rule, why}  (dropped by a rule: the no-show limit)
 - NoShowsForfeited {round, tables: [{table, ranks | team_score, forfeited}], rule, why}
@@ -129,12 +133,7 @@ def _created(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
 
 def _registered(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     key = str(data["entrant"])
-    state["entrants"][key] = {
-        "name": data["name"],
-        "user": data["user"],
-        "bot": data["bot"],
-        "status": "active",
-    }
+    state["entrants"][key] = {"user": data["user"], "bot": data["bot"], "status": "active"}
     if data["entrant"] not in state["order"]:
         state["order"].append(data["entrant"])
 
@@ -155,9 +154,7 @@ def _out_of(state: State, entrant: int) -> None:
 
 
 def _waitlisted(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
-    state["entrants"][str(data["entrant"])] = {
-        "name": data["name"], "user": data["user"], "bot": data["bot"], "status": "waitlisted",
-    }
+    state["entrants"][str(data["entrant"])] = {"user": data["user"], "bot": data["bot"], "status": "waitlisted"}
     _out_of(state, data["entrant"])
     state["waitlist"].append(data["entrant"])
 
@@ -181,7 +178,7 @@ def _waitlist_closed(state: State, data: dict[str, Any], event: dict[str, Any]) 
 
 def _late_entered(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     key = str(data["entrant"])
-    state["entrants"][key] = {"name": data["name"], "user": data["user"], "bot": data["bot"], "status": "active"}
+    state["entrants"][key] = {"user": data["user"], "bot": data["bot"], "status": "active"}
     _out_of(state, data["entrant"])
     state["order"].append(data["entrant"])
     state["field"].append(data["entrant"])

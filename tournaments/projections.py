@@ -410,12 +410,13 @@ def state_of(tournament: Any) -> State:
     state["last_seq"] = projection.last_seq
     entrants = list(
         Entrant.objects.filter(tournament=tournament).values_list(
-            "pk", "name", "user_id", "bot", "status", "seed_order", "seed_rating",
+            "pk", "user_id", "bot", "status", "seed_order", "seed_rating",
             "withdrawn_from_round", "disqualified_from_round", "waitlist_order", "checked_in",
         )
     )
-    for pk, name, user, bot, status, _, _, withdrawn, disqualified, _, checked_in in entrants:
-        state["entrants"][str(pk)] = {"name": name, "user": user, "bot": bot, "status": status}
+    # No names: the fold keeps none (a person's is read from their entrant row where shown).
+    for pk, user, bot, status, _, _, withdrawn, disqualified, _, checked_in in entrants:
+        state["entrants"][str(pk)] = {"user": user, "bot": bot, "status": status}
         if checked_in:
             state["checked_in"].append(pk)
         if withdrawn is not None:
@@ -423,14 +424,14 @@ def state_of(tournament: Any) -> State:
         if disqualified is not None:
             state["disqualified"][str(pk)] = disqualified
     # (order, pk) pairs sorted by the order alone: the sort is stable, so ties keep the rows' order.
-    seeded = sorted(((r[5], r[0]) for r in entrants if r[5] is not None), key=lambda p: p[0])
-    waiting = sorted(((r[9], r[0]) for r in entrants if r[9] is not None), key=lambda p: p[0])
+    seeded = sorted(((r[4], r[0]) for r in entrants if r[4] is not None), key=lambda p: p[0])
+    waiting = sorted(((r[8], r[0]) for r in entrants if r[8] is not None), key=lambda p: p[0])
     state["order"] = [pk for _, pk in seeded]
     state["waitlist"] = [pk for _, pk in waiting]
     state["checked_in"].sort()
     if state["started_at"] is not None:
         state["field"] = list(state["order"])
-        state["ratings"] = {str(row[0]): row[6] for row in entrants if row[5] is not None}
+        state["ratings"] = {str(row[0]): row[5] for row in entrants if row[4] is not None}
     rounds = {}
     for rnd in Round.objects.filter(tournament=tournament).order_by("number"):
         rounds[rnd.pk] = state["rounds"][str(rnd.number)] = {

@@ -561,9 +561,19 @@ def calendar(tournament: Tournament) -> dict[str, Any]:
     return {"inner_format": tournament.options.get("format", "round-robin"), "matchdays": matchdays}
 
 
+# The events that entered a person under the name they had then, before issue #39 (now by id only).
+_NAMED_ENTRIES = frozenset({"PlayerRegistered", "PlayerWaitlisted", "PlayerLateEntered"})
+
+
 def event_public(event: TournamentEvent, *, reveal_deals: bool | Collection[int] = False) -> TournamentEventShown:
-    """An event as served: deal seeds of a round shown only once the round is complete."""
+    """An event as served (the feed, webhooks): deal seeds of a round shown only once the round is
+    complete, and a person by id alone. An entry written before issue #39 named the person as they
+    were then: that `name` is left out, as today's entries have none, so a deleted account's old
+    name is not served here (the entrants list names them now). The league log keeps its entry as
+    logged: its hashes cover the bytes."""
     data = event.data
+    if event.type in _NAMED_ENTRIES and data.get("user") is not None and "name" in data:
+        data = {key: value for key, value in data.items() if key != "name"}
     if event.type == "RoundPaired":
         show = reveal_deals is True or (not isinstance(reveal_deals, bool) and data["round"] in reveal_deals)
         if not show:

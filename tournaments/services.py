@@ -252,11 +252,20 @@ def entrant_register(*, tournament_id: int, user: User) -> Entrant:
         _append(
             tournament,
             "PlayerRegistered",
-            {"entrant": entrant.pk, "name": entrant.name, "user": user.pk, "bot": ""},
+            {"entrant": entrant.pk, "user": user.pk, "bot": ""},
             actor=actor_of(user),
         )
         entrant.refresh_from_db()
     return entrant
+
+
+def _logged_name(entrant: Entrant) -> str:
+    """An entrant as an event's text names it: a bot by its name, a person by the entrant's id.
+
+    Events never change, so a person's name written in one would outlive the account's deletion
+    (issue #39): their events carry the ids (`entrant`, `user`) and readers take the name from the
+    `Entrant` row, which the deletion rewrites."""
+    return entrant.name if entrant.bot else f"entrant {entrant.pk}"
 
 
 def _check_bot_entrants(user: User, entered: int) -> None:
@@ -330,9 +339,9 @@ def entrant_withdraw(*, tournament_id: int, user: User, entrant_id: int | None =
             actor=actor_of(user),
         )
         if from_round is None and not waiting:
-            _promote_next(tournament, freed_by=entrant.name)
+            _promote_next(tournament, freed_by=_logged_name(entrant))
         if from_round is not None:
-            _repair_unstarted(tournament, actor=actor_of(user), reason=f"{entrant.name} withdrew")
+            _repair_unstarted(tournament, actor=actor_of(user), reason=f"{_logged_name(entrant)} withdrew")
             _schedule(tournament.pk, timezone.now())
         entrant.refresh_from_db()
     return entrant
@@ -426,7 +435,7 @@ def _waitlist_join(tournament: Tournament, user: User, entrant: Entrant | None) 
         tournament,
         "PlayerWaitlisted",
         {
-            "entrant": entrant.pk, "name": entrant.name, "user": user.pk, "bot": "",
+            "entrant": entrant.pk, "user": user.pk, "bot": "",
             "rule": "waitlist.joined",
             "why": why("waitlist.joined", f"max_entrants is {tournament.max_entrants}; number {waiting + 1} in line."),
         },
@@ -576,14 +585,14 @@ def _late_enter(tournament: Tournament, user: User) -> Entrant:
         tournament,
         "PlayerLateEntered",
         {
-            "entrant": entrant.pk, "name": entrant.name, "user": user.pk, "bot": "",
+            "entrant": entrant.pk, "user": user.pk, "bot": "",
             "first_round": first_round, "rating": rating, "bye_round": bye_round,
             "rule": "late_entry.joined",
             "why": why("late_entry.joined", f"Late entry is open until round {last}. {award}"),
         },
         actor=actor_of(user),
     )
-    _repair_unstarted(tournament, actor=actor_of(user), reason=f"{entrant.name} joined late")
+    _repair_unstarted(tournament, actor=actor_of(user), reason=f"{_logged_name(entrant)} joined late")
     _schedule(tournament.pk, timezone.now())
     entrant.refresh_from_db()
     return entrant
@@ -623,7 +632,7 @@ def entrant_reenter(*, tournament_id: int, user: User, entrant_id: int | None = 
             },
             actor=actor_of(user),
         )
-        _repair_unstarted(tournament, actor=actor_of(user), reason=f"{entrant.name} came back")
+        _repair_unstarted(tournament, actor=actor_of(user), reason=f"{_logged_name(entrant)} came back")
         _schedule(tournament.pk, timezone.now())
         entrant.refresh_from_db()
     return entrant
@@ -1319,7 +1328,7 @@ def entrant_disqualify(*, tournament_id: int, user: User, entrant_id: int, reaso
             {"entrant": entrant.pk, "from_round": _first_unstarted(tournament), "reason": reason.strip()},
             actor=actor_of(user),
         )
-        _repair_unstarted(tournament, actor=actor_of(user), reason=f"{entrant.name} disqualified")
+        _repair_unstarted(tournament, actor=actor_of(user), reason=f"{_logged_name(entrant)} disqualified")
         _schedule(tournament.pk, timezone.now())
         entrant.refresh_from_db()
     return entrant

@@ -39,7 +39,7 @@ def test_a_rematch_rotates_the_seats_and_starts_when_everyone_accepted(alice, bo
     assert post(alice, f"/api/matches/{offered['id']}/accept")[1]["status"] == "open"
     status, answer = post(carol, f"/api/matches/{offered['id']}/accept")
     assert (status, answer["status"]) == (200, "running")
-    assert Event.objects.get(match_id=offered["id"], seq=1).data["seats"][0]["name"] == "Bob"
+    assert Event.objects.get(match_id=offered["id"], seq=1).data["seats"][0] == {"seat": 0, "user": bob.pk, "bot": ""}
 
 
 def test_against_bots_a_rematch_starts_at_once(alice):

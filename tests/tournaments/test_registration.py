@@ -24,7 +24,7 @@ def test_a_person_registers_and_is_in_the_field(alice, bob):
     entrant = services.entrant_register(tournament_id=tournament.pk, user=bob)
     assert (entrant.user, entrant.bot, entrant.name, entrant.status) == (bob, "", "Bob", "active")
     assert events_of(tournament, "PlayerRegistered") == [
-        {"entrant": entrant.pk, "name": "Bob", "user": bob.pk, "bot": ""}
+        {"entrant": entrant.pk, "user": bob.pk, "bot": ""}  # by id: no person's name in the log
     ]
     assert projections.state_of(tournament)["order"] == [entrant.pk]
 

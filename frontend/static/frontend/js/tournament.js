@@ -503,7 +503,7 @@ function describe(event) {
   switch (event.type) {
     case "TournamentCreated":
       return interpolate(gettext("Created: %(format)s of %(game)s."), { format: formatTitle[d.format] || d.format, game: gameOf(d.game).title });
-    case "PlayerRegistered": return interpolate(gettext("%(name)s entered."), { name: d.name });
+    case "PlayerRegistered": return interpolate(gettext("%(name)s entered."), { name: nameOf(d.entrant) });
     case "PlayerWithdrawn": return interpolate(gettext("%(name)s withdrew."), { name: nameOf(d.entrant) });
     case "TournamentStarted":
       return countText(ngettext("The tournament started with %(count)s entrant.", "The tournament started with %(count)s entrants.",
@@ -541,13 +541,13 @@ function describe(event) {
       ? interpolate(gettext("The tournament is over. %(champion)s."), { champion: championText(d.champion) }) : gettext("The tournament is over.");
     case "TournamentCancelled": return d.reason
       ? interpolate(gettext("The tournament was cancelled (%(reason)s)."), { reason: d.reason }) : gettext("The tournament was cancelled.");
-    case "PlayerWaitlisted": return interpolate(gettext("%(name)s joined the waitlist."), { name: d.name });
+    case "PlayerWaitlisted": return interpolate(gettext("%(name)s joined the waitlist."), { name: nameOf(d.entrant) });
     case "PlayerCheckedIn": return interpolate(gettext("%(name)s checked in."), { name: nameOf(d.entrant) });
     case "PlayerPromoted": return interpolate(gettext("%(name)s took a seat from the waitlist."), { name: nameOf(d.entrant) });
     case "CheckInMissed": return interpolate(gettext("%(name)s was dropped: not checked in."), { name: nameOf(d.entrant) });
     case "WaitlistClosed": return interpolate(gettext("Not admitted from the waitlist: %(names)s."), { names: d.entrants.map(nameOf).join(", ") });
     case "PlayerLateEntered":
-      return interpolate(gettext("%(name)s joined late, from round %(round)s."), { name: d.name, round: formatNumber(d.first_round) });
+      return interpolate(gettext("%(name)s joined late, from round %(round)s."), { name: nameOf(d.entrant), round: formatNumber(d.first_round) });
     case "PlayerReentered":
       return interpolate(gettext("%(name)s came back, from round %(round)s."), { name: nameOf(d.entrant), round: formatNumber(d.from_round) });
     case "PlayerDropped":
