@@ -22,7 +22,8 @@ def private_table() -> tuple[int, dict[str, str | None]]:
     _, token = services.invitation_create(match_id=match.pk, user=alice)
     services.invitation_accept(token=token, user=bob)
     services.match_start(match_id=match.pk, user=alice)
-    tokens = {name: user_token(user=user) for name, user in [("creator", alice), ("seat", bob), ("another player", dave), ("staff", staff)]}
+    people = [("creator", alice), ("seat", bob), ("another player", dave), ("staff", staff)]
+    tokens = {name: user_token(user=user) for name, user in people}
     return match.pk, {"anonymous": None, **tokens}
 
 
