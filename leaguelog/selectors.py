@@ -37,6 +37,7 @@ from leaguelog.notes import NoteError, parse_verifier_key, verifier_key_for
 from ratings.models import RatingEntry
 from server.errors import ApplicationError
 from tournaments.models import Round, TournamentEvent
+from tournaments.selectors import PLAYED_RESULTS, result_held
 
 T = TypeVar("T")
 
@@ -135,9 +136,10 @@ def _tournament_event_entries(event_ids: list[int]) -> dict[int, dict[str, Any] 
             tournament_id__in={e.tournament_id for e in dealt}, completed_at__isnull=False
         ).values_list("tournament_id", "number")
     )
+    held = {event.pk for event in events if event.type in PLAYED_RESULTS and result_held(event)}
     return {
         event.pk: None
-        if event in dealt and (event.tournament_id, event.data["round"]) not in complete
+        if (event in dealt and (event.tournament_id, event.data["round"]) not in complete) or event.pk in held
         else {
             "v": 1, "type": Kind.TOURNAMENT_EVENT.value, "tournament": event.tournament_id, "seq": event.seq,
             "event": event.type, "data": event.data, "actor": event.actor, "created": canonical_time(event.created),

@@ -357,7 +357,10 @@ def _gapless(tournament: int, stream: Mapping[int, tuple[int, dict[str, Any]]], 
         index, entry = stream[seq]
         if seq != expected_seq:
             created = events[0][1]["data"] if events and events[0][1]["type"] == "TournamentCreated" else {}
-            if created.get("format") == _WITHHELD_PAIRING_FORMAT and entry["event"] in _OPENING_EVENTS:
+            # Duplicate deals are an option of any format (`options["duplicate"]`), not a format of
+            # their own: a Swiss of duplicate rounds was refused mid-round (issue #39).
+            duplicate = created.get("format") == _WITHHELD_PAIRING_FORMAT or (created.get("options") or {}).get("duplicate")
+            if duplicate and entry["event"] in _OPENING_EVENTS:
                 summary.notes.append(
                     f"tournament {tournament}: seq {expected_seq} (a duplicate round's pairing) is not logged yet: "
                     f"checked up to seq {expected_seq - 1}"

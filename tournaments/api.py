@@ -603,7 +603,7 @@ class TournamentStandingsApi(JsonApiView):
     @replica_reads
     def get(self, request, tournament_id: int):
         tournament = selectors.tournament_get(tournament_id)
-        rows = selectors.standings_rows(tournament)
+        rows = selectors.standings_rows(tournament, request.user)
         return _page_of(StandingOutputSerializer, rows, request, self, shown=selectors.standing_public)
 
 
@@ -616,7 +616,7 @@ class TournamentStandingApi(JsonApiView):
     @replica_reads
     def get(self, request, tournament_id: int, entrant_id: int):
         tournament = selectors.tournament_get(tournament_id)
-        return Response(StandingOutputSerializer(selectors.standing_of(tournament, entrant_id)).data)
+        return Response(StandingOutputSerializer(selectors.standing_of(tournament, entrant_id, request.user)).data)
 
 
 class TournamentRoundsApi(JsonApiView):
@@ -642,7 +642,7 @@ class TournamentExportApi(JsonApiView):
     @replica_reads
     def get(self, request, tournament_id: int):
         tournament = selectors.tournament_get(tournament_id)
-        export = TournamentExportSerializer(selectors.tournament_export(tournament)).data
+        export = TournamentExportSerializer(selectors.tournament_export(tournament, request.user)).data
         return Response(
             export, headers={"Content-Disposition": f'attachment; filename="tournament-{tournament.pk}.json"'}
         )
@@ -657,7 +657,7 @@ class TournamentBracketApi(JsonApiView):
     @replica_reads
     def get(self, request, tournament_id: int):
         return Response(
-            BracketOutputSerializer(selectors.bracket(selectors.tournament_get(tournament_id))).data
+            BracketOutputSerializer(selectors.bracket(selectors.tournament_get(tournament_id), request.user)).data
         )
 
 
@@ -717,7 +717,7 @@ class TournamentEventsApi(JsonApiView):
         limit = serializers.IntegerField(min_value=1, max_value=selectors.FEED_LIMIT).run_validation(
             request.query_params.get("limit", 100)
         )
-        feed = selectors.event_feed(selectors.tournament_get(tournament_id), after=after, limit=limit)
+        feed = selectors.event_feed(selectors.tournament_get(tournament_id), after=after, limit=limit, viewer=request.user)
         return Response(self.OutputSerializer(feed).data)
 
 

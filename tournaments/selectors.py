@@ -251,8 +251,15 @@ def _names(tournament: Tournament) -> dict[int, PlayerShown]:
     }
 
 
-def standings_rows(tournament: Tournament) -> QuerySet[StandingRow]:
-    """The standings rows best first, each with its entrant: page it, then `standing_public` each."""
+def standings_rows(tournament: Tournament, viewer: Any = None) -> QuerySet[StandingRow] | list[StandingRow]:
+    """The standings rows best first, each with its entrant: page it, then `standing_public` each.
+
+    While a duplicate deal's result is held from `viewer` (`results_held_for`), the rows as they
+    stood before it (unsaved rows, folded from the events before it): points, games and places
+    do not move for a table whose deal other tables still play."""
+    held = results_held_for(tournament, viewer)
+    if held is not None:
+        return _standings_before(tournament, held)
     return StandingRow.objects.filter(tournament=tournament).select_related("entrant").order_by("position")
 
 
@@ -281,14 +288,19 @@ def standing_public(row: StandingRow) -> StandingShown:
     }
 
 
-def standings(tournament: Tournament) -> list[StandingShown]:
+def standings(tournament: Tournament, viewer: Any = None) -> list[StandingShown]:
     """The whole standings table (see `standings_rows` for a page of it)."""
-    return [standing_public(row) for row in standings_rows(tournament)]
+    return [standing_public(row) for row in standings_rows(tournament, viewer)]
 
 
-def standing_of(tournament: Tournament, entrant_id: int) -> StandingShown:
-    """One entrant's standings row, with its position: one indexed read."""
-    row = standings_rows(tournament).filter(entrant_id=entrant_id).first()
+def standing_of(tournament: Tournament, entrant_id: int, viewer: Any = None) -> StandingShown:
+    """One entrant's standings row, with its position: one indexed read (while a result is held
+    from `viewer`, the row as it stood before it: `standings_rows`)."""
+    rows = standings_rows(tournament, viewer)
+    if isinstance(rows, list):
+        row = next((r for r in rows if r.entrant_id == entrant_id), None)
+    else:
+        row = rows.filter(entrant_id=entrant_id).first()
     if row is None:
         raise not_found(
             "not_in_standings",
@@ -445,14 +457,15 @@ def round_status(rnd: Round) -> str:
 EXPORT_VERSION = 1
 
 
-def tournament_export(tournament: Tournament) -> TournamentExport:
+def tournament_export(tournament: Tournament, viewer: Any = None) -> TournamentExport:
     """The tournament's pairings as the documented export (version 1), which
     `tournaments.pairing_check` reads: the format and the options it pairs with, the field, who
     left and from when, and every round's byes and tables with their results and quality report.
 
     The tournament's seed (an option the format is given, for duplicate deals) is left out until
-    the tournament ends, as everywhere else: the deals of rounds not yet played come from it."""
-    state = projections.state_of(tournament)
+    the tournament ends, as everywhere else: the deals of rounds not yet played come from it.
+    A result held from `viewer` (`results_held_for`) is not in it yet, nor anything after it."""
+    state = tournament_state_shown(tournament, viewer)
     return {
         "export": "tournament-pairings",
         "version": EXPORT_VERSION,
@@ -505,9 +518,10 @@ def _export_table(table: dict[str, Any]) -> ExportedTable:
     }
 
 
-def bracket(tournament: Tournament) -> BracketShown:
-    """The bracket of an elimination format, each match with its players' names and its table."""
-    state = projections.state_of(tournament)
+def bracket(tournament: Tournament, viewer: Any = None) -> BracketShown:
+    """The bracket of an elimination format, each match with its players' names and its table (as
+    it stood before a result held from `viewer`: `results_held_for`)."""
+    state = tournament_state_shown(tournament, viewer)
     options = fold.format_options(state)
     fmt = fold.bracket_format(state, options)
     if not hasattr(fmt, "bracket"):
@@ -587,8 +601,12 @@ def event_public(event: TournamentEvent, *, reveal_deals: bool | Collection[int]
     }
 
 
-def event_feed(tournament: Tournament, *, after: int = 0, limit: int = 100) -> dict[str, Any]:
-    """The tournament's events after position `after`, oldest first; resume from `next`."""
+def event_feed(tournament: Tournament, *, after: int = 0, limit: int = 100, viewer: Any = None) -> dict[str, Any]:
+    """The tournament's events after position `after`, oldest first; resume from `next`.
+
+    While a duplicate deal's result is held from `viewer` (`results_held_for`) the feed stops just
+    before it and its `head` is the event before it: a reader sees a prefix of the stream, gapless,
+    and reads on from there once the round is over."""
     if after < 0 or not 1 <= limit <= FEED_LIMIT:
         raise bad_request("bad_position", _("after ≥ 0 and 1 ≤ limit ≤ %(feed_limit)s.") % {"feed_limit": FEED_LIMIT})
     complete = set(
@@ -596,9 +614,98 @@ def event_feed(tournament: Tournament, *, after: int = 0, limit: int = 100) -> d
             "number", flat=True
         )
     )
-    rows = list(TournamentEvent.objects.filter(tournament=tournament, seq__gt=after).order_by("seq")[:limit])
-    events = [event_public(row, reveal_deals=complete) for row in rows]
-    return {"events": events, "next": rows[-1].seq if rows else after, "head": tournament.last_seq}
+    held = results_held_for(tournament, viewer)
+    rows = TournamentEvent.objects.filter(tournament=tournament, seq__gt=after).order_by("seq")
+    if held is not None:
+        rows = rows.filter(seq__lt=held)
+    page = list(rows[:limit])
+    events = [event_public(row, reveal_deals=complete) for row in page]
+    head = tournament.last_seq if held is None else held - 1
+    return {"events": events, "next": page[-1].seq if page else after, "head": head}
+
+
+# --- results held while a duplicate deal is played (issue #39) ----------------------------------
+
+# The events that tell how a table played: its result, and an organiser's correction of it.
+PLAYED_RESULTS = ("TableResult", "ResultCorrected")
+
+
+def results_held_from(tournament: Tournament) -> int | None:
+    """The seq of the tournament's first event telling the result of a table whose duplicate deal
+    other tables still play (its match is sealed), or None when there is none.
+
+    Every table of a duplicate round is dealt the same deck, so a finished table's result (its
+    ranks, its players' points) tells the tables still playing how the deal goes. The public reads
+    the tournament as it stood before that event until the round is over and its matches are
+    unsealed: the feed stops there, the standings, export and bracket are folded up to it, and its
+    webhooks (`webhooks.deliveries_release`) and league log entries wait. Later events wait too:
+    the stream each reader sees stays a gapless prefix."""
+    sealed = set(
+        RoundTable.objects.filter(round__tournament=tournament, match__sealed=True).values_list(
+            "round__number", "number"
+        )
+    )
+    if not sealed:
+        return None
+    rows = (
+        TournamentEvent.objects.filter(
+            tournament=tournament, type__in=PLAYED_RESULTS, data__round__in=sorted({number for number, _ in sealed})
+        )
+        .order_by("seq")
+        .values_list("seq", "data")
+    )
+    return next((seq for seq, data in rows if (data["round"], data["table"]) in sealed), None)
+
+
+def result_held(event: TournamentEvent) -> bool:
+    """Whether the event tells the result of a table whose duplicate deal other tables still play
+    (its match sealed: see `results_held_from`). A webhook's receiver is often public (a chat bot,
+    a results page) and the league log is: they hear of it when the round is over."""
+    if event.type not in PLAYED_RESULTS:
+        return False
+    return RoundTable.objects.filter(
+        round__tournament_id=event.tournament_id, round__number=event.data["round"], number=event.data["table"],
+        match__sealed=True,
+    ).exists()
+
+
+def sees_results_live(tournament: Tournament, user: Any) -> bool:
+    """The organiser and staff read the tournament as it is, held results included."""
+    return bool(
+        user is not None and user.is_authenticated and (user.is_staff or user.pk == tournament.organiser_id)
+    )
+
+
+def results_held_for(tournament: Tournament, user: Any) -> int | None:
+    """`results_held_from`, for anyone but those who `sees_results_live`."""
+    return None if sees_results_live(tournament, user) else results_held_from(tournament)
+
+
+def _folded_before(tournament: Tournament, held: int) -> tuple[fold.State, list[dict[str, Any]]]:
+    """The pure fold of the events before `held`, with the standings rows `apply` kept then.
+    Read only while a result is held (a duplicate round being played), for those it is held from."""
+    rows = TournamentEvent.objects.filter(tournament=tournament, seq__lt=held).order_by("seq")
+    return fold.fold_with_standings(projections.event_dict(row) for row in rows.iterator())
+
+
+def _standings_before(tournament: Tournament, held: int) -> list[StandingRow]:
+    """The standings rows as they stood before event `held`, unsaved, each with its entrant."""
+    _, rows = _folded_before(tournament, held)
+    entrants = Entrant.objects.in_bulk([row["entrant"] for row in rows])
+    return [
+        StandingRow(
+            tournament=tournament, entrant=entrants[row["entrant"]], position=position,
+            **{key: value for key, value in row.items() if key != "entrant"},
+        )
+        for position, row in enumerate(rows, start=1)
+    ]
+
+
+def tournament_state_shown(tournament: Tournament, viewer: Any = None) -> fold.State:
+    """The tournament's state as `viewer` may read it: as it is, or as it stood before a result
+    held from them (`results_held_for`)."""
+    held = results_held_for(tournament, viewer)
+    return projections.state_of(tournament) if held is None else _folded_before(tournament, held)[0]
 
 
 def field_decisions(tournament: Tournament) -> list[FieldDecision]:

@@ -1001,6 +1001,7 @@ def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[str | None, lis
                 game_services.matches_unseal(
                     match_ids=list(rnd.tables.exclude(match=None).values_list("match_id", flat=True))
                 )
+                webhooks.deliveries_release(tournament)  # its results, held while its deals were played
                 return "round-completed", []
             return _pair_next(tournament, actor="server", now=now), []
         if _no_shows_due(tournament, rnd, now):

@@ -39,7 +39,7 @@ from django.utils.translation import gettext as _
 from server.celery import send_now
 from server.errors import ApplicationError, bad_request, forbidden, not_found
 from tournaments.models import Tournament, Webhook, WebhookDelivery
-from tournaments.selectors import event_public
+from tournaments.selectors import event_public, result_held
 
 log = logging.getLogger(__name__)
 
@@ -118,22 +118,39 @@ def webhook_delete(*, tournament_id: int, webhook_id: int, user: Any) -> None:
 
 
 def deliveries_create(tournament: Any, event: Any) -> int:
-    """Outbox rows for a new event, one per subscribed webhook; sent after commit."""
+    """Outbox rows for a new event, one per subscribed webhook; sent after commit, but for a
+    result held while its duplicate deal is played (`result_held`): held (no next attempt) until
+    the round is over (`deliveries_release`)."""
     kind = KINDS.get(event.type)
     if kind is None:
         return 0
     hooks = [hook for hook in tournament.webhooks.filter(active=True) if kind in hook.kinds]
     if not hooks:
         return 0
+    held = result_held(event)
     rows = WebhookDelivery.objects.bulk_create(
         [
-            WebhookDelivery(webhook=hook, event=event, kind=kind, next_attempt_at=timezone.now())
+            WebhookDelivery(webhook=hook, event=event, kind=kind, next_attempt_at=None if held else timezone.now())
             for hook in hooks
         ]
     )
     ids = [row.pk for row in rows]
-    transaction.on_commit(lambda: send_later(ids))
+    if not held:
+        transaction.on_commit(lambda: send_later(ids))
     return len(rows)
+
+
+def deliveries_release(tournament: Any) -> int:
+    """Sends the deliveries held for results (`result_held`) that are held no more: called once
+    the round is over and its matches unsealed. Returns how many."""
+    held = WebhookDelivery.objects.filter(
+        webhook__tournament=tournament, status=WebhookDelivery.Status.PENDING, next_attempt_at__isnull=True
+    ).select_related("event")
+    ids = [delivery.pk for delivery in held if not result_held(delivery.event)]
+    if ids:
+        WebhookDelivery.objects.filter(pk__in=ids).update(next_attempt_at=timezone.now())
+        transaction.on_commit(lambda: send_later(ids))
+    return len(ids)
 
 
 def send_later(delivery_ids: list[int], *, countdown: float | None = None) -> None:
@@ -161,6 +178,8 @@ def webhook_deliver(*, delivery_id: int) -> str:
     delivery = WebhookDelivery.objects.select_related("webhook", "event").filter(pk=delivery_id).first()
     if delivery is None or delivery.status != WebhookDelivery.Status.PENDING:
         return delivery.status if delivery is not None else "missing"
+    if result_held(delivery.event):  # a task sent early (a sweep, a replay): `deliveries_release` sends it
+        return WebhookDelivery.Status.PENDING
     if not delivery.webhook.active:
         WebhookDelivery.objects.filter(pk=delivery_id).update(
             status=WebhookDelivery.Status.FAILED, last_error="webhook removed"

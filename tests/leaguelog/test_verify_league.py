@@ -372,3 +372,23 @@ def test_a_tournament_whose_field_changed_verifies(alice, bob, carol, staff):
         pass
     summary = verify_league(client_fetch(), log_key=LOG_KEY)
     assert summary.tournaments == 1
+
+
+def test_held_results_and_a_private_table_leave_the_league_verifiable(alice, bob, staff):
+    """Issue #39: a duplicate deal's table results wait for the deal to be done and a private
+    table is never logged; the league verifies mid-round and at the end."""
+    private = finished_match("sequence-stacks", [alice, bob], seed=4, rated=False)
+    Match.objects.filter(pk=private.pk).update(private=True)
+    tournament = make_tournament(staff, bots=4, bot="random", options={"rounds": 2, "duplicate": True})
+    tournament_services.tournament_start(tournament_id=tournament.pk, user=staff)
+    first = Match.objects.filter(tournament_table__round__tournament=tournament, status="running").order_by("pk")[0]
+    turns.match_play_out(match_id=first.pk)
+    tournament_services.tournament_match_finished(match_id=first.pk)  # its deal still played at the other table
+    while log_services.log_integrate():
+        pass
+    verify_league(client_fetch(), log_key=LOG_KEY)
+    play_to_end(reloaded(tournament))
+    while log_services.log_integrate():
+        pass
+    summary = verify_league(client_fetch(), log_key=LOG_KEY)
+    assert summary.tournaments == 1 and summary.matches == 4  # the private table is not among them
