@@ -17,7 +17,13 @@ class UserShown(TypedDict):
     avatar: int
     avatar_url: Any
     language: str
+    invitations_from: str
 
+
+class MutedSenderShown(TypedDict):
+    username: str
+    display_name: str
+    created: datetime
 
 
 class TokenShown(TypedDict):

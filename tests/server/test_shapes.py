@@ -46,6 +46,7 @@ PAIRS = [
     (notifications_shapes.NotificationShown, notifications_serializers.NotificationOutputSerializer),
     (accounts_shapes.UserShown, accounts_api.UserOutputSerializer),
     (accounts_shapes.TokenShown, accounts_api.TokenOutputSerializer),
+    (accounts_shapes.MutedSenderShown, accounts_api.MutedSenderOutputSerializer),
 ]
 
 
