@@ -5,6 +5,7 @@ being played) stay hidden."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Collection, Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -708,6 +709,15 @@ def tournament_state_shown(tournament: Tournament, viewer: Any = None) -> fold.S
     return projections.state_of(tournament) if held is None else _folded_before(tournament, held)[0]
 
 
+_ENTRANT_IN_TEXT = re.compile(r"\bentrant (\d+)\b")
+
+
+def _with_names(text: str, names: dict[int, PlayerShown]) -> str:
+    """The server's own words name a person "entrant N" (no person's name is written in an event,
+    issue #39): shown with the entrant's name now, which a deleted account's is anonymised to."""
+    return _ENTRANT_IN_TEXT.sub(lambda m: names[int(m[1])]["name"] if int(m[1]) in names else m[0], text)
+
+
 def field_decisions(tournament: Tournament) -> list[FieldDecision]:
     """Every decision about the field (an event naming its `rule`), oldest first, with the players
     it is about by name: the tournament's log of who is there and why."""
@@ -727,7 +737,7 @@ def field_decisions(tournament: Tournament) -> list[FieldDecision]:
                 "seq": row.seq,
                 "type": row.type,
                 "rule": data["rule"],
-                "why": english_or(data.get("why", ""), RULE_SENTENCES[data["rule"]]),
+                "why": _with_names(english_or(data.get("why", ""), RULE_SENTENCES[data["rule"]]), names),
                 "entrants": [names[e] for e in about if e in names],
                 "round": data.get("round", data.get("from_round", data.get("first_round"))),
                 "actor": row.actor,

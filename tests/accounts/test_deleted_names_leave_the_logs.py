@@ -181,3 +181,22 @@ def test_a_match_started_with_names_before_still_imports_verifies_and_exports_as
     assert [s["name"] for s in APIClient().get(f"/api/matches/{match.pk}").json()["seats"]] == [
         "golden0@import", "golden1@import"
     ]
+
+
+def test_the_servers_own_reasons_name_a_person_by_entrant_and_are_read_with_the_name_now(alice, bob, carol):
+    """"Alice left the field." was written in the promoted person's event; now "entrant N left the
+    field." is, and the decisions list reads it with the entrant's name (anonymised once deleted)."""
+    tournament = make_tournament(bob, people=(alice, bob), max_entrants=2, field_rules={"waitlist": 1})
+    tournament_services.entrant_register(tournament_id=tournament.pk, user=carol)  # waits in line
+    tournament_services.entrant_withdraw(tournament_id=tournament.pk, user=alice)  # carol takes the seat
+    left = Entrant.objects.get(tournament=tournament, user=alice).pk
+    promoted = TournamentEvent.objects.get(tournament=tournament, type="PlayerPromoted").data
+    assert f"entrant {left} left the field." in promoted["why"] and not names_alice(canonical_json(promoted))
+
+    def why_promoted() -> str:
+        decisions = APIClient().get(f"/api/tournaments/{tournament.pk}/decisions").json()
+        return next(d["why"] for d in decisions if d["type"] == "PlayerPromoted")
+
+    assert "Alice left the field." in why_promoted()
+    shown = delete(alice)
+    assert f"{shown} left the field." in why_promoted()

@@ -47,6 +47,12 @@ function nameOf(entrantId) {
   return entrant ? entrant.name : interpolate(gettext("entrant %(id)s"), { id: entrantId });
 }
 
+// The server's own reasons name a person "entrant N" (no person's name is written in an event):
+// shown with the name they have now.
+function withNames(text) {
+  return text ? text.replace(/\bentrant (\d+)\b/g, (_, id) => nameOf(Number(id))) : text;
+}
+
 function hasBracket(summary) {
   const format = summary.format === "league" ? summary.options.format : summary.format;
   return BRACKET_FORMATS.has(format);
@@ -516,7 +522,7 @@ function describe(event) {
         })
         : interpolate(gettext("Round %(round)s is paired: %(tables)s."), { round, tables });
     }
-    case "RoundUnpaired": return interpolate(gettext("Round %(round)s is paired again (%(reason)s)."), { round, reason: d.reason });
+    case "RoundUnpaired": return interpolate(gettext("Round %(round)s is paired again (%(reason)s)."), { round, reason: withNames(d.reason) });
     case "TablesStarted": return interpolate(ngettext("Round %(round)s: %(count)s table started.",
       "Round %(round)s: %(count)s tables started.", d.tables.length), { round, count: formatNumber(d.tables.length) });
     case "RoundStarted": return interpolate(gettext("Round %(round)s started."), { round });
@@ -567,7 +573,7 @@ function describe(event) {
 function whyOf(event) {
   const d = event.data;
   if (!d.rule) return null;
-  return h("span", { class: "small muted log-why", "data-rule": d.rule }, ` ${interpolate(gettext("Why: %(why)s (rule %(rule)s)"), { why: d.why || d.rule, rule: d.rule })}`);
+  return h("span", { class: "small muted log-why", "data-rule": d.rule }, ` ${interpolate(gettext("Why: %(why)s (rule %(rule)s)"), { why: withNames(d.why) || d.rule, rule: d.rule })}`);
 }
 
 // A decision about the reader's own entry is told at once, not only written in the log.
