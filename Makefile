@@ -17,6 +17,10 @@ MO_FILES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
 %.mo: %.po
 	msgfmt --check -o $@ $<
 
+# The browser tests' own tools from npm (axe-core, the accessibility checker), as package-lock.json pins them.
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -37,7 +41,7 @@ test: $(VENV)/.installed $(MO_FILES)
 # the heavy tests, each with processes of its own, then ran four at once (the league night took
 # 589 s instead of about 160, in a run of 27 min 54 s).
 TEST_ALL_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
-test-all: $(VENV)/.installed $(MO_FILES)
+test-all: $(VENV)/.installed $(MO_FILES) node_modules/.package-lock.json
 	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -n $(TEST_ALL_WORKERS) --dist worksteal \
 		--cov --cov-report=term --durations=25
 
@@ -65,4 +69,4 @@ settings-doc: $(VENV)/.installed
 	$(BIN)/python -m server.settings_doc
 
 clean:
-	rm -rf $(VENV) var
+	rm -rf $(VENV) var node_modules

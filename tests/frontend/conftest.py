@@ -160,10 +160,11 @@ class Pages:
         self.errors: list[str] = []
         self.shots = 0
 
-    def open(self, *, width: int = 1280, height: int = 900, mobile: bool = False, permissions=None):
+    def open(self, *, width: int = 1280, height: int = 900, mobile: bool = False, permissions=None,
+             locale: str | None = None):
         context = self.browser.new_context(
             base_url=self.base_url, viewport={"width": width, "height": height}, is_mobile=mobile,
-            has_touch=mobile, permissions=permissions or [],
+            has_touch=mobile, permissions=permissions or [], locale=locale,
         )
         context.set_default_timeout(30_000)
         self.contexts.append(context)

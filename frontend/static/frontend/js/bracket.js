@@ -162,8 +162,9 @@ export function drawBracket(bracket, { tableHref = (id) => `/tables/${id}` } = {
         text: interpolate(gettext("Table %(table)s"), { table: formatNumber(m.position + 1) }) }) : null,
       m.side === "third-place" ? s("text", { class: "side-title", x: p.x, y: p.y - 6, text: gettext("Third place") }) : null);
     if (m.match) {
-      return s("a", { href: tableHref(m.match, m),
-        "aria-label": interpolate(gettext("%(match)s: %(players)s; %(status)s. Open the table."), { match: label, players: vs, status }) }, group);
+      // Named by what it shows (its players and table), described by the group's title: a label
+      // of its own would hide the visible names from speech control ("click alice").
+      return s("a", { href: tableHref(m.match, m) }, group);
     }
     return group;
   });

@@ -51,7 +51,7 @@ async function loadHistory() {
     h("figure", { class: "chart-figure" }, lineChart(points, { title, yLabel: "μ − 3σ" }),
       h("figcaption", { class: "muted small" }, gettext("The line is the rating (μ − 3σ); the band spans μ ± σ."))),
     h("details", {}, h("summary", {}, gettext("The history as a table")),
-      h("div", { class: "table-scroll" }, h("table", { class: "data" },
+      h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": gettext("The history as a table") }, h("table", { class: "data" },
         h("thead", {}, h("tr", {}, ["#", gettext("Table"), gettext("Rank"), "μ", "σ", gettext("Rating")].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, rows.map((row) => h("tr", {},
           h("td", {}, row.reversal ? "" : String(rated.indexOf(row) + 1)),

@@ -334,7 +334,7 @@ function renderPlayers() {
     const here = info.bot ? "bot" : online.has(info.seat) ? "online" : info.name ? "away" : "empty";
     const hereText = presenceText(here);
     return h("li", { class: ["player", toAct.includes(info.seat) && "is-current"] },
-      h("span", { class: `presence presence-${here}`, title: hereText, "aria-label": hereText }),
+      h("span", { class: `presence presence-${here}`, role: "img", title: hereText, "aria-label": hereText }),
       h("span", { class: "player-name" }, nameOrYou(info.seat)),
       toAct.includes(info.seat) ? h("span", { class: "badge badge-turn" }, gettext("to play")) : null,
       !info.bot && info.user ? h("a", { href: `/players/by-id/${info.user}`, class: "small" }, gettext("profile")) : null);

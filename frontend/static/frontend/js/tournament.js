@@ -447,7 +447,8 @@ function renderRounds() {
     rnd.date ? h("span", { class: "muted small" }, ` ${dayText(rnd.date)}`) : null,
     rnd.deadline && rnd.status !== "complete"
       ? h("span", { class: "muted small" }, ` · ${interpolate(gettext("deadline %(when)s"), { when: deadlineText(rnd.deadline) })}`) : null),
-  h("div", { class: "table-scroll" }, h("table", { class: "data" }, h("thead", {}, h("tr", {}, columns.map((t) => h("th", { scope: "col" }, t)))),
+  h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": roundName(rnd.round) },
+    h("table", { class: "data" }, h("thead", {}, h("tr", {}, columns.map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, rnd.tables.map((table) => h("tr", { "data-table": String(table.table), "data-result": table.result ? "yes" : "no" },
       h("td", {
         title: table.bracket ? interpolate(gettext("Table %(table)s (%(id)s)"), { table: formatNumber(table.table), id: table.bracket }) : null,

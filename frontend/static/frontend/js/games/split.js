@@ -1,7 +1,7 @@
 // Split: half-cards, matches of a top and a bottom half, upgrades, bonuses, three rounds.
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, pgettext } from "../i18n.js";
-import { actionBar, cardCount, cardFace, hint, keepSelection, moveButton, section, seatLabel, shuffledWith } from "./common.js";
+import { actionBar, cardCount, cardFace, hint, keepSelection, moveButton, section, seatLabel, shuffledWith, spokenAs } from "./common.js";
 
 // The suit's symbol and colour (the card's CSS class); its name comes from suitName.
 const SUITS = { S: ["♠", "black"], H: ["♥", "red"], D: ["♦", "red"], C: ["♣", "black"] };
@@ -105,9 +105,9 @@ function render(view, legal, ctx) {
       if (take && ctx.interactive) {
         return h("button", {
           type: "button", class: "btn btn-card", "data-move": JSON.stringify(take), "data-key": `take:${card}`,
-          disabled: ctx.busy, "aria-label": interpolate(gettext("Take %(card)s and every card after it"), { card: cardName(card) }),
-          onclick: () => ctx.send(take),
-        }, splitCard(card, { className: "card-sm" }), " ", gettext("take"));
+          disabled: ctx.busy, onclick: () => ctx.send(take),
+        }, ...spokenAs([splitCard(card, { className: "card-sm" }), " ", gettext("take")],
+          interpolate(gettext("Take %(card)s and every card after it"), { card: cardName(card) })));
       }
       return splitCard(card, { key: `row:${index}` });
     }) : h("span", { class: "muted" }, pgettext("pile", "empty"))));
