@@ -17,3 +17,4 @@ class NotificationShown(TypedDict):
     url: str
     created_at: datetime
     read_at: datetime | None
+    sender: str | None

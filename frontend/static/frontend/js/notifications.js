@@ -2,7 +2,7 @@
 // live by /ws/notifications/ (polling GET /api/notifications/unread-count while the socket
 // cannot open), the browser's own notifications for ones that arrive while the tab is hidden
 // (only once the person allowed them with the button: never asked on load), the list on
-// /notifications and the per-kind choices on /account. Text goes in with textContent only.
+// /notifications (an invitation's sender may be muted from it) and the per-kind choices on /account. Text goes in with textContent only.
 
 import { api, get, post } from "./api.js";
 import { formatDateTime, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
@@ -108,7 +108,30 @@ function listItem(notification) {
     if (!notification.read_at) post("notifications/read", { ids: [notification.id] }).catch(() => {});
   });
   item.append(link, body, when);
+  if (notification.sender) item.append(" ", muteButton(notification.sender));
   return item;
+}
+
+// An invitation's sender may be muted from it: their invitations then never reach this person.
+function muteButton(sender) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "btn btn-small notification-mute";
+  button.textContent = gettext("Mute sender");
+  button.setAttribute("aria-label", interpolate(gettext("Mute %(username)s: their invitations will not reach you"), { username: sender }));
+  button.addEventListener("click", async () => {
+    const status = document.createElement("p");
+    status.className = "muted";
+    status.setAttribute("role", "status");
+    try {
+      await post(`auth/muted/${encodeURIComponent(sender)}`);
+      status.textContent = interpolate(gettext("%(username)s is muted: their invitations will not reach you."), { username: sender });
+    } catch (err) {
+      status.textContent = err.message;
+    }
+    button.replaceWith(status);
+  });
+  return button;
 }
 
 async function showList() {
