@@ -204,7 +204,7 @@ def exported_names() -> set[str]:
     names = set(metrics.SCRAPED)
     for collector in (metrics.moves, metrics.move_seconds, metrics.group_commit_batch, metrics.sockets_open,
                       metrics.event_loop_lag, metrics.throttle_refusals, metrics.celery_task_seconds,
-                      metrics.celery_task_wait_seconds, metrics.rating_lag_seconds):
+                      metrics.celery_task_wait_seconds, metrics.rating_lag_seconds, metrics.bot_moves_delayed):
         for family in collector.describe():
             names.add(family.name)
             names.update({f"{family.name}_total"} if family.type == "counter" else set())
