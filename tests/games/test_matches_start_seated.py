@@ -106,8 +106,8 @@ def assert_started_as_the_rules_say(match: Match, table: SeatedTable) -> None:
     match.refresh_from_db()
     events = events_of(match)
     seats = [
-        {"seat": i, "user": who.pk, "name": who.shown_name, "bot": ""} if not isinstance(who, str)
-        else {"seat": i, "user": None, "name": who, "bot": who}
+        {"seat": i, "user": who.pk, "bot": ""} if not isinstance(who, str)  # no person's name: issue #39
+        else {"seat": i, "user": None, "bot": who}
         for i, who in enumerate(table.seats)
     ]
     assert events[0].data == {
