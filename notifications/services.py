@@ -161,7 +161,7 @@ def match_finished_notify(*, match_id: int) -> list[int]:
     def told(user_id: int) -> NotificationData:
         return {
             "title": _("Table %(table)s has ended") % {"table": match.pk},
-            "body": _("The %(game)s match at table %(table)s has ended: see how it finished.")
+            "body": _("Your match of %(game)s at table %(table)s has ended: see how it finished.")
             % {"game": game_title(match.game), "table": match.pk},
             "url": f"/tables/{match.pk}",
         }
@@ -304,7 +304,7 @@ def _turn_notify(match: Match) -> list[int]:
     def told(user_id: int) -> NotificationData:
         return {
             "title": _("Your turn at table %(table)s") % {"table": match.pk},
-            "body": _("The %(game)s match at table %(table)s is waiting for your move.")
+            "body": _("Your match of %(game)s at table %(table)s is waiting for your move.")
             % {"game": game_title(match.game), "table": match.pk},
             "url": f"/tables/{match.pk}",
         }

@@ -439,6 +439,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = read_int("CELERY_PREFETCH")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
+# What a task prints (the console e-mail backend's mails, embedded) goes to the worker's own stdout
+# as it is: redirected, Celery logged each line of a password reset mail as a WARNING.
+CELERY_WORKER_REDIRECT_STDOUTS = False
 if _redis_on:
     CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = _redis_at.celery_broker()
 else:

@@ -23,6 +23,9 @@ def link_from_server_log(email: str, timeout: float = 20) -> str:
         start = log.rfind(f"To: {email}")
         found = re.search(r"https?://[^/\s]+(/account/reset/\S+)", log[start:]) if start >= 0 else None
         if found:
+            # Printed as the mail it is, not as a log record per line (it was a WARNING each).
+            line = log[log.rfind("\n", 0, start) + 1:log.find("\n", start)]
+            assert line == f"To: {email}", line
             return found.group(1)
         assert time.monotonic() < deadline, f"no e-mail to {email} in the server's log"
         time.sleep(0.2)

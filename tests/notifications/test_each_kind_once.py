@@ -35,6 +35,8 @@ def test_a_finished_match_tells_each_person_seated_once(alice, bob):
     assert services.match_finished_notify(match_id=match.pk) == []  # a repeated task
     [note] = told(alice, "match_finished")
     assert note.key == str(match.pk) and note.data["url"] == f"/tables/{match.pk}" and note.read_at is None
+    # A game whose name starts with "The" reads once ("The The Game match" before).
+    assert note.data["body"] == f"Your match of The Game at table {match.pk} has ended: see how it finished."
 
 
 def test_a_running_match_is_not_told_as_finished(alice, bob):
