@@ -14,8 +14,8 @@ def token_list(*, user: User) -> QuerySet[ApiToken]:
 
 
 def muted_sender_list(*, user: User) -> QuerySet[MutedSender]:
-    """The senders `user` muted, most recent first."""
-    return MutedSender.objects.filter(user=user).select_related("sender")
+    """The senders `user` muted who still have an account, most recent first."""
+    return MutedSender.objects.filter(user=user, sender__is_active=True).select_related("sender")
 
 
 def invitation_wanted(*, invitee_id: int, sender_id: int) -> bool:

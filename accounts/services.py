@@ -221,14 +221,16 @@ def sender_mute(*, user: User, username: str) -> MutedSender:
 
 def sender_unmute(*, user: User, username: str) -> None:
     """`user` hears from a muted person again; unmuting someone not muted changes nothing."""
-    MutedSender.objects.filter(user=user, sender=_sender_named(user, username)).delete()
+    MutedSender.objects.filter(user=user, sender=_sender_named(user, username, active=False)).delete()
 
 
-def _sender_named(user: User, username: str) -> User:
-    """The person `user` names to mute: a person (a bot sends no invitations), and not themselves."""
+def _sender_named(user: User, username: str, *, active: bool = True) -> User:
+    """The person `user` names to mute: a person (a bot sends no invitations), and not themselves;
+    an active account, unless `active` is False (unmuting someone who has left since)."""
     if name_key(username) in _BOT_KEYS:
         raise bad_request("cannot_mute_bot", _("A bot sends no invitations: there is nothing to mute."))
-    sender = User.objects.filter(username=username, is_active=True).first()
+    people = User.objects.filter(username=username)
+    sender = (people.filter(is_active=True) if active else people).first()
     if sender is None:
         raise not_found("user_not_found", _("There is no player %(username)s.") % {"username": repr(username)})
     if sender.pk == user.pk:
@@ -312,6 +314,8 @@ def user_delete(*, user: User, password: str) -> None:
         locked.groups.clear()
         locked.user_permissions.clear()
         user_tokens_revoke(user=locked)
+        # Whom they muted and who muted them says something about people: it goes with the account.
+        MutedSender.objects.filter(Q(user=locked) | Q(sender=locked)).delete()
         # A tournament shows each entrant by the name copied at registration: that copy goes too.
         Entrant.objects.filter(user=locked).update(name=locked.display_name)
     user.refresh_from_db()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import MutedSender
+from accounts.services import user_delete
+from tests.accounts.helpers import PASSWORD
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -58,10 +60,14 @@ def test_muting_oneself_nobody_or_a_bot_is_refused(bob, username, status, error)
     assert not MutedSender.objects.exists()
 
 
-def test_a_deleted_account_is_nobody_to_mute(alice, bob):
+def test_a_deleted_account_is_nobody_to_mute_and_leaves_the_list(alice, bob, carol):
+    client_for(carol).post("/api/auth/muted/alice")
     alice.is_active = False
     alice.save(update_fields=["is_active"])
     assert code(client_for(bob).post("/api/auth/muted/alice")) == (404, "user_not_found")
+    assert client_for(carol).get("/api/auth/muted").json()["results"] == []
+    assert client_for(carol).delete("/api/auth/muted/alice").status_code == 204
+    assert not MutedSender.objects.exists()
 
 
 def test_invitations_from_is_shown_changed_and_checked(bob):
@@ -74,3 +80,11 @@ def test_invitations_from_is_shown_changed_and_checked(bob):
     assert refused.json()["error"]["extra"]["choices"] == ["anyone", "played_with", "nobody"]
     bob.refresh_from_db()
     assert bob.invitations_from == "played_with"
+
+
+def test_deleting_an_account_forgets_whom_it_muted_and_who_muted_it(alice, bob, carol):
+    client_for(bob).post("/api/auth/muted/alice")
+    client_for(alice).post("/api/auth/muted/carol")
+    client_for(carol).post("/api/auth/muted/bob")
+    user_delete(user=alice, password=PASSWORD)
+    assert list(MutedSender.objects.values_list("user__username", "sender__username")) == [("carol", "bob")]
