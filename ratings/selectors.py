@@ -105,17 +105,20 @@ def ratable_matches(
 ) -> list[RatableMatch]:
     """Every finished, rated match of `game` (both pools), in match-end order, from its MatchFinished fact.
 
-    Left out: a match where a person never played a move of their own (`games.selectors.match_summary`
-    says why), decided from its MovePlayed facts, so the task and a rebuild leave out the same ones.
+    Left out: a sealed match, until its duplicate deal is done (its rating change would tell the
+    tables still playing the deal how it went: issue #39; `ratings.receivers` rates it when it is
+    unsealed, at the ladder's next position); a match where a person never played a move of their
+    own (`games.selectors.match_summary` says why), decided from its MovePlayed facts, so the task
+    and a rebuild leave out the same ones.
     `after` / `upto` bound the match-end key (exclusive / inclusive); `match_ids` picks matches.
     """
     if after is None and upto is None and match_ids is None:
         # The whole history: one pass over each table, joined to its matches.
-        scopes = [Q(match__game=game, match__rated=True, match__status=Match.Status.FINISHED)]
+        scopes = [Q(match__game=game, match__rated=True, match__sealed=False, match__status=Match.Status.FINISHED)]
     else:
         # A task's few matches: ids first, so their facts and seats are found through the index
         # on each table's match column rather than by scanning every MatchFinished fact.
-        matches = Match.objects.filter(game=game, rated=True, status=Match.Status.FINISHED)
+        matches = Match.objects.filter(game=game, rated=True, sealed=False, status=Match.Status.FINISHED)
         if after is not None:
             matches = matches.filter(Q(finished_at__gt=after[0]) | Q(finished_at=after[0], pk__gt=after[1]))
         if upto is not None:
@@ -277,7 +280,7 @@ _GAME_JOIN = (
 # all in its own ladder, so (epoch, match), the prefix of the ledger's unique key, finds them;
 # with the ladder's id as well the planner may walk the ladder's history index instead.
 _HEAD_SQL = f"""
-SELECT m.game, m.status, m.rated, m.finished_at, {_WITH_BOT},
+SELECT m.game, m.status, m.rated AND NOT m.sealed, m.finished_at, {_WITH_BOT},
        (SELECT 1 FROM {_LADDER} l JOIN {_ENTRY} r ON r.epoch = l.epoch AND r.match_id = m.id
         WHERE l.game = m.game LIMIT 1) IS NOT NULL
 FROM {_MATCH} m WHERE m.id = %s
@@ -292,7 +295,7 @@ class MatchHead(NamedTuple):
 
     game: str
     pool: str
-    ratable: bool  # finished and rated (the never-moved rule is applied with the others)
+    ratable: bool  # finished, rated and not sealed (the never-moved rule is applied with the others)
     finished_at: datetime | None
     in_ledger: bool  # rated already, in its ladder's current epoch
 
@@ -347,11 +350,14 @@ def ladder_pending(
         JOIN {_SEAT} s ON s.match_id = m.id
         LEFT JOIN {_RATING} r ON r.ladder_id = %s AND r.competitor = {_COMPETITOR}
         {_GAME_JOIN if cooperative else ""}
-        WHERE m.game = %s AND m.status = %s AND m.rated = %s AND {"" if ladder.pool == Pool.BOTS else "NOT "}({_WITH_BOT})
+        WHERE m.game = %s AND m.status = %s AND m.rated = %s AND m.sealed = %s
+          AND {"" if ladder.pool == Pool.BOTS else "NOT "}({_WITH_BOT})
           {"".join(f" AND {condition}" for condition in scope)}
         ORDER BY m.finished_at, m.id, s.seat
     """
-    params = [ladder.pk, *([ladder.pk] if cooperative else []), ladder.game, Match.Status.FINISHED, True, *scope_params]
+    params = [
+        ladder.pk, *([ladder.pk] if cooperative else []), ladder.game, Match.Status.FINISHED, True, False, *scope_params
+    ]
     return _pending(ladder, sql_rows(sql, params), cooperative)
 
 
