@@ -57,8 +57,17 @@ def demo_tables_top_up(*, live: int | None = None) -> list[Match]:
     return started
 
 
+def demo_table_replace(match_id: int) -> list[Match]:
+    """A match has ended: if it was a demo table, its place is filled at once (`demo_tables_top_up`)
+    rather than at the beat's next call, so a game's watchers do not find it gone for seconds."""
+    if not Match.objects.filter(pk=match_id, created_by__username=HOUSE).exists():
+        return []
+    return demo_tables_top_up()
+
+
 def _bot_table_start(slug: str, house: User) -> Match:
-    """A casual table of `slug`: the stronger bot against random ones."""
+    """A casual table of `slug` with the stronger bot in every seat: a newcomer watches good play
+    (beside a random bot, The Game's team lost within half a minute)."""
     players = max(2, ENGINES[slug].min_players)
-    bots: list[User | str] = [STRONG_BOT[slug], *["random"] * (players - 1)]
+    bots: list[User | str] = [STRONG_BOT[slug]] * players
     return services.match_start_seated(game=slug, seats=bots, created_by=house, rated=False)

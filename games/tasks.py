@@ -46,3 +46,11 @@ def demo_top_up_task() -> list[int]:
     if not settings.DEMO:
         return []
     return [match.pk for match in demo.demo_tables_top_up()]
+
+
+@idempotent_task
+def demo_table_finished_task(match_id: int) -> list[int]:
+    """A match ended (MATCH_FINISHED_TASKS while the demo is on): a demo table is replaced at once."""
+    if not settings.DEMO:
+        return []
+    return [match.pk for match in demo.demo_table_replace(match_id)]

@@ -513,6 +513,8 @@ MATCH_FINISHED_TASKS: list[str] = [
     "tournaments.tasks.tournament_match_finished_task",
     "notifications.tasks.match_finished_notify_task",
 ]
+if DEMO:
+    MATCH_FINISHED_TASKS.append("games.tasks.demo_table_finished_task")
 
 # Celery tasks told (tournament id, event seq) of each tournament event of these types once it
 # is committed; each must be idempotent.

@@ -10,12 +10,14 @@ import httpx
 import pytest
 from django.db import connection
 
+from accounts.models import User
 from games import turns
-from games.bots import BOTS
+from games.bots import BOTS, STRONG_BOT
 from games.demo import demo_tables_live, demo_tables_top_up, demo_users_ensure
 from games.models import Match, Seat
-from games.tasks import demo_top_up_task
+from games.tasks import demo_table_finished_task, demo_top_up_task
 from tests.embedded import serve
+from tests.games.helpers import started_match
 from tests.server.test_production_shape import settings_in_a_fresh_process
 
 
@@ -29,6 +31,36 @@ def test_the_first_tables_are_one_of_each_game_played_by_bots(house):
     assert sorted(m.game for m in started) == sorted(BOTS)
     assert all(m.status == Match.Status.RUNNING and not m.rated for m in started)
     assert all(Seat.objects.filter(match__in=started).values_list("bot", flat=True))
+
+
+def test_every_seat_of_a_demo_table_is_the_games_stronger_bot(house):
+    """Regression: The Game's team seated a random bot beside the strong one and lost within
+    half a minute; a newcomer watching learns nothing from random play."""
+    for match in demo_tables_top_up(live=4):
+        assert set(Seat.objects.filter(match=match).values_list("bot", flat=True)) == {STRONG_BOT[match.game]}
+
+
+def test_a_demo_table_that_ends_is_replaced_at_once_by_the_match_finished_task(house, settings):
+    settings.DEMO = True
+    first = {m.game: m for m in demo_tables_top_up()}
+    assert turns.match_play_out(match_id=first["split"].pk)
+
+    [replacement] = demo_table_finished_task(first["split"].pk)
+
+    assert Match.objects.get(pk=replacement).game == "split"
+    assert demo_table_finished_task(first["split"].pk) == []  # told twice: nothing more
+    people = list(User.objects.filter(username__in=["alice", "bob"]).order_by("username"))
+    assert demo_table_finished_task(started_match("ten", people)) == []  # not the house's
+    settings.DEMO = False
+    assert turns.match_play_out(match_id=first["ten"].pk)
+    assert demo_table_finished_task(first["ten"].pk) == []
+
+
+@pytest.mark.processes
+def test_the_demo_adds_its_replacement_task_to_the_match_finished_tasks_only_when_on():
+    code = "'games.tasks.demo_table_finished_task' in settings.MATCH_FINISHED_TASKS"
+    assert settings_in_a_fresh_process({"DEMO": "1", "SECRET_KEY": "x" * 50}, code).stdout.strip() == "True"
+    assert settings_in_a_fresh_process({"SECRET_KEY": "x" * 50}, code).stdout.strip() == "False"
 
 
 def test_a_table_that_ends_is_replaced_by_a_new_one_of_its_game(house):
