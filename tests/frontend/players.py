@@ -108,6 +108,10 @@ def perform(page: Page, game: str, move: dict) -> None:
         pick(page, f'#board .hand [data-card="{move["card"]}"]')
     elif game == "ten" and action == "buy":
         pick(page, f'#board .ten-market [data-card="{move["card"]}"]')
+        # The page pays with the collection cards that cost the fewest points, not always the
+        # canonical move's first k: the payment is found by its tokens and card count.
+        page.locator(f'#board [data-payment="{move["bust"]}:{move["currency"]}:{len(move["cards"])}"]').first.click()
+        return
     elif game == "sequence-stacks" and action in ("play", "discard", *_STACKS_ACTION_CARDS):
         card = move.get("card") or action
         if move.get("source") == "discard":

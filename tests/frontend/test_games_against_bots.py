@@ -6,7 +6,9 @@ the moves in `legal_moves` are offered, and the page follows the bot's moves liv
 """
 from __future__ import annotations
 
+import json
 import time
+from collections import Counter
 
 import pytest
 
@@ -17,11 +19,20 @@ pytestmark = [pytest.mark.browser, needs_chromium]
 
 
 def offered_moves_are_legal(page) -> None:
-    """Every control that sends a move sends one of the seat's legal moves."""
-    offered, legal = page.evaluate(
-        "() => [[...document.querySelectorAll('#board [data-move]')].map(b => b.dataset.move),"
-        " cardLeagueTable.state.legal.map(m => JSON.stringify(m))]")
-    assert set(offered) <= set(legal), set(offered) - set(legal)
+    """Every control that sends a move sends one of the seat's legal moves. A Ten payment may name
+    any of the buyer's collection cards (rules R9; `legal_moves` lists the first k of them)."""
+    offered, legal, collection = page.evaluate(
+        "() => [[...document.querySelectorAll('#board [data-move]')].map(b => JSON.parse(b.dataset.move)),"
+        " cardLeagueTable.state.legal, cardLeagueTable.state.view.game === 'ten'"
+        " ? cardLeagueTable.state.view.seats[cardLeagueTable.state.seat].collection : []]")
+
+    def canonical(move: dict) -> str:
+        if move["action"] == "buy":
+            assert not Counter(move["cards"]) - Counter(collection), move
+            move = {**move, "cards": len(move["cards"])}
+        return json.dumps(move, sort_keys=True)
+
+    assert {canonical(m) for m in offered} <= {canonical(m) for m in legal}, offered
 
 
 @pytest.mark.parametrize("game", ["ten", "sequence-stacks", "split"])

@@ -2,6 +2,7 @@
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { actionBar, cardCount, cardFace, hint, keepSelection, moveButton, section, seatLabel, shuffledWith } from "./common.js";
+import { bestTotal, cheapestCards } from "./ten-score.js";
 
 const COLOURS = { R: "red", B: "blue", O: "orange", G: "green" }; // the cards' CSS classes
 
@@ -34,6 +35,48 @@ function payment(move) {
   }
   if (move.cards && move.cards.length) parts.push(move.cards.join(" "));
   return parts.length ? parts.join(" + ") : gettext("nothing");
+}
+
+/** The legal payments for one card, each with the collection cards that cost the fewest points
+ * (or those the player picked), cheapest first: points lost, then the tokens' value spent, then
+ * currency (it breaks ties at the end; bust tokens count for nothing there). */
+export function payments(buys, collection, payWith) {
+  const cheapest = new Map();
+  const options = [];
+  for (const move of buys) {
+    const count = move.cards.length;
+    let cards = [];
+    let loss = 0;
+    if (payWith.length) {
+      if (count !== payWith.length) continue;
+      cards = payWith.map((index) => collection[index]);
+      loss = bestTotal(collection) - bestTotal(collection.filter((_, index) => !payWith.includes(index)));
+    } else if (count) {
+      if (!cheapest.has(count)) cheapest.set(count, cheapestCards(collection, count));
+      ({ cards, loss } = cheapest.get(count));
+    }
+    options.push({ move: { ...move, cards }, loss, key: [loss, move.currency + 3 * move.bust, move.currency, count] });
+  }
+  return options.sort((a, b) => {
+    const i = a.key.findIndex((value, index) => value !== b.key[index]);
+    return i < 0 ? 0 : a.key[i] - b.key[i];
+  });
+}
+
+/** The player's collection as toggles, to pay with cards of their own choosing. */
+function payWithPicker(collection, payWith, ui, ctx) {
+  return h("div", { class: "ten-pay-with" },
+    hint(gettext("Or pick the cards of your collection to pay with:")),
+    h("div", { class: "card-row", role: "group", "aria-label": gettext("Cards to pay with") },
+      collection.map((card, index) => tenCard(card, {
+        key: `pay-with:${index}`, className: "card-sm", selected: payWith.includes(index), disabled: ctx.busy,
+        dataset: { payWith: card },
+        onPick: () => {
+          const picked = payWith.includes(index) ? payWith.filter((i) => i !== index) : [...payWith, index].sort((a, b) => a - b);
+          ui.payWith = picked;
+          ctx.refresh(`pay-with:${index}`);
+        },
+      }))));
 }
 
 function bidAmount(move) {
@@ -86,13 +129,25 @@ function renderControls(view, legal, ctx) {
     const buys = legal.filter((m) => m.action === "buy");
     const pass = legal.find((m) => m.action === "pass");
     const chosen = keepSelection(ui, "market", (card) => buys.some((m) => m.card === card));
-    const options = chosen ? buys.filter((m) => m.card === chosen) : [];
+    const collection = view.seats[ctx.seat].collection;
+    const payWith = chosen ? (ui.payWith || []).filter((index) => index < collection.length) : [];
+    const options = chosen ? payments(buys.filter((m) => m.card === chosen), collection, payWith) : [];
+    const usesCards = chosen && buys.some((m) => m.card === chosen && m.cards.length);
     return h("div", { class: "ten-buy" },
-      hint(buys.length ? (chosen ? interpolate(gettext("Pay for %(card)s:"), { card: cardName(chosen) })
+      hint(buys.length ? (chosen ? interpolate(gettext("Pay for %(card)s (the payment that costs you the fewest points first):"),
+        { card: cardName(chosen) })
         : gettext("Pick a card in the market to buy it, or pass."))
         : gettext("Nothing in the market is within reach: pass.")),
-      options.length ? actionBar(options.map((m, i) => moveButton(ctx, m, interpolate(gettext("Pay %(payment)s"),
-        { payment: payment(m) }), { key: `ten:pay:${i}`, className: i === 0 ? "btn-primary" : "" }))) : null,
+      options.length ? actionBar(options.map(({ move, loss }, i) => {
+        const button = moveButton(ctx, move, loss
+          ? interpolate(ngettext("Pay %(payment)s (−%(points)s point)", "Pay %(payment)s (−%(points)s points)", loss),
+            { payment: payment(move), points: formatNumber(loss) })
+          : interpolate(gettext("Pay %(payment)s"), { payment: payment(move) }),
+        { key: `ten:pay:${i}`, className: i === 0 ? "btn-primary" : "" });
+        button.dataset.payment = `${move.bust}:${move.currency}:${move.cards.length}`;
+        return button;
+      })) : chosen && payWith.length ? hint(gettext("No payment uses exactly these cards: pick more or fewer.")) : null,
+      usesCards ? payWithPicker(collection, payWith, ui, ctx) : null,
       actionBar(pass ? moveButton(ctx, pass, gettext("Pass (buy nothing)"), { key: "ten:pass" }) : null));
   }
   return actionBar(legal.map((m) => moveButton(ctx, m, describeMove(m))));
@@ -124,7 +179,7 @@ function render(view, legal, ctx) {
       ? tenCard(card, {
         key: `market:${card}`, dataset: { card }, selected: picked === card, disabled: ctx.busy,
         ariaLabel: interpolate(gettext("Buy %(card)s"), { card: cardName(card) }),
-        onPick: () => { ui.market = ui.market === card ? null : card; ctx.refresh(ui.market ? "ten:pay:0" : `market:${card}`); },
+        onPick: () => { ui.market = ui.market === card ? null : card; ui.payWith = []; ctx.refresh(ui.market ? "ten:pay:0" : `market:${card}`); },
       })
       : tenCard(card, { key: `market-plain:${index}` })) : h("span", { class: "muted" }, gettext("Empty."))));
 
