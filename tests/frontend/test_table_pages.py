@@ -167,13 +167,14 @@ def test_practice_from_here_starts_a_table_at_the_replayed_position(pages, perso
     page.goto(f"/tables/{finished_table}/replay")
     page.wait_for_selector("#controls:not([hidden])")
     assert page.locator("#practice").is_disabled(), "the end is no position to practise from"
+    assert page.locator("#practice-why").is_visible(), "why it is greyed is said, not only in a tooltip"
     page.locator("#first").click()
     page.wait_for_function("() => document.getElementById('replay').dataset.index === '0'")
     for index in (1, 2, 3):
         page.locator("#next").click()
         page.wait_for_function("(i) => document.getElementById('replay').dataset.index === String(i)", arg=index)
     seq = int(page.locator("#replay").get_attribute("data-seq"))
-    assert page.locator("#practice").is_enabled()
+    assert page.locator("#practice").is_enabled() and page.locator("#practice-why").is_hidden()
     assert page.locator("#practice-seat").inner_text() == "Tara"
     pages.screenshot(page, "replay-1280")
     page.locator("#practice").click()
@@ -304,6 +305,8 @@ def test_a_rematch_is_offered_from_the_result_and_accepted_on_its_table(pages, p
     rematch_id = int(offerer.url.rsplit("/", 1)[1])
     assert api.get(f"/api/matches/{rematch_id}").json()["rematch_of"] == match["id"]
     other.get_by_role("link", name="Go to the rematch").click()
+    # The last acceptance starts a rematch, not its creator.
+    other.wait_for_selector("#board :text('The rematch starts as soon as every player has accepted it.')")
     other.get_by_role("button", name="Accept the rematch").click()
     offerer.wait_for_function("() => document.getElementById('table').dataset.status === 'running'")
     seats = api.get(f"/api/matches/{rematch_id}").json()["seats"]

@@ -124,6 +124,9 @@ def test_two_people_play_the_game_with_a_bot_while_a_spectator_watches(pages, li
     for page in (erin, frank, watcher):
         page.wait_for_selector("#table[data-status=finished]")
         page.wait_for_selector("#result:not([hidden])")
+        # One team, one result: no places beside "The team won/lost".
+        assert page.locator("#result th").all_inner_texts()[:2] == ["The team", "Score"]
+        assert page.locator("#result td.place").count() == 0
     assert moves >= 2
 
     final = httpx.get(f"{live_server_url}/api/matches/{match_id}").json()

@@ -30,6 +30,7 @@ const el = {
   practice: document.getElementById("practice"), // signed-in viewers only
   practiceSeat: document.getElementById("practice-seat"),
   practiceLogin: document.getElementById("practice-login"), // anonymous viewers only
+  practiceWhy: document.getElementById("practice-why"), // signed-in viewers only
 };
 
 const state = {
@@ -184,7 +185,8 @@ function showPractice(view) {
   // The server practises only from a dealt position before the end (position_not_playable).
   const playable = Boolean(view) && !view.finished;
   el.practice.disabled = !playable;
-  el.practice.title = playable ? "" : gettext("Choose a position after the deal and before the end.");
+  // Said beside the button, not only in a tooltip that a touch screen never shows.
+  el.practiceWhy.hidden = playable;
   el.practiceSeat.textContent = name(practiceSeat());
 }
 

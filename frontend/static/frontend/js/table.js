@@ -277,7 +277,7 @@ function renderBoard() {
   const wasInside = el.board.contains(document.activeElement);
   if (!state.view) {
     el.board.replaceChildren(h("p", { class: "placeholder" },
-      state.status === "open" ? gettext("The game starts when every seat is taken and the table's creator starts it.")
+      state.status === "open" ? startsWhen()
         : gettext("Loading the table…")));
     return;
   }
@@ -294,6 +294,12 @@ function formatClock(ms) {
 }
 
 function renderTurn() {
+/** What starts an open table: its creator, or for a rematch the last acceptance. */
+function startsWhen() {
+  return state.match.rematch_of ? gettext("The rematch starts as soon as every player has accepted it.")
+    : gettext("The game starts when every seat is taken and the table's creator starts it.");
+}
+
   const view = state.view;
   let text = "";
   if (state.status === "open") text = gettext("Waiting for the table to fill.");
@@ -370,7 +376,7 @@ function renderResult() {
   const winners = countedWinners(state.match, outcome);
   const order = [...state.match.seats].sort((a, b) => ranks[a.seat] - ranks[b.seat] || a.seat - b.seat);
   const rows = order.map((info) => h("tr", { class: winners.includes(info.seat) ? "winner" : "", "data-seat": String(info.seat) },
-    h("td", { class: "place" }, placeText(ranks[info.seat])),
+    team ? null : h("td", { class: "place" }, placeText(ranks[info.seat])),
     h("th", { scope: "row" }, name(info.seat)),
     h("td", {}, formatNumber(outcome.scores[info.seat]))));
   const headline = outcome.cooperative ? (outcome.won ? gettext("The team won!") : gettext("The team lost."))
@@ -384,12 +390,16 @@ function renderResult() {
       ? h("p", { class: "banner", id: "not-rated" }, interpolate(gettext("%(rating)s, so the match counts for nobody's rating."),
         { rating: ratingText(state.match) }))
       : null,
-    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, gettext("Place")),
-      h("th", { scope: "col" }, gettext("Player")), h("th", { scope: "col" }, gettext("Score")))), h("tbody", {}, rows)),
+    h("table", { class: "data" }, h("thead", {}, h("tr", {}, team ? null : h("th", { scope: "col" }, gettext("Place")),
+      h("th", { scope: "col" }, team ? gettext("The team") : gettext("Player")), h("th", { scope: "col" }, gettext("Score")))),
+    h("tbody", {}, rows)),
     h("p", {}, h("a", { class: "btn", href: `/tables/${matchId}/replay` }, gettext("Watch the replay")), " ",
       h("a", { class: "btn", href: "/" }, gettext("Back to the lobby"))),
     rematchOffer(),
   ]);
+  // A cooperative game's seats share one result: places ("1st Ana, 1st tight") under "The team
+  // lost" read as a win, so its table lists the team without them.
+  const team = outcome.cooperative;
 }
 
 // A player of a finished match offers a rematch (or, once someone has, goes to it).
@@ -552,7 +562,8 @@ function renderSetup() {
     footer.push(h("button", { type: "button", class: "btn btn-primary", "data-key": "start", disabled: free > 0 || unaccepted,
       onclick: () => act(`matches/${matchId}/start`, undefined, gettext("The game starts.")) }, gettext("Start the game")));
   } else if (free === 0) {
-    footer.push(h("p", { class: "muted" }, gettext("Every seat is taken: the table's creator starts the game.")));
+    footer.push(h("p", { class: "muted" }, state.match.rematch_of ? startsWhen()
+      : gettext("Every seat is taken: the table's creator starts the game.")));
   }
   const deckNotice = state.match.deck_chosen ? h("div", { class: "banner", id: "deck-chosen" },
     h("p", {}, isCreator() ? gettext("You chose this table's deck: whoever sits down is asked to agree to it.")
