@@ -81,8 +81,7 @@ def stored(game: str, seats: list[User | str], outcome: dict, *, seed: int = 0, 
         started = {
             "type": "MatchStarted", "game": game, "players": len(seats), "rated": rated,
             "seats": [
-                {"seat": i, "user": who.pk if isinstance(who, User) else None,
-                 "name": who.username if isinstance(who, User) else who, "bot": "" if isinstance(who, User) else who}
+                {"seat": i, "user": who.pk if isinstance(who, User) else None, "bot": "" if isinstance(who, User) else who}
                 for i, who in enumerate(seats)
             ],
             "seed_sha256": seed_sha256(seed),
