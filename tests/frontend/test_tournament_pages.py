@@ -115,6 +115,8 @@ def test_a_swiss_tournament_page_follows_a_bot_played_round_live(pages):
     seqs = [entry["seq"] for entry in seen]
     assert seqs == sorted(seqs) and len(set(seqs)) >= 4, "the page did not follow the tournament step by step"
     assert watcher.locator("#activity li[data-type=TableResult]").count() == 4  # two rounds of two tables
+    # An entry names a person by id alone (issue #39): the story names them from the entrants list.
+    assert watcher.locator("#activity li[data-type=PlayerRegistered]", has_text="Olga entered.").count() == 1
     rows = watcher.locator("#standings-table tbody tr")
     assert rows.count() == 4
     assert watcher.locator("#standings-table thead th", has_text="Buchholz").count() == 1
