@@ -661,5 +661,10 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tournament": found,
         "title": GAME_TITLES.get(found.game, found.game),
         "pairing_lines": tournament_selectors.pairing_summaries(found),
-        "tournament_data": {"id": found.pk, "user": _page_user(request), "formats": _formats()},
+        "tournament_data": {
+            "id": found.pk, "user": _page_user(request), "formats": _formats(),
+            # A decision's stored reason is English (with its details); others read its rule's sentence.
+            "rule_sentences": {} if (get_language() or "en").startswith("en")
+            else {rule: str(sentence) for rule, sentence in tournament_selectors.RULE_SENTENCES.items()},
+        },
     })

@@ -574,7 +574,11 @@ function describe(event) {
 function whyOf(event) {
   const d = event.data;
   if (!d.rule) return null;
-  return h("span", { class: "small muted log-why", "data-rule": d.rule }, ` ${interpolate(gettext("Why: %(why)s (rule %(rule)s)"), { why: withNames(d.why) || d.rule, rule: d.rule })}`);
+  // The stored reason is English: other readers get its rule's sentence in their language (the
+  // rule's id, which was shown too, stays in data-rule and the API).
+  const why = data.rule_sentences[d.rule] || withNames(d.why) || d.rule;
+  return h("span", { class: "small muted log-why", "data-rule": d.rule },
+    ` ${interpolate(gettext("Why: %(why)s"), { why })}`);
 }
 
 // A decision about the reader's own entry is told at once, not only written in the log.
