@@ -171,11 +171,13 @@ def match_finished_notify(*, match_id: int) -> list[int]:
 
 
 def round_notify(*, tournament_id: int, seq: int) -> list[int]:
-    """Tells each person of a round that it is paired (their table, or a bye) or has started (a
-    link to their table) (TOURNAMENT_EVENT_TASKS). Keyed by the event, so a round paired again
-    (an organiser's change) is told again, and a repeated task is not."""
+    """Tells each person of a round that it is paired (their table, or a bye) or that their table
+    has started (a link to it) (TOURNAMENT_EVENT_TASKS). A large round starts in batches: each
+    batch's TablesStarted, and the RoundStarted of the last, name the tables they opened. Keyed by
+    the event, so a round paired again (an organiser's change) is told again, and a repeated task
+    is not."""
     event = TournamentEvent.objects.filter(tournament_id=tournament_id, seq=seq).select_related("tournament").first()
-    if event is None or event.type not in ("RoundPaired", "RoundStarted"):
+    if event is None or event.type not in ("RoundPaired", "TablesStarted", "RoundStarted"):
         return []
     if event.type == "RoundPaired":
         kind, data_by_user = Kind.ROUND_PAIRED, _round_paired_data(event)
@@ -207,15 +209,17 @@ def _round_paired_data(event: TournamentEvent) -> dict[int, NotificationData]:
 
 
 def _round_started_data(event: TournamentEvent) -> dict[int, NotificationData]:
-    """A link to each person's table in a RoundStarted (it names each table's match)."""
-    seats = Seat.objects.filter(match_id__in=[table["match"] for table in event.data["tables"]], user__isnull=False)
+    """A link to each person's table in a TablesStarted or RoundStarted (each table's number and
+    match), named by its number in the round as RoundPaired told it (not by the match's id)."""
+    number_of = {table["match"]: table["table"] for table in event.data["tables"]}
+    seats = Seat.objects.filter(match_id__in=list(number_of), user__isnull=False)
     match_of = dict(seats.values_list("user_id", "match_id"))
 
     def told(user_id: int) -> NotificationData:
         return {
             "title": _("Round %(round)s of %(tournament)s has started")
             % {"round": event.data["round"], "tournament": event.tournament.name},
-            "body": _("Your table is open: table %(table)s.") % {"table": match_of[user_id]},
+            "body": _("Your table is open: table %(table)s.") % {"table": number_of[match_of[user_id]]},
             "url": f"/tables/{match_of[user_id]}",
         }
 

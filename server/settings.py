@@ -520,6 +520,7 @@ if DEMO:
 # is committed; each must be idempotent.
 TOURNAMENT_EVENT_TASKS: dict[str, list[str]] = {
     "RoundPaired": ["notifications.tasks.round_notify_task"],
+    "TablesStarted": ["notifications.tasks.round_notify_task"],
     "RoundStarted": ["notifications.tasks.round_notify_task"],
 }
 

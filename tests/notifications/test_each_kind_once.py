@@ -66,7 +66,28 @@ def test_a_round_paired_and_started_tells_each_person_once_and_no_bot(alice, bob
     assert note.data["body"].startswith("You play at table ")
     [note] = told(bob, "round_started")
     assert note.data["url"].startswith("/tables/")
+    # The table's number in the round, as the pairing told it (the match's id before).
+    [table] = [t for t in paired.data["tables"] if bob_entrant(tournament, bob) in t["seats"]]
+    assert note.data["body"] == f"Your table is open: table {table['table']}."
     assert Notification.objects.count() == 6  # the bot is told nothing
+
+
+def bob_entrant(tournament, user) -> int:
+    return tournament.entrants.get(user=user).pk
+
+
+def test_a_round_started_in_batches_tells_the_people_of_every_batch(alice, bob, carol, settings):
+    """Regression: only the last batch's tables (RoundStarted) were told; the earlier batches'
+    (TablesStarted) never heard that their table had opened."""
+    settings.TOURNAMENT_TABLES_PER_BATCH = 1
+    tournament = make_tournament(alice, people=(alice, bob, carol), bots=1)
+    tournament_services.tournament_start(tournament_id=tournament.pk, user=alice)
+    assert tournament_services.tournament_advance(tournament_id=tournament.pk) == ["tables-started", "round-started"]
+    started = list(TournamentEvent.objects.filter(tournament=tournament, type__in=["TablesStarted", "RoundStarted"]))
+    assert [e.type for e in started] == ["TablesStarted", "RoundStarted"]
+    told_people = [services.round_notify(tournament_id=tournament.pk, seq=e.seq) for e in started]
+    assert all(told_people) and sum(map(len, told_people)) == 3
+    assert Notification.objects.filter(kind="round_started").count() == 3
 
 
 def test_a_tournament_event_of_another_type_tells_nobody(alice, bob):
