@@ -389,6 +389,27 @@ def test_a_player_checks_in_another_waits_in_line_and_the_log_says_why(pages, li
     assert "Why:" in waiter.locator("#activity li[data-type=WaitlistClosed]").inner_text()
 
 
+def test_a_player_who_did_not_check_in_is_shown_so_not_as_withdrawn(pages, live_server_url):
+    with organiser_api(live_server_url) as api:
+        tournament = api.post("/api/tournaments", json={
+            "name": "Check-in night", "game": "sequence-stacks", "format": "swiss",
+            "match_options": {"turn_limit": 6}, "field_rules": {"check_in_minutes": 30},
+        }).json()
+        for _ in range(2):
+            assert api.post(f"/api/tournaments/{tournament['id']}/bots", json={"bot": "random"}).status_code == 201
+        player = pages.open()
+        sign_up(player, unique("nia"), display_name="Nia")
+        player.goto(f"/tournaments/{tournament['id']}")
+        player.get_by_role("button", name="Register").click()
+        player.wait_for_selector("#entrants li:has-text('Nia')")
+        assert api.post(f"/api/tournaments/{tournament['id']}/start").status_code == 200
+    player.wait_for_selector("#activity li[data-type=CheckInMissed]", timeout=30_000)
+    player.reload()
+    badge = player.locator("#entrants li:has-text('Nia') .badge")
+    badge.first.wait_for()
+    assert badge.all_inner_texts() == ["did not check in"]
+
+
 def test_an_organiser_runs_an_open_swiss_with_late_arrivals_from_the_pages_alone(pages):
     """The create form sets the field rules; a latecomer joins a running Swiss from its page and the
     log says why they got a bye."""

@@ -36,7 +36,10 @@ const el = {
   activity: document.getElementById("activity"),
 };
 
-const state = { summary: null, entrants: [], rounds: [], standings: [], bracket: null, calendar: null, feed: 0, busy: false };
+const state = {
+  summary: null, entrants: [], rounds: [], standings: [], bracket: null, calendar: null, feed: 0, busy: false,
+  missedCheckIn: new Set(), // entrants out because they had not checked in (their status says only "withdrawn")
+};
 
 function gameOf(slug) {
   return games.find((g) => g.slug === slug) || { title: slug, bots: [] };
@@ -156,6 +159,7 @@ async function follow() {
       if (feed.next >= feed.head || !feed.events.length) break;
     }
     const opening = !state.summary;
+    noteCheckIns(fresh);
     if (fresh.length || opening) await load();
     appendActivity(fresh);
     if (!opening) tellMe(fresh);
@@ -336,7 +340,8 @@ function renderEntrants() {
         ? h("span", { class: "muted small" }, interpolate(gettext("rating %(rating)s"), { rating: ratingText(e.rating) })) : null,
       e.status === "waitlisted"
         ? h("span", { class: "badge" }, interpolate(gettext("waitlist #%(position)s"), { position: formatNumber(e.waitlist_position) }))
-        : e.status !== "active" ? h("span", { class: "badge" }, ENTRANT_STATUS[e.status] || e.status) : null,
+        : e.status === "withdrawn" && state.missedCheckIn.has(e.id) ? h("span", { class: "badge" }, gettext("did not check in"))
+          : e.status !== "active" ? h("span", { class: "badge" }, ENTRANT_STATUS[e.status] || e.status) : null,
       state.summary.status === "registration" && (state.summary.field_rules || {}).check_in_minutes && e.checked_in
         ? h("span", { class: "badge", "data-key": "checked-in" }, gettext("checked in")) : null,
       readmitButton(e))))
@@ -572,16 +577,28 @@ function describe(event) {
 
 // A decision names the rule that made it (tournaments.field_rules): the log says why, beneath.
 function whyOf(event) {
+/** A decision's reason as this reader reads it: the stored English, or its rule's sentence in theirs. */
+function reasonOf(d) {
+  return data.rule_sentences[d.rule] || withNames(d.why) || d.rule;
+}
+
   const d = event.data;
   if (!d.rule) return null;
   // The stored reason is English: other readers get its rule's sentence in their language (the
   // rule's id, which was shown too, stays in data-rule and the API).
-  const why = data.rule_sentences[d.rule] || withNames(d.why) || d.rule;
+  const why = reasonOf(d);
   return h("span", { class: "small muted log-why", "data-rule": d.rule },
     ` ${interpolate(gettext("Why: %(why)s"), { why })}`);
 }
 
 // A decision about the reader's own entry is told at once, not only written in the log.
+function noteCheckIns(events) {
+  for (const event of events) {
+    if (event.type === "CheckInMissed") state.missedCheckIn.add(event.data.entrant);
+    if (event.type === "PlayerReentered" || event.type === "PlayerLateEntered") state.missedCheckIn.delete(event.data.entrant);
+  }
+}
+
 function tellMe(events) {
   if (!user) return;
   const mine = state.entrants.find((e) => e.user === user.id);
@@ -589,7 +606,9 @@ function tellMe(events) {
   for (const event of events) {
     if (event.data.entrant !== mine.id) continue;
     if (event.type === "PlayerPromoted") flash(gettext("A seat was freed: you are in the tournament now."));
-    if (event.type === "CheckInMissed" || event.type === "PlayerDropped") flash(interpolate(gettext("You were dropped. %(why)s"), { why: event.data.why }), "error");
+    if (event.type === "CheckInMissed" || event.type === "PlayerDropped") {
+      flash(interpolate(gettext("You were dropped. %(why)s"), { why: reasonOf(event.data) }), "error");
+    }
   }
 }
 
