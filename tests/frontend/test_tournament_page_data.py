@@ -1,6 +1,6 @@
-"""The tournament page's reasons in the reader's language (issue #43 item 7): a decision's stored
-`why` is English, so a Welsh reader's page is given each rule's sentence in Welsh to show instead
-("Pam: The player checked in. (rheol check_in.checked_in)" before)."""
+"""The tournament page's data and links: reasons in the reader's language (issue #43 item 7; a
+decision's stored `why` is English, so a Welsh reader's page is given each rule's sentence in Welsh,
+"Pam: The player checked in. (rheol check_in.checked_in)" before) and the pairings file (item 9)."""
 from __future__ import annotations
 
 import pytest
@@ -25,3 +25,11 @@ def test_an_english_reader_reads_the_stored_reason_with_its_details(alice):
     tournament = make_tournament(alice)
     html = Client(headers={"Accept-Language": "en-GB"}).get(f"/tournaments/{tournament.pk}").content.decode()
     assert page_data(html, "tournament-data")["rule_sentences"] == {}
+
+
+def test_the_page_links_the_pairings_file_anyone_may_check(alice):
+    """Issue #43 item 9: organisers could not find the export (API only)."""
+    tournament = make_tournament(alice)
+    html = Client().get(f"/tournaments/{tournament.pk}").content.decode()
+    assert f'<a href="/api/tournaments/{tournament.pk}/export" class="small" download id="t-export">' in html
+    assert Client().get(f"/api/tournaments/{tournament.pk}/export").status_code == 200
