@@ -197,13 +197,16 @@ function render(view, legal, ctx) {
     // The symbols alone mean nothing to a newcomer: each counter says what it counts.
     h("span", { class: "token token-currency", title: gettext("currency tokens: they pay for market cards") },
       `● ${formatNumber(seat.currency)}`, h("span", { class: "token-label" }, " ", gettext("currency"))),
-    h("span", { class: "token token-bust", title: gettext("bust tokens: each is worth 3 at the end") },
+    h("span", { class: "token token-bust", title: gettext("bust tokens: each pays 3 in a bid or a purchase") },
       `◆ ${formatNumber(seat.bust)}`, h("span", { class: "token-label" }, " ", gettext("bust"))),
     h("span", {}, cardCount(seat.cards))),
   h("span", { class: "mini-hand" }, seat.collection.map((c) => tenCard(c, { className: "card-sm" }))))));
 
-  return [totals, renderAuction(view, ctx), tableau, market, discard, seats,
-    ctx.interactive && legal.length ? section(gettext("Your move"), "controls", renderControls(view, legal, ctx)) : null];
+  // The decision sits beside what it is about, above the fold at 1280 px: a bid right under the
+  // auction, a draw or a purchase under the tableau and the market (it was below every seat).
+  const controls = ctx.interactive && legal.length ? section(gettext("Your move"), "controls", renderControls(view, legal, ctx)) : null;
+  return view.phase === "auction" ? [totals, renderAuction(view, ctx), controls, tableau, market, discard, seats]
+    : [totals, renderAuction(view, ctx), tableau, market, controls, discard, seats];
 }
 
 function describe(event, ctx) {
