@@ -23,7 +23,7 @@ from chat import selectors
 from chat.models import ChatEvent, ChatMute
 from games import notify
 from games.models import Seat
-from games.selectors import match_get_known
+from games.selectors import match_get_known, watch_required
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found
 from server.limits import whole_number
 
@@ -56,6 +56,8 @@ def chat_message_post(
             "chat_table_sealed",
             _("Until its duplicate deal is done, only the table's players write in its chat."),
         )
+    if not seated:
+        watch_required(match, user)  # a closed table's chat takes nobody it keeps out (403 table_closed_to_spectators)
     reader = selectors.chat_reader(match, user)
     for _attempt in range(_APPEND_ATTEMPTS):
         try:

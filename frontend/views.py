@@ -46,7 +46,13 @@ from frontend.forms import (
 )
 from games import selectors
 from games.bots import BOTS, STRONG_BOT
-from games.models import Match, Seat
+from games.models import (
+    SPECTATOR_DELAY_MOVES_DEFAULT,
+    SPECTATOR_DELAY_MOVES_MAX,
+    SPECTATOR_DELAY_MOVES_MIN,
+    Match,
+    Seat,
+)
 from games.titles import GAME_TITLES
 from notifications import selectors as notification_selectors
 from notifications.models import Kind
@@ -96,6 +102,10 @@ def _page(
 # --- lobby and accounts -----------------------------------------------------------------------
 
 
+# The delay a table's or tournament's form offers for delayed spectators (games.models).
+SPECTATOR_DELAY = {"min": SPECTATOR_DELAY_MOVES_MIN, "max": SPECTATOR_DELAY_MOVES_MAX, "default": SPECTATOR_DELAY_MOVES_DEFAULT}
+
+
 @ensure_csrf_cookie
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
@@ -107,7 +117,7 @@ def home(request: HttpRequest) -> HttpResponse:
     games = [format_html("<strong>{}</strong>", game["title"]) for game in _games()]
     # Safe: each title went through format_html, and the catalogue is ours.
     either = mark_safe(_joined(games, _("%(items)s or %(last)s")))
-    return _page(request, "frontend/home.html", {"clocks": clocks, "game_titles": either})
+    return _page(request, "frontend/home.html", {"clocks": clocks, "game_titles": either, "spectator_delay": SPECTATOR_DELAY})
 
 
 def _joined(items: Sequence[str], pattern: str) -> str:
@@ -388,7 +398,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = User.objects.filter(username=username).first()
     if player is None:
         raise Http404("No such player.")
-    recent = selectors.match_summaries(list(selectors.match_list(player=player.username, viewer=request.user)[:20]))
+    recent = selectors.match_summaries(
+        list(selectors.match_list(player=player.username, viewer=request.user)[:20]), request.user
+    )
     ratings = [_rating_card(row) for row in rating_selectors.user_ratings(player.pk)]
     return _page(request, "frontend/profile.html", {
         "player": player,
@@ -487,10 +499,11 @@ def _match_or_404(match_id: int, user):
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
     """A live table of any of the four games; its module draws the game from the view JSON."""
     match = _match_or_404(match_id, request.user)
-    if not selectors.can_watch(match, request.user).allowed:
+    watch = selectors.can_watch(match, request.user)
+    if not watch.allowed:
         # The same decision as the API's and the socket's: say why and when, show nothing of the table.
         return _page(request, "frontend/table_closed.html", {
-            "match": match, "title": GAME_TITLES.get(match.game, match.game),
+            "match": match, "title": GAME_TITLES.get(match.game, match.game), "opens_when": watch.opens_when,
             "tournament_id": Match.objects.filter(pk=match.pk).values_list(
                 "tournament_table__round__tournament_id", flat=True
             ).first(),
@@ -504,10 +517,12 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "title": GAME_TITLES.get(match.game, match.game),
         "table_data": {
-            "match": _json_ready(selectors.match_summary(match)),
+            "match": _json_ready(selectors.match_summary(match, request.user)),
             "changed_result": tournament_selectors.match_changed_result(match.pk),
             "user": _page_user(request),
             "seat": seat,
+            # A delayed table's moves of delay for this reader while they hold no seat (None: live).
+            "delay_moves": watch.delay_moves,
             "auto_pass": auto_pass,
             "bots": sorted(BOTS.get(match.game, {})),
             "strong_bot": STRONG_BOT.get(match.game),
@@ -640,6 +655,7 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     return _page(request, "frontend/tournaments.html", {
         "formats": _formats(),
         "clocks": TOURNAMENT_CLOCKS,
+        "spectator_delay": SPECTATOR_DELAY,
         "tournaments_data": {
             "formats": _formats(), "user": _page_user(request),
             # What each game allows, so the form offers no format the server would refuse.

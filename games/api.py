@@ -14,7 +14,13 @@ from rest_framework.views import APIView
 from chat import selectors as chat_selectors
 from games import exchange, replay, selectors, services
 from games.engines import ENGINES
-from games.models import Match
+from games.models import (
+    SPECTATOR_DELAY_MOVES_DEFAULT,
+    SPECTATOR_DELAY_MOVES_MAX,
+    SPECTATOR_DELAY_MOVES_MIN,
+    Match,
+    SpectatorPolicy,
+)
 from server.db_router import replica_reads
 from server.pagination import PAGE_PARAMETERS, PageSerializer, paged
 
@@ -84,6 +90,13 @@ class MatchOutputSerializer(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the decision awaited now runs out.")
     rematch_of = serializers.IntegerField(allow_null=True, help_text="The finished match this table is a rematch of.")
     rematch = serializers.IntegerField(allow_null=True, help_text="This finished match's rematch table, once offered.")
+    spectator_policy = serializers.ChoiceField(
+        choices=SpectatorPolicy.choices,
+        help_text="open: anyone watches it live; delayed: spectators see it `spectator_delay_moves` moves behind "
+        "(`seq` and `deadline` as they are shown); closed: only its seats, organiser or creator and staff until it "
+        "has finished (README, Security).",
+    )
+    spectator_delay_moves = serializers.IntegerField(allow_null=True, help_text="A delayed table's delay in moves.")
 
 
 class MatchPageSerializer(PageSerializer):
@@ -122,8 +135,9 @@ class RawEventSerializer(serializers.Serializer):
     hash = serializers.CharField()
 
 
-def _summary(match: Match) -> dict:
-    return MatchOutputSerializer(selectors.match_summary(match)).data
+def _summary(match: Match, viewer=None) -> dict:
+    """The table's summary as `viewer` is shown it (a running delayed table's `seq`: `match_summary`)."""
+    return MatchOutputSerializer(selectors.match_summary(match, viewer)).data
 
 
 class MatchRouteApi(APIView):
@@ -176,6 +190,15 @@ class MatchListCreateApi(APIView):
             help_text="The server commits to its seed now; each seated person may add a random contribution "
             "before the start, and the deal follows from all of them.",
         )
+        spectator_policy = serializers.CharField(
+            required=False, default=SpectatorPolicy.OPEN, max_length=16, allow_blank=True,
+            help_text="open (default), delayed or closed (400 bad_spectator_policy otherwise).",
+        )
+        spectator_delay_moves = serializers.IntegerField(
+            required=False, default=SPECTATOR_DELAY_MOVES_DEFAULT,
+            help_text=f"For a delayed table: how many moves behind its spectators see it, "
+            f"{SPECTATOR_DELAY_MOVES_MIN} to {SPECTATOR_DELAY_MOVES_MAX} (400 bad_spectator_delay otherwise).",
+        )
 
         def validate(self, attrs):
             attrs.setdefault("rated", not attrs.get("private", False))  # a private table is casual
@@ -200,7 +223,10 @@ class MatchListCreateApi(APIView):
             game=request.query_params.get("game"), status=status_filter, player=request.query_params.get("player"),
             viewer=request.user,
         )
-        return paged(matches, request, self, lambda page: MatchOutputSerializer(selectors.match_summaries(page), many=True).data)
+        return paged(
+            matches, request, self,
+            lambda page: MatchOutputSerializer(selectors.match_summaries(page, request.user), many=True).data,
+        )
 
     @extend_schema(request=InputSerializer, responses={201: MatchOutputSerializer})
     def post(self, request):
@@ -215,7 +241,7 @@ class MatchDetailApi(MatchRouteApi):
 
     @extend_schema(responses={200: MatchOutputSerializer})
     def get(self, request, match_id: int):
-        return Response(_summary(selectors.match_get_known(match_id, request.user)))
+        return Response(_summary(selectors.match_get_known(match_id, request.user), request.user))
 
 
 class MatchJoinApi(MatchRouteApi):
@@ -273,7 +299,7 @@ class MatchStartApi(MatchRouteApi):
 
     @extend_schema(request=None, responses={200: MatchOutputSerializer})
     def post(self, request, match_id: int):
-        return Response(_summary(services.match_start(match_id=match_id, user=request.user)))
+        return Response(_summary(services.match_start(match_id=match_id, user=request.user), request.user))
 
 
 class MatchShuffleContributeApi(MatchRouteApi):
@@ -393,7 +419,7 @@ class MatchRematchOfferApi(MatchRouteApi):
     @extend_schema(request=None, responses={201: MatchOutputSerializer})
     def post(self, request, match_id: int):
         match = services.rematch_offer(match_id=match_id, user=request.user)
-        return Response(_summary(match), status=status.HTTP_201_CREATED)
+        return Response(_summary(match, request.user), status=status.HTTP_201_CREATED)
 
 
 class MatchRematchAcceptApi(MatchRouteApi):
@@ -403,7 +429,7 @@ class MatchRematchAcceptApi(MatchRouteApi):
 
     @extend_schema(request=None, responses={200: MatchOutputSerializer})
     def post(self, request, match_id: int):
-        return Response(_summary(services.rematch_accept(match_id=match_id, user=request.user)))
+        return Response(_summary(services.rematch_accept(match_id=match_id, user=request.user), request.user))
 
 
 class SeatAutoPassApi(MatchRouteApi):
@@ -460,19 +486,21 @@ class MoveSubmitApi(MatchRouteApi):
 
 
 class MatchViewApi(MatchRouteApi):
-    """The caller's own view of the match (a spectator's view for anyone not seated)."""
+    """The caller's own view of the match (a spectator's view for anyone not seated: at a delayed
+    table, as it was `spectator_delay_moves` moves ago for all but its organiser, creator and staff)."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: ViewOutputSerializer})
     def get(self, request, match_id: int):
         match = selectors.match_get(match_id)
-        selectors.watch_required(match, request.user)
-        return Response(ViewOutputSerializer(selectors.match_view_for_user(match, request.user)).data)
+        watch = selectors.watch_required(match, request.user)
+        return Response(ViewOutputSerializer(selectors.match_view_for_user(match, request.user, watch)).data)
 
 
 class MatchLogApi(MatchRouteApi):
-    """The move log as the caller's seat may see it (public for spectators), after `since`."""
+    """The move log as the caller's seat may see it (public for spectators), after `since` (a delayed
+    table's spectators' stops `spectator_delay_moves` moves before the head)."""
 
     permission_classes = [AllowAny]
 
@@ -483,8 +511,8 @@ class MatchLogApi(MatchRouteApi):
     def get(self, request, match_id: int):
         since = serializers.IntegerField(min_value=0).run_validation(request.query_params.get("since", 0))
         match = selectors.match_get(match_id)
-        selectors.watch_required(match, request.user)
-        log = selectors.match_log_for_seat(match, selectors.seat_of(match, request.user), since=since)
+        watch = selectors.watch_required(match, request.user)
+        log = selectors.match_log_for_user(match, request.user, watch, since=since)
         return Response(LoggedEventSerializer(log, many=True).data)
 
 

@@ -19,7 +19,11 @@ muted author is not heard, a hidden message comes without its text but to staff)
 spectators' channel (true sends it again, with a `chat_history` from the start);
 `{"type": "chat_since", "since": <chat seq>}` asks for a `chat_history`.
 A table closed to the socket's person (`selectors.can_watch`: a duplicate deal's table before the
-deal is done) sends one `table_closed_to_spectators` error frame and closes with 4403; a private
+deal is done, a closed table before its match has finished) sends one `table_closed_to_spectators`
+error frame and closes with 4403, also when a closed table that was open to find seats at starts
+while the socket has no seat there. At a delayed table, a person the policy puts behind is sent,
+while they hold no seat, every view frame as the table was `spectator_delay_moves` moves before
+its head (`frames.frame_text`'s `delay_moves`); a private
 table to a stranger (`selectors.known_to`), like a number that names no table, one `match_not_found`
 error frame and 4404. A resync or ping
 catches the chat up too: its hints are at most once as well.
@@ -55,7 +59,7 @@ from accounts.sockets import credential_ended
 from chat import selectors as chat_selectors
 from chat import services as chat_services
 from games import fastlane, frames, notify, selectors, services
-from games.models import Match
+from games.models import Match, SpectatorPolicy
 from games.presence import TTL, presence
 from server import languages, metrics
 from server.errors import ApplicationError
@@ -87,11 +91,15 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         try:  # the same decision as every REST route's (selectors.can_watch), before presence or a frame
-            await _in_thread(selectors.watch_required)(match, self.user)
+            watch = await _in_thread(selectors.watch_required)(match, self.user)
         except ApplicationError as refusal:
             await self._error(None, refusal.code, refusal.message, refusal.extra)
             await self.close(code=4403)
             return
+        self.delay_moves = watch.delay_moves  # a delayed table's spectator: every view frame behind
+        # A closed table open to find seats at closes to this socket when it starts, unless it sits.
+        self.watch_again = match.status == Match.Status.OPEN and match.spectator_policy == SpectatorPolicy.CLOSED
+        self.refused = False  # set once `_still_watching` has refused it: it is sent nothing more
         entry = {"user": self.user_id, "seat": None, "name": self.user.shown_name if self.user else None,
                  "client": _client(self.scope, self.user_id)}
         cap = settings.MAX_SOCKETS_PER_CLIENT_AND_TABLE
@@ -150,8 +158,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._announce_presence()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        if not hasattr(self, "entry"):
-            return  # refused at connect and closing: it is sent nothing more
+        if not hasattr(self, "entry") or self.refused:
+            return  # refused (at connect, or when its closed table started) and closing: it is sent nothing more
         if not self._within_rate():
             metrics.throttle_refusals.labels("socket_frames").inc()
             # The frame's id, if it has one, so the client knows which move was refused.
@@ -309,6 +317,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             since = page["head"]
 
     async def _chat_pages(self, since: int):
+        if self.watch_again and not await self._still_watching():
+            return  # its chat closed with the table (chat.selectors.chat_page_for_user)
         while True:
             page = await _in_thread(chat_selectors.chat_page_for_user)(
                 self.match_id, self.user, since=since, spectators_shown=self.spectators_shown
@@ -333,14 +343,18 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._send_frame("snapshot")
 
     async def presence_changed(self, message: dict) -> None:
+        if self.refused:
+            return
         await self.send_json({"type": "presence", **message["presence"]})
 
     async def _send_frame(self, kind: str, hint: int | None = None) -> None:
+        if self.watch_again and not await self._still_watching():
+            return
         known = None if hint is None else frames.frame_text_known(
-            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint
+            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint, delay_moves=self.delay_moves
         )
         seq, seat, text = known or await _in_thread(frames.frame_text)(
-            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint
+            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint, delay_moves=self.delay_moves
         )
         if seat != self.seat:  # the table is told where this person sits now
             self.seat = seat
@@ -351,6 +365,23 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return  # another hint already brought this socket here
         self.last_seq = seq
         await self.send(text_data=text)
+
+    async def _still_watching(self) -> bool:
+        """Asks `can_watch` again before a frame while a closed table is open (see `connect`): once it
+        has started, a person it keeps out is sent the refusal and the socket closes (4403)."""
+        if self.refused:
+            return False
+        try:
+            match = await _in_thread(selectors.match_get)(self.match_id)
+            await _in_thread(selectors.watch_required)(match, self.user)
+        except ApplicationError as refusal:
+            self.refused = True
+            await self._error(None, refusal.code, refusal.message, refusal.extra)
+            await self.close(code=4403)
+            return False
+        if match.status != Match.Status.OPEN:
+            self.watch_again = False  # running with this person let in: its seats no longer change
+        return True
 
     async def _presence(self, operation: str, *args):
         """Presence is a courtesy: while Redis is away the table plays on without it."""
@@ -399,11 +430,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def _poll(self) -> None:
         """Without a shared channel layer (the embedded default's in-memory one), moves made in
-        another process (the worker's bots and clocks) send no hint here: look for them."""
+        another process (the worker's bots and clocks) send no hint here: look for them. (A delayed
+        table's spectator is always behind the head: a head already looked for is not again.)"""
+        polled = 0
         while True:
             await asyncio.sleep(settings.LIVE_POLL_SECONDS)
             head = await _in_thread(selectors.match_head)(self.match_id)
-            if head > self.last_seq:
+            if head > max(self.last_seq, polled):
+                polled = head
                 await self._send_frame("update")
 
     async def _error(self, client_id, code: str, message: StrOrPromise, extra: dict | None = None) -> None:

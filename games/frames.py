@@ -11,6 +11,12 @@ seat that last saw the same seq is sent the same text.
 A socket is a person (or nobody), not a seat: the seat its frames show is read off the head
 each frame is built on, so a socket opened before its user left the table, or before the
 seat was taken by someone else, never receives that seat's hand.
+
+A delayed table's spectator (`delay_moves`: `games.selectors.can_watch`) holding no seat at the
+head is sent the table as it was that many moves before it (`selectors.moves_behind`): the frame's
+`seq`, view and events all stop there, and its `deadline` is left out (the clock of a decision
+they cannot see yet would tell when each move came). Such frames are built on a worker thread
+(the position behind needs a read of the log), then kept with the head's other texts.
 """
 from __future__ import annotations
 
@@ -24,9 +30,9 @@ from django.conf import settings
 from games import store
 from games.engines import ENGINES
 from games.models import Event, Match
-from games.selectors import redacted_events
+from games.selectors import moves_behind, redacted_events
 from games.shapes import FrameBody
-from games.state import recent_engine_events, state_at_head, state_cache, state_catch_up
+from games.state import behind_cache, recent_engine_events, state_at_head, state_behind, state_cache, state_catch_up
 from server.errors import match_not_found
 
 _TEXTS_PER_HEAD = 64  # distinct (kind, seat, since) frames kept for one head
@@ -92,11 +98,12 @@ def _frame_built(head: MatchHead, seat: int | None, state: Any, rows) -> FrameBo
 
 
 class _Memo:
-    __slots__ = ("head", "texts")
+    __slots__ = ("behind", "head", "texts")
 
     def __init__(self, head: MatchHead) -> None:
         self.head = head
         self.texts: dict[tuple, str] = {}
+        self.behind: dict[int, int] = {}  # moves of delay -> the seq shown that far behind this head
 
 
 _memos: OrderedDict[int, _Memo] = OrderedDict()
@@ -109,7 +116,9 @@ class FrameText(NamedTuple):
     text: str | None  # None: an update with nothing new
 
 
-def frame_text_known(match_id: int, viewer: int | None, *, kind: str, since: int, hint: int) -> FrameText | None:
+def frame_text_known(
+    match_id: int, viewer: int | None, *, kind: str, since: int, hint: int, delay_moves: int | None = None
+) -> FrameText | None:
     """`frame_text`'s answer when this process can give it without the database (from the
     frames and states it holds: on the event loop), else None."""
     memo = _memos.get(match_id)
@@ -117,6 +126,15 @@ def frame_text_known(match_id: int, viewer: int | None, *, kind: str, since: int
         return None
     head = memo.head
     seat = head.seat_of(viewer)
+    if _behind(head, seat, delay_moves):
+        assert delay_moves is not None  # `_behind` says so
+        shown = memo.behind.get(delay_moves)
+        if shown is None:
+            return None
+        if kind == "update" and shown <= since:
+            return FrameText(shown, None, None)
+        text = memo.texts.get(("behind", delay_moves, kind, since))
+        return None if text is None else FrameText(shown, None, text)
     if kind == "update" and head.seq <= since:
         return FrameText(head.seq, seat, None)
     text = memo.texts.get((kind, seat, since))
@@ -128,9 +146,12 @@ def frame_text_known(match_id: int, viewer: int | None, *, kind: str, since: int
     return FrameText(head.seq, seat, text)
 
 
-def frame_text(match_id: int, viewer: int | None, *, kind: str, since: int, hint: int | None = None) -> FrameText:
+def frame_text(
+    match_id: int, viewer: int | None, *, kind: str, since: int, hint: int | None = None, delay_moves: int | None = None
+) -> FrameText:
     """The `kind` frame for a socket of user `viewer` (None: anonymous) that has seen up to
-    `since`, for the seat `viewer` holds at the head it is built on.
+    `since`, for the seat `viewer` holds at the head it is built on; `delay_moves` moves behind
+    it if `viewer` holds no seat there and the match runs (a delayed table's spectator).
 
     With `hint` (a seq the channel layer announced), a head this process has already read at or
     past it is used as it is: a change after it sends its own hint. Without one (a new socket, a
@@ -141,6 +162,9 @@ def frame_text(match_id: int, viewer: int | None, *, kind: str, since: int, hint
         memo = head_known(_head_read(match_id))
     head = memo.head
     seat = head.seat_of(viewer)
+    if _behind(head, seat, delay_moves):
+        assert delay_moves is not None  # `_behind` says so
+        return _frame_text_behind(memo, kind, since, delay_moves)
     if kind == "update" and head.seq <= since:
         return FrameText(head.seq, seat, None)
     text = memo.texts.get((kind, seat, since))
@@ -149,12 +173,40 @@ def frame_text(match_id: int, viewer: int | None, *, kind: str, since: int, hint
     return FrameText(head.seq, seat, text)
 
 
-def _text_kept(memo: _Memo, kind: str, seat: int | None, since: int, built: FrameBody) -> str:
+def _text_kept(memo: _Memo, kind: str, seat: int | None, since: int, built: FrameBody, key: tuple | None = None) -> str:
     text = json.dumps({"type": kind, "seat": seat, **built})
     if len(memo.texts) >= _TEXTS_PER_HEAD:
         memo.texts.clear()
-    memo.texts[(kind, seat, since)] = text
+    memo.texts[key or (kind, seat, since)] = text
     return text
+
+
+def _behind(head: MatchHead, seat: int | None, delay_moves: int | None) -> bool:
+    """Whether a viewer with `seat` at `head` and `delay_moves` is shown the table behind it."""
+    return seat is None and delay_moves is not None and head.status == Match.Status.RUNNING
+
+
+def _frame_text_behind(memo: _Memo, kind: str, since: int, delay_moves: int) -> FrameText:
+    """A delayed table's spectator's frame: the table `delay_moves` moves behind the memo's head,
+    with no deadline (reads the log: never on the event loop)."""
+    head = memo.head
+    shown = memo.behind.get(delay_moves)
+    if shown is None:
+        shown = memo.behind[delay_moves] = moves_behind(head.match_id, head.seq, delay_moves)
+    if kind == "update" and shown <= since:
+        return FrameText(shown, None, None)
+    key = ("behind", delay_moves, kind, since)
+    text = memo.texts.get(key)
+    if text is None:
+        state = state_behind(head.match_id, head.game, shown)
+        rows = recent_engine_events(head.match_id, after=since, upto=shown)
+        if rows is None:
+            rows = list(Event.objects.filter(
+                match_id=head.match_id, kind=Event.Kind.ENGINE, seq__gt=since, seq__lte=shown
+            ).order_by("seq").values_list("seq", "data"))
+        then = head._replace(seq=shown, deadline=None)
+        text = _text_kept(memo, kind, None, since, _frame_built(then, None, state, rows), key)
+    return FrameText(shown, None, text)
 
 
 def change_applied(match_id: int, change: dict) -> None:
@@ -203,3 +255,4 @@ def forget_all() -> None:
     """Empties the memo (tests reuse database ids)."""
     with _lock:
         _memos.clear()
+    behind_cache.clear()

@@ -35,6 +35,20 @@ class ShuffleContribution(models.Model):
         constraints = [models.UniqueConstraint(fields=["shuffle", "user"], name="contribution_unique_per_user")]
 
 
+# A delayed table's spectators see it this many moves behind (`Match.spectator_delay_moves`).
+SPECTATOR_DELAY_MOVES_DEFAULT = 5
+SPECTATOR_DELAY_MOVES_MIN = 1
+SPECTATOR_DELAY_MOVES_MAX = 50
+
+
+class SpectatorPolicy(models.TextChoices):
+    """Who watches a running table, and how far behind (`games.selectors.can_watch`; README, Security)."""
+
+    OPEN = "open", "open: anyone watches it live"
+    DELAYED = "delayed", "delayed: spectators see it some moves behind"
+    CLOSED = "closed", "closed: only its seats, its organiser or creator and staff, until it has finished"
+
+
 class Match(models.Model):
     """A table of one game. Its truth is its event stream; the columns here are a head and an index."""
 
@@ -83,6 +97,11 @@ class Match(models.Model):
     # A finished match whose deal other tables still play (duplicate deals): its hidden
     # information stays hidden, even once it ends, until the organiser's round is over.
     sealed = models.BooleanField(default=False)
+    # Chosen when the table is made (a tournament's tables take the tournament's), never changed.
+    spectator_policy = models.CharField(max_length=8, choices=SpectatorPolicy.choices, default=SpectatorPolicy.OPEN)
+    spectator_delay_moves = models.PositiveSmallIntegerField(
+        default=SPECTATOR_DELAY_MOVES_DEFAULT, help_text="How many moves behind a delayed table's spectators see it."
+    )
     clock_seconds = models.PositiveIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
 
@@ -91,7 +110,15 @@ class Match(models.Model):
         # (game, status, finished_at): ratings look up finished matches in match-end order.
         indexes = [models.Index(fields=["game", "status"]), models.Index(fields=["game", "status", "finished_at"])]
         # An import file's players are claims: its matches never move anyone's rating.
-        constraints = [models.CheckConstraint(condition=~models.Q(origin="imported", rated=True), name="imported_is_unrated")]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(origin="imported", rated=True), name="imported_is_unrated"),
+            models.CheckConstraint(
+                condition=models.Q(
+                    spectator_delay_moves__gte=SPECTATOR_DELAY_MOVES_MIN, spectator_delay_moves__lte=SPECTATOR_DELAY_MOVES_MAX
+                ),
+                name="match_spectator_delay_in_range",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk} ({self.status})"

@@ -13,10 +13,10 @@ from accounts.models import User
 from games.bots import BOTS, STRONG_BOT
 from games.chain import canonical_time
 from games.engines import ENGINES
-from games.models import Event, Invitation, Match, Seat, ShuffleContribution
+from games.models import Event, Invitation, Match, Seat, ShuffleContribution, SpectatorPolicy
 from games.shapes import MatchRating, MatchSummary, MatchView, ShuffleShown
 from games.shuffle import DERIVATION
-from games.state import state_at_head
+from games.state import state_at_head, state_behind
 from games.verification import ENGINE_KIND, Report, StoredEvent, leading_engine_events, verify_stream
 from server.errors import ApplicationError, forbidden, match_not_found
 from server.limits import whole_number
@@ -69,13 +69,19 @@ def seat_of(match: Match, user: User | AnonymousUser | None) -> int | None:
 
 
 class Watch(NamedTuple):
-    """Whether a person may watch a table, and if not, when it opens to them (`opens_when`)."""
+    """Whether a person may watch a table, and if not, when it opens to them (`opens_when`).
+
+    `delay_moves`: a delayed table's (`SpectatorPolicy.DELAYED`) delay for this person, None to
+    see it live. Every route applies it only while the person holds no seat at the head it shows
+    (a seat sees its own table live), so a person who leaves an open table is behind once it runs."""
 
     allowed: bool
-    opens_when: str | None = None  # "deal_finished": every table of its duplicate deal has finished
+    opens_when: str | None = None  # DEAL_FINISHED or MATCH_FINISHED
+    delay_moves: int | None = None
 
 
-DEAL_FINISHED = "deal_finished"
+DEAL_FINISHED = "deal_finished"  # a duplicate deal's table: when every table of the deal has finished
+MATCH_FINISHED = "match_finished"  # a closed table: when its match has finished
 
 
 def can_watch(match: Match, user: User | AnonymousUser | None) -> Watch:
@@ -84,41 +90,87 @@ def can_watch(match: Match, user: User | AnonymousUser | None) -> Watch:
     A sealed match is a table of a duplicate deal: every table of the round is dealt the same
     deck, so what is played at one is the hidden hand of an opponent at another. It is closed to
     everyone but its own seats, its tournament's organiser and staff until every table of the deal
-    has finished (`match_unseal`), finished or not itself."""
-    if not match.sealed:
+    has finished (`match_unseal`), finished or not itself.
+
+    Otherwise its spectator policy decides while it runs (`SpectatorPolicy`; an open table, and a
+    finished one, are anyone's to watch): a closed table shows itself to its seats, its tournament's
+    organiser, its creator and staff only, until it has finished; a delayed table shows itself to
+    everyone, to all but those `spectator_delay_moves` moves behind (`Watch.delay_moves`)."""
+    if match.sealed:
+        if _watches_live(match, user, seats_count=True):
+            return Watch(True)
+        return Watch(False, DEAL_FINISHED)
+    policy = match.spectator_policy
+    if policy == SpectatorPolicy.OPEN or match.status == Match.Status.FINISHED:
         return Watch(True)
-    if user is not None and user.is_authenticated and (
+    if policy == SpectatorPolicy.CLOSED:
+        if match.status == Match.Status.OPEN or _watches_live(match, user, seats_count=True):
+            return Watch(True)  # an open table shows only its seats: people must find it to sit down
+        return Watch(False, MATCH_FINISHED)
+    if _watches_live(match, user, seats_count=False):
+        return Watch(True)
+    return Watch(True, delay_moves=match.spectator_delay_moves)
+
+
+def _watches_live(match: Match, user: User | AnonymousUser | None, *, seats_count: bool) -> bool:
+    """Staff, the table's creator (a tournament table's is its organiser), the organiser of its
+    tournament and, if `seats_count`, a person seated at it: who watches a closed table."""
+    if user is None or not user.is_authenticated:
+        return False
+    return (
         user.is_staff
-        or Seat.objects.filter(match=match, user=user).exists()
+        or match.created_by_id == user.pk
+        or (seats_count and Seat.objects.filter(match=match, user=user).exists())
         or Match.objects.filter(pk=match.pk, tournament_table__round__tournament__organiser=user).exists()
-    ):
-        return Watch(True)
-    return Watch(False, DEAL_FINISHED)
+    )
 
 
-def watch_required(match: Match, user: User | AnonymousUser | None) -> None:
-    """Refuses (403 `table_closed_to_spectators`) a person `can_watch` keeps out, saying when it opens."""
-    if not can_watch(match, user).allowed:
-        raise ApplicationError(
-            "table_closed_to_spectators",
-            _("This table is closed to spectators until every table of its deal has finished."),
-            extra={"opens_when": DEAL_FINISHED},
-        )
+def watch_required(match: Match, user: User | AnonymousUser | None) -> Watch:
+    """Refuses (403 `table_closed_to_spectators`) a person `can_watch` keeps out, saying when it
+    opens; else their `Watch` (a delayed table's delay with it)."""
+    watch = can_watch(match, user)
+    if not watch.allowed:
+        if watch.opens_when == DEAL_FINISHED:
+            message = _("This table is closed to spectators until every table of its deal has finished.")
+        else:
+            message = _("This table is closed to spectators until its match has finished.")
+        raise ApplicationError("table_closed_to_spectators", message, extra={"opens_when": watch.opens_when})
+    return watch
 
 
-def match_summary(match: Match) -> MatchSummary:
+def moves_behind(match_id: int, head_seq: int, moves: int) -> int:
+    """The seq a viewer `moves` moves behind is shown when the match's head is `head_seq`: the
+    position before the `moves`-th last move (a MovePlayed fact, whoever played it: a person, a
+    bot or the clock) up to the head, or before the first move if fewer have been played."""
+    seqs = list(
+        Event.objects.filter(match_id=match_id, kind=Event.Kind.TABLE, type="MovePlayed", seq__lte=head_seq)
+        .order_by("-seq").values_list("seq", flat=True)[:moves]
+    )
+    return seqs[-1] - 1 if seqs else head_seq
+
+
+def delay_for(match: Match, watch: Watch, seat: int | None) -> int | None:
+    """The moves behind a viewer with `seat` (None: no seat) and `watch` is shown the match now."""
+    if seat is not None or watch.delay_moves is None or match.status != Match.Status.RUNNING:
+        return None
+    return watch.delay_moves
+
+
+def match_summary(match: Match, viewer: User | AnonymousUser | None = None) -> MatchSummary:
     """A table's public facts. The seed and a chosen deck stay hidden until the match ends; that
-    the creator chose the deck does not (`deck_chosen`)."""
-    return match_summaries([match])[0]
+    the creator chose the deck does not (`deck_chosen`). A running delayed table's `seq` is the
+    position `viewer` is shown (`can_watch`; None: anyone), and its `deadline` is left out behind."""
+    return match_summaries([match], viewer)[0]
 
 
-def match_summaries(matches: list[Match]) -> list[MatchSummary]:
+def match_summaries(matches: list[Match], viewer: User | AnonymousUser | None = None) -> list[MatchSummary]:
     """`match_summary` of each match, with what they need read once for all of them (a page of
     fifty tables was fifty reads of seats and a hundred of events more)."""
     ids = [match.pk for match in matches]
     seats_of: dict[int, list[Seat]] = {match_id: [] for match_id in ids}
     for seat in Seat.objects.filter(match_id__in=ids).select_related("user").order_by("seat"):
         seats_of[seat.match_id].append(seat)
+    behind = _shown_behind(matches, seats_of, viewer)
     rated_finished = [m.pk for m in matches if m.status == Match.Status.FINISHED and m.rated]
     moved = people_who_moved(Event.objects.filter(match_id__in=rated_finished)) if rated_finished else set()
     started = [
@@ -134,10 +186,27 @@ def match_summaries(matches: list[Match]) -> list[MatchSummary]:
     return [
         _summary(
             match, seats_of[match.pk], moved, firsts.get(match.pk, (None, None))[0], shuffles.get(match.pk),
-            rematches.get(match.pk),
+            rematches.get(match.pk), behind.get(match.pk),
         )
         for match in matches
     ]
+
+
+def _shown_behind(
+    matches: list[Match], seats_of: dict[int, list[Seat]], viewer: User | AnonymousUser | None
+) -> dict[int, int]:
+    """Per running delayed match that `viewer` holds no seat at and sees behind: the seq shown."""
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    shown: dict[int, int] = {}
+    for match in matches:
+        if match.spectator_policy != SpectatorPolicy.DELAYED or match.status != Match.Status.RUNNING:
+            continue
+        if viewer_id is not None and any(seat.user_id == viewer_id for seat in seats_of[match.pk]):
+            continue
+        if _watches_live(match, viewer, seats_count=False):
+            continue
+        shown[match.pk] = moves_behind(match.pk, match.last_seq, match.spectator_delay_moves)
+    return shown
 
 
 def _shuffles(
@@ -173,6 +242,7 @@ def _summary(
     opened_by: str | None,
     shuffle: ShuffleShown | None,
     rematch: int | None,
+    behind: int | None = None,
 ) -> MatchSummary:
     finished = match.revealed
     options = match.options if finished else {k: v for k, v in match.options.items() if k != "deck"}
@@ -202,16 +272,18 @@ def _summary(
             }
             for s in range(match.players)
         ],
-        "seq": match.last_seq,
+        "seq": match.last_seq if behind is None else behind,
         "seed_sha256": match.seed_sha256,
         "seed": match.seed if finished else None,
         "shuffle": shuffle,
         "outcome": None if match.sealed else match.outcome,
         "ranks": None if match.sealed else _counted_ranks(match, seat_rows),
         "clock_seconds": match.clock_seconds,
-        "deadline": match.deadline,
+        "deadline": match.deadline if behind is None else None,
         "rematch_of": match.rematch_of_id,
         "rematch": rematch,
+        "spectator_policy": match.spectator_policy,
+        "spectator_delay_moves": match.spectator_delay_moves if match.spectator_policy == SpectatorPolicy.DELAYED else None,
     }
 
 
@@ -305,17 +377,33 @@ def _rating(match: Match, never_moved: list[int]) -> MatchRating | None:
     return {"rated": True, "reason": None, "seats": []}
 
 
-def match_view_for_user(match: Match, user: User | None) -> MatchView:
-    """The caller's own seat's view and legal moves, or the spectator view for anyone not seated."""
+def match_view_for_user(match: Match, user: User | None, watch: Watch | None = None) -> MatchView:
+    """The caller's own seat's view and legal moves, or the spectator view for anyone not seated:
+    `delay_for` moves behind the head at a delayed table (`watch`: `can_watch`'s answer, asked if
+    not given)."""
     seat = seat_of(match, user)
-    view, legal = None, []
+    seq, view, legal = match.last_seq, None, []
     if match.status != Match.Status.OPEN:
         engine = ENGINES[match.game]
-        state = state_at_head(match.pk, match.game, match.last_seq)
+        delay = delay_for(match, watch or can_watch(match, user), seat)
+        if delay is None:
+            state = state_at_head(match.pk, match.game, match.last_seq)
+        else:
+            seq = moves_behind(match.pk, match.last_seq, delay)
+            state = state_behind(match.pk, match.game, seq)
         view = engine.view(state, seat)
         if seat is not None:
             legal = engine.legal_moves(state, seat)
-    return {"match": match.pk, "seq": match.last_seq, "seat": seat, "view": view, "legal_moves": legal}
+    return {"match": match.pk, "seq": seq, "seat": seat, "view": view, "legal_moves": legal}
+
+
+def match_log_for_user(match: Match, user: User | None, watch: Watch, *, since: int = 0) -> list[dict[str, Any]]:
+    """The log after `since` as the caller's seat may see it; a delayed table's spectator's stops
+    `delay_for` moves behind the head."""
+    seat = seat_of(match, user)
+    delay = delay_for(match, watch, seat)
+    upto = None if delay is None else moves_behind(match.pk, match.last_seq, delay)
+    return match_log_for_seat(match, seat, since=since, upto=upto)
 
 
 def match_log_for_seat(

@@ -24,7 +24,19 @@ from games import frames, notify, schedule, store
 from games.bots import BOTS, STRONG_BOT
 from games.chain import canonical_json, canonical_time, event_hash, seed_sha256
 from games.engines import ENGINES, Engine, IllegalMove
-from games.models import Event, Invitation, Match, MoveReceipt, Seat, Shuffle, ShuffleContribution
+from games.models import (
+    SPECTATOR_DELAY_MOVES_DEFAULT,
+    SPECTATOR_DELAY_MOVES_MAX,
+    SPECTATOR_DELAY_MOVES_MIN,
+    Event,
+    Invitation,
+    Match,
+    MoveReceipt,
+    Seat,
+    Shuffle,
+    ShuffleContribution,
+    SpectatorPolicy,
+)
 from games.move_messages import move_message
 from games.selectors import deck_chosen_by_creator
 from games.shuffle import DERIVATION, contribution_valid, contributions_canonical, deck_seed
@@ -66,8 +78,11 @@ def match_create(
     clock_seconds: int | None = None,
     contributed_shuffle: bool = False,
     private: bool = False,
+    spectator_policy: str = SpectatorPolicy.OPEN,
+    spectator_delay_moves: int = SPECTATOR_DELAY_MOVES_DEFAULT,
 ) -> Match:
     """Opens a table and seats its creator in seat 0; `clock_seconds` limits each decision.
+    `spectator_policy` (`spectator_policy_checked`) says who watches it while it runs.
 
     A `private` table stays out of the lobby; people sit down through its invitation links.
     With `contributed_shuffle` the server commits to its seed now (its SHA-256 is public from
@@ -98,6 +113,7 @@ def match_create(
         engine.start(players, 0, options)  # checks the options now rather than at the start
     except ValueError as exc:
         raise bad_request("bad_options", english_or(str(exc), _("The game does not take those options."))) from None
+    spectator_policy, spectator_delay_moves = spectator_policy_checked(spectator_policy, spectator_delay_moves)
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()
         _check_open_tables(user)
@@ -105,9 +121,35 @@ def match_create(
         match = Match.objects.create(
             game=game, players=players, options=options, rated=rated, created_by=user, clock_seconds=clock_seconds,
             shuffle=shuffle, seed_sha256=shuffle.seed_sha256 if shuffle else "", private=private,
+            spectator_policy=spectator_policy, spectator_delay_moves=spectator_delay_moves,
         )
         Seat.objects.create(match=match, seat=0, user=user)
     return match
+
+
+def spectator_policy_checked(policy: Any, delay_moves: Any) -> tuple[str, int]:
+    """A table's (or a tournament's) spectator policy and delay as given, checked: one of
+    `SpectatorPolicy` (400 `bad_spectator_policy`) and, for a delayed one, a whole number of moves
+    from `SPECTATOR_DELAY_MOVES_MIN` to `SPECTATOR_DELAY_MOVES_MAX` (400 `bad_spectator_delay`;
+    another policy keeps the default, which nothing reads)."""
+    if policy not in SpectatorPolicy.values:
+        raise bad_request(
+            "bad_spectator_policy",
+            _("The spectator policy is one of %(policies)s.") % {"policies": ", ".join(SpectatorPolicy.values)},
+            policies=SpectatorPolicy.values,
+        )
+    if policy != SpectatorPolicy.DELAYED:
+        return policy, SPECTATOR_DELAY_MOVES_DEFAULT
+    if isinstance(delay_moves, bool) or not isinstance(delay_moves, int) or not (
+        SPECTATOR_DELAY_MOVES_MIN <= delay_moves <= SPECTATOR_DELAY_MOVES_MAX
+    ):
+        raise bad_request(
+            "bad_spectator_delay",
+            _("Spectators of a delayed table are %(least)s to %(most)s moves behind.")
+            % {"least": SPECTATOR_DELAY_MOVES_MIN, "most": SPECTATOR_DELAY_MOVES_MAX},
+            least=SPECTATOR_DELAY_MOVES_MIN, most=SPECTATOR_DELAY_MOVES_MAX,
+        )
+    return policy, delay_moves
 
 
 def _check_open_tables(user: User) -> None:
@@ -239,6 +281,8 @@ def match_start_seated(
     rated: bool = True,
     clock_seconds: int | None = None,
     sealed: bool = False,
+    spectator_policy: str = SpectatorPolicy.OPEN,
+    spectator_delay_moves: int = SPECTATOR_DELAY_MOVES_DEFAULT,
 ) -> Match:
     """Opens a table with every seat given (a user, or a bot's name) and starts it at once.
 
@@ -248,7 +292,8 @@ def match_start_seated(
     """
     table = SeatedTable(seats=seats, options=options or {}, sealed=sealed)
     started = matches_start_seated(
-        game=game, tables=[table], created_by=created_by, rated=rated, clock_seconds=clock_seconds
+        game=game, tables=[table], created_by=created_by, rated=rated, clock_seconds=clock_seconds,
+        spectator_policy=spectator_policy, spectator_delay_moves=spectator_delay_moves,
     )
     return started[0]
 
@@ -271,6 +316,8 @@ def matches_start_seated(
     created_by: User,
     rated: bool = True,
     clock_seconds: int | None = None,
+    spectator_policy: str = SpectatorPolicy.OPEN,
+    spectator_delay_moves: int = SPECTATOR_DELAY_MOVES_DEFAULT,
 ) -> list[Match]:
     """Opens and starts many tables of the server's own at once (a tournament round); returns
     their matches in the order of `tables`.
@@ -291,6 +338,8 @@ def matches_start_seated(
                       started_at=started_at, given=given[table.shuffle.pk] if table.shuffle else {})
         for table in tables
     ]
+    for start in starts:  # every table of the batch watched alike (a tournament's policy)
+        start.match.spectator_policy, start.match.spectator_delay_moves = spectator_policy, spectator_delay_moves
     if not starts:
         return []
     with transaction.atomic():
@@ -560,6 +609,7 @@ def rematch_offer(*, match_id: int, user: User) -> Match:
             game=source.game, players=source.players, options={k: v for k, v in source.options.items() if k != "deck"},
             rated=source.rated, created_by=user, clock_seconds=source.clock_seconds, private=source.private,
             shuffle=shuffle, seed_sha256=shuffle.seed_sha256 if shuffle else "", rematch_of=source,
+            spectator_policy=source.spectator_policy, spectator_delay_moves=source.spectator_delay_moves,
         )
         rotated = seats[1:] + seats[:1]
         Seat.objects.bulk_create([

@@ -34,6 +34,8 @@ class MatchSummary(TypedDict):
     deadline: datetime | None
     rematch_of: int | None
     rematch: int | None
+    spectator_policy: str
+    spectator_delay_moves: int | None
 
 
 class MatchView(TypedDict):

@@ -135,6 +135,58 @@ def recent_engine_events(match_id: int, *, after: int, upto: int) -> list[tuple[
     return [(seq, json.loads(data)) for seq, data in cached.events if after < seq <= upto]
 
 
+class _BehindCache:
+    """States behind their match's head, for a delayed table's spectators (`state_behind`): one per
+    match, carried forward as the match moves on, apart from `state_cache` (whose entries only ever
+    move forward to the head)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match_id: int) -> tuple[int, Any] | None:
+        with self._lock:
+            return self._entries.get(match_id)
+
+    def put(self, match_id: int, seq: int, state: Any) -> None:
+        with self._lock:
+            self._entries[match_id] = (seq, state)
+            self._entries.move_to_end(match_id)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+behind_cache = _BehindCache(settings.MATCH_STATE_CACHE_SIZE)
+
+
+def state_behind(match_id: int, game: str, seq: int) -> Any:
+    """The engine state after every engine event up to `seq`, a position behind the head (what a
+    delayed table's spectators are shown): from this process's last such state of the match if it
+    is not past `seq`, else replayed from the start."""
+    cached = behind_cache.get(match_id)
+    if cached is not None and cached[0] == seq:
+        return cached[1]
+    engine = ENGINES[game]
+    after = cached[0] if cached is not None and cached[0] < seq else 0
+    rows = recent_engine_events(match_id, after=after, upto=seq)
+    if rows is None:
+        rows = _engine_rows(match_id, after=after, upto=seq)
+    if after:
+        assert cached is not None  # `after` is its seq
+        state = cached[1]
+        for _, event in rows:
+            state = engine.evolve(state, event)
+    else:
+        state = engine.replay([data for _, data in rows])
+    behind_cache.put(match_id, seq, state)
+    return state
+
+
 def state_at(match_id: int, game: str, seq: int) -> Any:
     """The engine state as it was at `seq` (for replays); not cached."""
     return ENGINES[game].replay(engine_events(match_id, upto=seq))

@@ -81,6 +81,8 @@ CATALOGUE: dict[str, ErrorCode] = {
     "bad_expiry": ErrorCode(400, "An invitation's lifetime is out of the allowed range."),
     "bad_contribution": ErrorCode(400, "A shuffle contribution is not 64 lowercase hex digits."),
     "deck_in_rated_match": ErrorCode(400, "A chosen deck is allowed in casual matches only."),
+    "bad_spectator_policy": ErrorCode(400, "A spectator policy other than open, delayed or closed."),
+    "bad_spectator_delay": ErrorCode(400, "A delayed table's delay is not a whole number of moves in the allowed range."),
     "deck_with_contributed_shuffle": ErrorCode(400, "A chosen deck is not shuffled, so nobody can add to it."),
     "malformed_move": ErrorCode(400, "A move that is not an object of the game's move shape."),
     "unknown_action": ErrorCode(400, "A move whose action the game does not have."),
@@ -92,7 +94,8 @@ CATALOGUE: dict[str, ErrorCode] = {
     "private_table_rated": ErrorCode(422, "A private table is casual: it is opened unrated."),
     "match_running": ErrorCode(403, "The match's hidden information is not public until it has ended."),
     "table_closed_to_spectators": ErrorCode(
-        403, "A table of a duplicate deal is closed to all but its seats, organiser and staff until the deal is done."
+        403, "The table is closed to all but its seats, organiser (or creator) and staff: a duplicate deal's until the "
+        "deal is done, a closed table's until it has finished (`extra.opens_when`: deal_finished or match_finished).",
     ),
     "match_not_found": ErrorCode(404, "No match has that id."),
     "invitation_not_found": ErrorCode(404, "No invitation has that token or id."),

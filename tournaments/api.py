@@ -17,6 +17,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engines import ENGINES
+from games.models import (
+    SPECTATOR_DELAY_MOVES_DEFAULT,
+    SPECTATOR_DELAY_MOVES_MAX,
+    SPECTATOR_DELAY_MOVES_MIN,
+    SpectatorPolicy,
+)
 from server.db_router import replica_reads
 from server.errors import bad_request, forbidden
 from server.pagination import PAGE_PARAMETERS, PageSerializer, paged
@@ -47,6 +53,11 @@ class TournamentOutputSerializer(serializers.Serializer):
     contributed_shuffle = serializers.BooleanField(
         help_text="Each table's deal mixes the server's committed seed with its seated people's contributions."
     )
+    spectator_policy = serializers.ChoiceField(
+        choices=SpectatorPolicy.choices,
+        help_text="Every table's spectator policy (open, delayed, closed), given to its matches (README, Security).",
+    )
+    spectator_delay_moves = serializers.IntegerField(allow_null=True, help_text="A delayed tournament's delay in moves.")
     entrants = serializers.IntegerField(help_text="Active entrants.")
     total_rounds = serializers.IntegerField(allow_null=True, help_text="When known in advance.")
     current_round = serializers.IntegerField(allow_null=True)
@@ -360,6 +371,15 @@ class TournamentListCreateApi(JsonApiView):
             default=dict,
             help_text="check_in_minutes, waitlist, late_entry, late_entry_until_round, late_entry_award "
             "(bye or zero), reentry, no_show_seconds, no_show_drop_after (README: Who is really there).",
+        )
+        spectator_policy = StrictCharField(
+            required=False, default=SpectatorPolicy.OPEN, max_length=16, allow_blank=True,
+            help_text="Every table's: open (default), delayed or closed (400 bad_spectator_policy otherwise).",
+        )
+        spectator_delay_moves = serializers.IntegerField(
+            required=False, default=SPECTATOR_DELAY_MOVES_DEFAULT,
+            help_text=f"A delayed tournament's: how many moves behind spectators see its tables, "
+            f"{SPECTATOR_DELAY_MOVES_MIN} to {SPECTATOR_DELAY_MOVES_MAX} (400 bad_spectator_delay otherwise).",
         )
 
     @extend_schema(

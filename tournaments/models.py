@@ -12,6 +12,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games.models import (
+    SPECTATOR_DELAY_MOVES_DEFAULT,
+    SPECTATOR_DELAY_MOVES_MAX,
+    SPECTATOR_DELAY_MOVES_MIN,
+    SpectatorPolicy,
+)
+
 
 class Tournament(models.Model):
     """One tournament or league: its settings, and the head of its event stream."""
@@ -49,12 +56,23 @@ class Tournament(models.Model):
     # Each table's deal mixes the server's committed seed with its seated people's contributions
     # (`games.shuffle`); the round's pairing publishes each table's commitment.
     contributed_shuffle = models.BooleanField(default=False)
+    # Every table's spectator policy (`games.models.SpectatorPolicy`), given to its matches when made.
+    spectator_policy = models.CharField(max_length=8, choices=SpectatorPolicy.choices, default=SpectatorPolicy.OPEN)
+    spectator_delay_moves = models.PositiveSmallIntegerField(default=SPECTATOR_DELAY_MOVES_DEFAULT)
     created_at = models.DateTimeField(auto_now_add=True)
     # Head of the event stream; moved only while the row is locked (select_for_update).
     last_seq = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(
+                    spectator_delay_moves__gte=SPECTATOR_DELAY_MOVES_MIN, spectator_delay_moves__lte=SPECTATOR_DELAY_MOVES_MAX
+                ),
+                name="tournament_spectator_delay_in_range",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.format} of {self.game})"

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.engines import ENGINES
+from games.models import SpectatorPolicy
 from server.errors import bad_request, conflict, english_or, not_found
 from tournaments import fold, projections
 from tournaments.formats import FORMATS
@@ -150,6 +151,10 @@ def tournament_summary(tournament: Tournament) -> TournamentSummary:
         "rated": tournament.rated,
         "max_entrants": tournament.max_entrants,
         "contributed_shuffle": tournament.contributed_shuffle,
+        "spectator_policy": tournament.spectator_policy,
+        "spectator_delay_moves": (
+            tournament.spectator_delay_moves if tournament.spectator_policy == SpectatorPolicy.DELAYED else None
+        ),
         "entrants": Entrant.objects.filter(tournament=tournament, status=Entrant.Status.ACTIVE).count(),
         "total_rounds": total_rounds(tournament),
         "current_round": latest,

@@ -34,7 +34,7 @@ from games import turns
 from games.bots import BOTS
 from games.engines import ENGINES
 from games.engines._common import seeded_shuffle
-from games.models import Match, Seat, Shuffle
+from games.models import SPECTATOR_DELAY_MOVES_DEFAULT, Match, Seat, Shuffle, SpectatorPolicy
 from games.selectors import (
     result_ranks,
     seats_never_moved,
@@ -129,8 +129,11 @@ def tournament_create(
     max_entrants: int | None = None,
     contributed_shuffle: bool = False,
     field_rules: dict[str, Any] | None = None,
+    spectator_policy: str = SpectatorPolicy.OPEN,
+    spectator_delay_moves: int = SPECTATOR_DELAY_MOVES_DEFAULT,
 ) -> Tournament:
     """Creates a tournament open for registration; with `starts_at` it starts by itself then.
+    Its tables are watched as `spectator_policy` says (`games.services.spectator_policy_checked`).
 
     With `contributed_shuffle` each round's tables are dealt from the server's seed committed at
     the pairing and what their seated people send before the round starts (`games.shuffle`); the
@@ -158,6 +161,7 @@ def tournament_create(
     match_options = dict(match_options or {})
     _check_match_options(game, match_options)
     rules = _field_rules_checked(format, field_rules)
+    spectator_policy, spectator_delay_moves = game_services.spectator_policy_checked(spectator_policy, spectator_delay_moves)
     seed = secrets.randbits(62)
     seed_sha256 = hashlib.sha256(str(seed).encode()).hexdigest()
     with transaction.atomic():
@@ -177,6 +181,8 @@ def tournament_create(
             seed=seed,
             seed_sha256=seed_sha256,
             contributed_shuffle=contributed_shuffle,
+            spectator_policy=spectator_policy,
+            spectator_delay_moves=spectator_delay_moves,
         )
         _append(
             tournament,
@@ -195,6 +201,9 @@ def tournament_create(
                 "seed_sha256": seed_sha256,
                 "contributed_shuffle": contributed_shuffle,
                 **({"field_rules": rules} if rules else {}),
+                # Only when not open, so an open tournament's first event is as it always was.
+                **({"spectator_policy": spectator_policy} if spectator_policy != SpectatorPolicy.OPEN else {}),
+                **({"spectator_delay_moves": spectator_delay_moves} if spectator_policy == SpectatorPolicy.DELAYED else {}),
             },
             actor=actor_of(organiser),
             key="created",
@@ -818,6 +827,8 @@ def _round_start_batch(tournament: Tournament, rnd: Round, *, actor: str, now: d
         created_by=tournament.organiser,
         rated=tournament.rated,
         clock_seconds=tournament.clock_seconds,
+        spectator_policy=tournament.spectator_policy,
+        spectator_delay_moves=tournament.spectator_delay_moves,
     )
     tables = [{"table": table.number, "match": match.pk} for table, match in zip(batch, matches)]
     if not last:

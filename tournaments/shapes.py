@@ -25,6 +25,8 @@ class TournamentSummary(TypedDict):
     rated: bool
     max_entrants: int | None
     contributed_shuffle: bool
+    spectator_policy: str
+    spectator_delay_moves: int | None
     entrants: int
     total_rounds: int | None
     current_round: int | None

@@ -3,7 +3,7 @@
 import { ApiError, get, pageData, post } from "./api.js";
 import { clockPerMove, flash, h, rerender, timeAgo } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
-import { contributionKey, DECK_CHOSEN_TEXT, ratingText, shuffleContribution } from "./matches.js";
+import { contributionKey, DECK_CHOSEN_TEXT, ratingText, shuffleContribution, spectatorText } from "./matches.js";
 
 const games = pageData("games-data");
 const user = pageData("user-data");
@@ -18,7 +18,15 @@ function gameOf(slug) {
   return games.find((g) => g.slug === slug);
 }
 
+// The delay's field is shown (and checked) only for a delayed table.
+function syncSpectators() {
+  const delayed = form.spectators.value === "delayed";
+  document.getElementById("create-delay-field").hidden = !delayed;
+  form.spectator_delay.disabled = !delayed;
+}
+
 function syncForm() {
+  syncSpectators();
   const game = gameOf(form.game.value);
   const seats = form.players;
   const previous = Number(seats.value) || 2;
@@ -53,8 +61,10 @@ async function create(event) {
     clock_seconds: form.clock.value ? Number(form.clock.value) : null,
     contributed_shuffle: form.contributed.checked,
     private: form.private.checked,
+    spectator_policy: form.spectators.value,
     options,
   };
+  if (body.spectator_policy === "delayed") body.spectator_delay_moves = Number(form.spectator_delay.value);
   try {
     const match = await post("matches", body);
     if (body.contributed_shuffle) {
@@ -78,6 +88,7 @@ async function create(event) {
 
 if (form) {
   form.game.addEventListener("change", syncForm);
+  form.spectators.addEventListener("change", syncSpectators);
   form.addEventListener("submit", create);
   syncForm();
 }
@@ -136,6 +147,7 @@ function tableRow(match) {
       match.status === "open" ? interpolate(ngettext("%(count)s free seat", "%(count)s free seats", free), { count: free }) : null,
       ratingText(match),
       match.deck_chosen ? DECK_CHOSEN_TEXT : null,
+      spectatorText(match),
       match.clock_seconds ? clockPerMove(match.clock_seconds) : null,
       match.status === "finished" ? timeAgo(match.finished_at) : null,
     ].filter(Boolean).join(" · ")),

@@ -6,6 +6,18 @@ import { formatList, formatNumber, gettext, interpolate, language, ngettext, pge
 /** A table whose creator fixed the deck: they may know every hand. */
 export const DECK_CHOSEN_TEXT = gettext("deck chosen by the creator");
 
+/** A table's (or a tournament's) spectator policy as a short label: "closed to spectators",
+ * "spectators 5 moves behind", or null for an open one (the API's `spectator_policy`). */
+export function spectatorText(subject) {
+  if (subject.spectator_policy === "closed") return gettext("closed to spectators");
+  if (subject.spectator_policy === "delayed") {
+    const count = subject.spectator_delay_moves;
+    return interpolate(ngettext("spectators %(count)s move behind", "spectators %(count)s moves behind", count),
+      { count: formatNumber(count) });
+  }
+  return null;
+}
+
 function seatName(match, seat) {
   const info = match.seats[seat];
   return (info && info.name) || interpolate(gettext("Seat %(number)s"), { number: seat + 1 });

@@ -7,7 +7,7 @@ import { rendererFor } from "./games/index.js";
 import { formatDateTime, formatList, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import {
   changedResultText, contributionKey, countedRanks, countedWinners, DECK_CHOSEN_TEXT, placeText, ratingText,
-  shuffleContribution,
+  shuffleContribution, spectatorText,
 } from "./matches.js";
 import { tableChat } from "./chat.js";
 import { MatchSocket } from "./socket.js";
@@ -49,6 +49,7 @@ const el = {
   log: document.getElementById("log-list"),
   allMoves: document.getElementById("all-moves"),
   shuffle: document.getElementById("shuffle-note"),
+  delay: document.getElementById("spectator-delay"),
 };
 
 // --- names and helpers ------------------------------------------------------------------------
@@ -128,6 +129,11 @@ function receive(frame) {
         : gettext("You answer Block windows yourself again."));
       break;
     case "error":
+      // A closed table that was open for seats has started without this reader: its page says why.
+      if (frame.code === "table_closed_to_spectators") {
+        location.reload();
+        return;
+      }
       flash(frame.message || frame.code, "error");
       break;
     default:
@@ -232,6 +238,7 @@ function render() {
   root.dataset.myTurn = myTurn() ? "true" : "false";
   socket.setWaiting(waitingOnBots() && !state.botHintsArrive);
   renderStatus();
+  renderDelay();
   renderConnection();
   renderSetup();
   renderBoard();
@@ -249,11 +256,25 @@ function renderStatus() {
   const texts = { open: gettext("Waiting for players"), running: gettext("Playing"), finished: gettext("Finished") };
   const bits = [texts[state.status] || state.status, ratingText(state.match)];
   if (state.match.deck_chosen) bits.push(DECK_CHOSEN_TEXT);
+  if (state.status !== "finished") bits.push(spectatorText(state.match));
   if (state.match.clock_seconds) {
     bits.push(interpolate(gettext("%(time)s a move"), { time: timePerMove(state.match.clock_seconds) }));
   }
   if (state.seat === null || state.seat === undefined) bits.push(state.status === "finished" ? "" : gettext("you are watching"));
   el.status.textContent = bits.filter(Boolean).join(" · ");
+}
+
+// A delayed table's spectator (no seat; the server says how far behind this reader is shown it:
+// the page data's delay_moves, null for its players, organiser and staff) is told so while it runs.
+function renderDelay() {
+  const count = data.delay_moves;
+  const behind = Boolean(count) && (state.seat === null || state.seat === undefined) && state.status === "running";
+  el.delay.hidden = !behind;
+  if (!behind) return;
+  el.delay.textContent = interpolate(ngettext(
+    "You are watching %(count)s move behind the players: every spectator sees this table as it was %(count)s move ago, so nobody watching can tell a player what is happening now.",
+    "You are watching %(count)s moves behind the players: every spectator sees this table as it was %(count)s moves ago, so nobody watching can tell a player what is happening now.",
+    count), { count: formatNumber(count) });
 }
 
 // "30 seconds", "2 minutes", "1 day": the clock's time per move, in the reader's words (the
@@ -271,6 +292,12 @@ function renderConnection() {
   el.connection.className = `connection connection-${state.connection}`;
   // A finished table has nothing live to show: the badge would claim play that is over.
   el.connection.hidden = state.status === "finished";
+}
+
+/** What starts an open table: its creator, or for a rematch the last acceptance. */
+function startsWhen() {
+  return state.match.rematch_of ? gettext("The rematch starts as soon as every player has accepted it.")
+    : gettext("The game starts when every seat is taken and the table's creator starts it.");
 }
 
 function renderBoard() {
@@ -294,12 +321,6 @@ function formatClock(ms) {
 }
 
 function renderTurn() {
-/** What starts an open table: its creator, or for a rematch the last acceptance. */
-function startsWhen() {
-  return state.match.rematch_of ? gettext("The rematch starts as soon as every player has accepted it.")
-    : gettext("The game starts when every seat is taken and the table's creator starts it.");
-}
-
   const view = state.view;
   let text = "";
   if (state.status === "open") text = gettext("Waiting for the table to fill.");
@@ -375,6 +396,9 @@ function renderResult() {
   const ranks = countedRanks(state.match, outcome);
   const winners = countedWinners(state.match, outcome);
   const order = [...state.match.seats].sort((a, b) => ranks[a.seat] - ranks[b.seat] || a.seat - b.seat);
+  // A cooperative game's seats share one result: places ("1st Ana, 1st tight") under "The team
+  // lost" read as a win, so its table lists the team without them.
+  const team = outcome.cooperative;
   const rows = order.map((info) => h("tr", { class: winners.includes(info.seat) ? "winner" : "", "data-seat": String(info.seat) },
     team ? null : h("td", { class: "place" }, placeText(ranks[info.seat])),
     h("th", { scope: "row" }, name(info.seat)),
@@ -397,9 +421,6 @@ function renderResult() {
       h("a", { class: "btn", href: "/" }, gettext("Back to the lobby"))),
     rematchOffer(),
   ]);
-  // A cooperative game's seats share one result: places ("1st Ana, 1st tight") under "The team
-  // lost" read as a win, so its table lists the team without them.
-  const team = outcome.cooperative;
 }
 
 // A player of a finished match offers a rematch (or, once someone has, goes to it).

@@ -5,7 +5,7 @@ import { ApiError, get, getAll, pageData, post } from "./api.js";
 import { bracketLabel, drawBracket } from "./bracket.js";
 import { flash, h, rerender } from "./dom.js";
 import { countText, formatDateTime, formatFixed, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
-import { contributionKey, shuffleContribution } from "./matches.js";
+import { contributionKey, shuffleContribution, spectatorText } from "./matches.js";
 
 const data = pageData("tournament-data");
 const games = pageData("games-data");
@@ -189,6 +189,7 @@ function render() {
     entrantsText(t.entrants), rounds,
     interpolate(gettext("%(clock)s a move"), { clock: clockText(t.clock_seconds) }), t.rated ? gettext("rated") : gettext("casual"),
     t.contributed_shuffle ? gettext("players add to each shuffle") : null,
+    spectatorText(t),
     t.starts_at && t.status === "registration" ? interpolate(gettext("starts %(when)s"), { when: formatDateTime(t.starts_at) }) : null]
     .filter(Boolean).join(" · ");
   el.champion.hidden = t.champion === null;
@@ -576,12 +577,12 @@ function describe(event) {
 }
 
 // A decision names the rule that made it (tournaments.field_rules): the log says why, beneath.
-function whyOf(event) {
 /** A decision's reason as this reader reads it: the stored English, or its rule's sentence in theirs. */
 function reasonOf(d) {
   return data.rule_sentences[d.rule] || withNames(d.why) || d.rule;
 }
 
+function whyOf(event) {
   const d = event.data;
   if (!d.rule) return null;
   // The stored reason is English: other readers get its rule's sentence in their language (the
@@ -591,7 +592,6 @@ function reasonOf(d) {
     ` ${interpolate(gettext("Why: %(why)s"), { why })}`);
 }
 
-// A decision about the reader's own entry is told at once, not only written in the log.
 function noteCheckIns(events) {
   for (const event of events) {
     if (event.type === "CheckInMissed") state.missedCheckIn.add(event.data.entrant);
@@ -599,6 +599,7 @@ function noteCheckIns(events) {
   }
 }
 
+// A decision about the reader's own entry is told at once, not only written in the log.
 function tellMe(events) {
   if (!user) return;
   const mine = state.entrants.find((e) => e.user === user.id);

@@ -2,6 +2,7 @@
 import { ApiError, get, pageData, post } from "./api.js";
 import { flash, h, rerender } from "./dom.js";
 import { countText, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+import { spectatorText } from "./matches.js";
 
 const data = pageData("tournaments-data");
 const games = pageData("games-data");
@@ -31,7 +32,7 @@ function item(t) {
     h("span", { class: "table-seats" }, h("a", { href: `/tournaments/${t.id}` }, t.name)),
     h("span", { class: "table-meta muted" }, [gameTitle[t.game] || t.game, formatTitle[t.format] || t.format,
       countText(ngettext("%(count)s entrant", "%(count)s entrants", t.entrants), t.entrants),
-      rounds, t.rated ? gettext("rated") : gettext("casual")].filter(Boolean).join(" · ")),
+      rounds, t.rated ? gettext("rated") : gettext("casual"), spectatorText(t)].filter(Boolean).join(" · ")),
     h("span", { class: `status-pill status-${t.status}` }, STATUS[t.status] || t.status));
 }
 
@@ -124,6 +125,9 @@ function syncForm() {
   document.getElementById("turn-limit-field").hidden = form.game.value !== "sequence-stacks";
   // Late entry and re-entry need a format that pairs every round anew (tournaments/field_rules.py).
   document.getElementById("fr-swiss").hidden = !["swiss", "swiss-tables"].includes(form.format.value);
+  const delayed = form.spectators.value === "delayed"; // the delay is shown (and checked) only then
+  document.getElementById("t-delay-field").hidden = !delayed;
+  form.spectator_delay.disabled = !delayed;
 }
 
 // The organiser's field rules: only what was filled in (the server's defaults change nothing).
@@ -173,7 +177,9 @@ async function create(event) {
     max_entrants: form.max_entrants.value ? Number(form.max_entrants.value) : null,
     starts_at: form.starts_at.value ? new Date(form.starts_at.value).toISOString() : null,
     field_rules: readFieldRules(),
+    spectator_policy: form.spectators.value,
   };
+  if (body.spectator_policy === "delayed") body.spectator_delay_moves = Number(form.spectator_delay.value);
   try {
     const created = await post("tournaments", body);
     location.assign(`/tournaments/${created.id}`);
@@ -187,6 +193,7 @@ async function create(event) {
 if (form) {
   form.format.addEventListener("change", syncForm);
   form.game.addEventListener("change", syncForm);
+  form.spectators.addEventListener("change", syncForm);
   form.addEventListener("submit", create);
   syncForm();
 }
