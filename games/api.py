@@ -31,6 +31,9 @@ class SeatOutputSerializer(serializers.Serializer):
     name = serializers.CharField(allow_null=True)
     bot = serializers.CharField(allow_blank=True)
     ready = serializers.BooleanField(help_text="False for a person who has not accepted the rematch yet.")
+    abandoned = serializers.BooleanField(
+        help_text="The game's fallback bot plays the seat: its person resigned, left (claimed) or timed out.",
+    )
 
 
 class RatingOutputSerializer(serializers.Serializer):
@@ -300,6 +303,38 @@ class MatchStartApi(MatchRouteApi):
     @extend_schema(request=None, responses={200: MatchOutputSerializer})
     def post(self, request, match_id: int):
         return Response(_summary(services.match_start(match_id=match_id, user=request.user), request.user))
+
+
+class MatchResignApi(MatchRouteApi):
+    """A seated person resigns a running match: the game's fallback bot plays their seat to the end
+    and it ranks after every seat that played on."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: MatchOutputSerializer})
+    def post(self, request, match_id: int):
+        services.seat_resign(match_id=match_id, user=request.user)
+        return Response(_summary(selectors.match_get(match_id), request.user))
+
+
+class MatchClaimApi(MatchRouteApi):
+    """A seated person claims the seat of a person who has left the table, once the table has waited
+    on it `CLAIM_SEAT_AFTER_SECONDS` with nobody there: the fallback bot plays it from then on."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        seat = serializers.IntegerField(min_value=0, max_value=10)
+
+    @extend_schema(request=InputSerializer, responses={200: MatchOutputSerializer})
+    def post(self, request, match_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.seat_claim(
+            match_id=match_id, user=request.user, seat=data.validated_data["seat"],
+            present=selectors.seats_present(match_id),
+        )
+        return Response(_summary(selectors.match_get(match_id), request.user))
 
 
 class MatchShuffleContributeApi(MatchRouteApi):

@@ -14,6 +14,7 @@ from games.bots import BOTS, STRONG_BOT
 from games.chain import canonical_time
 from games.engines import ENGINES
 from games.models import Event, Invitation, Match, Seat, ShuffleContribution, SpectatorPolicy
+from games.presence import presence
 from games.shapes import MatchRating, MatchSummary, MatchView, ShuffleShown
 from games.shuffle import DERIVATION
 from games.state import state_at_head, state_behind
@@ -60,6 +61,11 @@ def match_get_known(match_id: int, user: User | AnonymousUser | None) -> Match:
     if not known_to(match, user):
         raise match_not_found(match_id)
     return match
+
+
+def seats_present(match_id: int) -> set[int]:
+    """The seats whose person has a socket at the table now, over every process (`games.presence`)."""
+    return {entry["seat"] for entry in presence().summary(match_id)["seats"]}
 
 
 def seat_of(match: Match, user: User | AnonymousUser | None) -> int | None:
@@ -269,6 +275,7 @@ def _summary(
                 "name": seats[s].shown_name if s in seats else None,
                 "bot": seats[s].bot if s in seats else "",
                 "ready": seats[s].ready if s in seats else True,
+                "abandoned": seats[s].abandoned if s in seats else False,
             }
             for s in range(match.players)
         ],

@@ -664,6 +664,64 @@ def match_seat_bot(*, match_id: int, user: User, bot: str, seat: int | None = No
         return Seat.objects.create(match=match, seat=_free_seat(match, seat), bot=bot)
 
 
+def seat_resign(*, match_id: int, user: User) -> int:
+    """A seated person gives up a running match: from then on the game's fallback bot plays their
+    seat to the end (as an abandoned seat's, `games.turns.bot_move`) and it ranks after every seat
+    that played on (`selectors.result_ranks`). Recorded as a table fact, `SeatResigned`, by its
+    person. In a cooperative game the team plays on with the bot. Returns the seat."""
+    with transaction.atomic():
+        match, row = _running_seat_for_update(match_id, user)
+        _seat_give_up(match, row, fact="SeatResigned", actor=user_actor(user))
+    return row.seat
+
+
+def seat_claim(*, match_id: int, user: User, seat: int, present: set[int]) -> int:
+    """A seated person claims a seat whose person has left the table: once the match has waited on
+    that seat for `CLAIM_SEAT_AFTER_SECONDS` since its last event while its person has no socket at
+    the table (`present`: the seats with one, `games.presence`), the fallback bot plays it as if
+    it had resigned (`SeatClaimed`, by the claimer). With or without a clock: without one, a table
+    someone walked away from waited for ever."""
+    with transaction.atomic():
+        match, mine = _running_seat_for_update(match_id, user)
+        row = Seat.objects.filter(match=match, seat=seat).first()
+        if row is None or row.user_id is None or row.abandoned or row.pk == mine.pk:
+            raise conflict("seat_not_claimable", _("Only another person's seat that they still play can be claimed."))
+        state = state_at_head(match.pk, match.game, match.last_seq)
+        waited = (timezone.now() - Event.objects.get(match=match, seq=match.last_seq).created).total_seconds()
+        needed = settings.CLAIM_SEAT_AFTER_SECONDS
+        if seat not in ENGINES[match.game].to_act(state) or seat in present or waited < needed:
+            raise conflict(
+                "seat_not_claimable",
+                _("A seat can be claimed once the table has waited %(seconds)s seconds on it with its player away.")
+                % {"seconds": needed},
+                seconds_left=max(0, round(needed - waited)) if seat not in present else None,
+            )
+        _seat_give_up(match, row, fact="SeatClaimed", actor=user_actor(user))
+    return seat
+
+
+def _running_seat_for_update(match_id: int, user: User) -> tuple[Match, Seat]:
+    """The running match, locked, and the caller's seat at it, which they still play."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise match_not_found(match_id)
+    row = Seat.objects.filter(match=match, user=user).first()
+    if row is None:
+        raise forbidden("not_seated", _("You do not sit at this table."))
+    if match.status != Match.Status.RUNNING:
+        raise conflict("match_not_running", _("The match is not running."))
+    if row.abandoned:
+        raise conflict("seat_given_up", _("Your seat is played by the bot already."))
+    return match, row
+
+
+def _seat_give_up(match: Match, row: Seat, *, fact: str, actor: str) -> None:
+    """The fallback bot plays the seat from now on; the fact's append schedules its turn if due."""
+    Seat.objects.filter(pk=row.pk).update(abandoned=True)
+    table_fact_append(match_id=match.pk, fact={"type": fact, "seat": row.seat}, actor=actor)
+    transaction.on_commit(lambda: notify.match_seats_changed(match.pk))
+
+
 def seat_auto_pass_set(*, match_id: int, user: User, enabled: bool) -> bool:
     """A seated person chooses to pass at once in interrupt windows; takes effect from the next window."""
     updated = Seat.objects.filter(match_id=match_id, user=user).update(auto_pass=enabled)
@@ -982,8 +1040,11 @@ def move_seat(
     """The seat a move is for, once the move and the table may take it (else ApplicationError)."""
     if head is None:
         raise match_not_found(match_id)
-    if seat is None and (user_id is None or (seat := head.seat_of(user_id)) is None):
-        raise forbidden("not_seated", _("You do not sit at this table."))
+    if seat is None:
+        if user_id is None or (seat := head.seat_of(user_id)) is None:
+            raise forbidden("not_seated", _("You do not sit at this table."))
+        if head.seats[seat].abandoned:  # resigned, claimed or timed out: the bot plays it now
+            raise conflict("seat_given_up", _("Your seat is played by the bot already."))
     if not isinstance(move, dict):
         raise bad_request("malformed_move", _("A move is a JSON object with an \"action\"."))
     if len(json.dumps(move)) > _MAX_MOVE_BYTES:

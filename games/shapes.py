@@ -58,6 +58,7 @@ class MatchSeat(TypedDict):
     name: str | None
     bot: str
     ready: bool
+    abandoned: bool
 
 
 class ShuffleShown(TypedDict):

@@ -426,6 +426,9 @@ SECTIONS: tuple[Section, ...] = (
         Variable("BOT_MOVE_DELAY", number(0), 0.5, "seconds a bot waits before it moves (0: at once)", example="0.5"),
         Variable("INTERRUPT_WINDOW_SECONDS", number(0, above=True), 10.0,
                  "how long a Block window waits for people before it passes for them", example="10"),
+        Variable("CLAIM_SEAT_AFTER_SECONDS", integer(1), 120,
+                 "how long a table waits on a seat whose person has left it before another player may claim it "
+                 "(the bot then plays it)", example="120"),
         Variable("LIVE_POLL_SECONDS", number(0), Computed("`1` embedded, `0` with Redis"),
                  "sockets look for moves made in other processes this often (0: never, a shared channel layer "
                  "tells them)"),

@@ -560,6 +560,9 @@ LIVE_POLL_SECONDS = read_float("LIVE_POLL_SECONDS", 0.0 if _redis_on else 1.0)
 INTERRUPT_WINDOW_SECONDS = read_float("INTERRUPT_WINDOW_SECONDS")
 # Timeouts in a row after which a seat is abandoned (played by the bot, ranked last).
 CLOCK_TIMEOUTS_TO_ABANDON = 3
+# A seat its person has left (no socket at the table) may be claimed by another player once the
+# table has waited on it this long: the bot then plays it (games.services.seat_claim).
+CLAIM_SEAT_AFTER_SECONDS = read_int("CLAIM_SEAT_AFTER_SECONDS")
 # How many match states each process keeps in memory, so a move never replays a whole match.
 MATCH_STATE_CACHE_SIZE = read_int("MATCH_STATE_CACHE_SIZE")
 

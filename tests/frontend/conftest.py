@@ -60,6 +60,7 @@ def server_env(tmp_path_factory) -> dict[str, str]:
         BOT_MOVE_DELAY="0",  # a delay makes every bot move an ETA task, which the worker holds back
         INTERRUPT_WINDOW_SECONDS="3",
         TOURNAMENT_SHUFFLE_SECONDS="4",  # the pages send theirs at once; the tests need not wait 20 s
+        CLAIM_SEAT_AFTER_SECONDS="1",  # a seat whose person left is claimable at once, not after 2 minutes
         THROTTLE_SIGNUP="1000/hour",  # every test signs people up, and Redis's cache outlives a run
         THROTTLE_LOGIN="1000/minute",
         LOG_LEVEL="WARNING",

@@ -159,7 +159,8 @@ function applyView(frame) {
   const fresh = (frame.events || []).filter((entry) => entry.seq > lastLogged);
   state.log.push(...fresh);
   if (state.busy !== null && state.seq > state.busy) state.busy = null;
-  if (before !== state.status) refreshMatch();
+  // A table fact (a seat resigned or claimed) moves the head with no event of the game: re-read the seats.
+  if (before !== state.status || (frame.type === "update" && !fresh.length)) refreshMatch();
   render();
   appendLog(fresh);
 }
@@ -215,7 +216,7 @@ function context() {
     name,
     send,
     busy: state.busy !== null,
-    interactive: state.status === "running" && state.seat !== null && state.seat !== undefined,
+    interactive: state.status === "running" && playing(),
     ui: state.ui,
     refresh: (focusKey) => {
       renderBoard();
@@ -228,8 +229,13 @@ function context() {
   };
 }
 
+/** Whether this reader holds a seat they still play (not given up to the bot). */
+function playing() {
+  return state.seat !== null && state.seat !== undefined && !seatInfo(state.seat).abandoned;
+}
+
 function myTurn() {
-  return Boolean(state.view && state.seat !== null && state.view.to_act.includes(state.seat) && state.legal.length);
+  return Boolean(state.view && playing() && state.view.to_act.includes(state.seat) && state.legal.length);
 }
 
 function render() {
@@ -360,17 +366,48 @@ function renderPlayers() {
   const items = state.match.seats.map((info) => {
     const here = info.bot ? "bot" : online.has(info.seat) ? "online" : info.name ? "away" : "empty";
     const hereText = presenceText(here);
+    // A person who left while the table waits on them: another player may hand their seat to the bot.
+    const claimable = here === "away" && !info.abandoned && toAct.includes(info.seat) && state.status === "running"
+      && playing() && info.seat !== state.seat;
     return h("li", { class: ["player", toAct.includes(info.seat) && "is-current"] },
       h("span", { class: `presence presence-${here}`, role: "img", title: hereText, "aria-label": hereText }),
       h("span", { class: "player-name" }, nameOrYou(info.seat)),
       toAct.includes(info.seat) ? h("span", { class: "badge badge-turn" }, gettext("to play")) : null,
-      !info.bot && info.user ? h("a", { href: `/players/by-id/${info.user}`, class: "small" }, gettext("profile")) : null);
+      info.abandoned ? h("span", { class: "badge", "data-key": `given-up:${info.seat}` }, gettext("the bot plays this seat")) : null,
+      !info.bot && info.user ? h("a", { href: `/players/by-id/${info.user}`, class: "small" }, gettext("profile")) : null,
+      claimable ? h("button", {
+        type: "button", class: "btn btn-small", "data-key": `claim:${info.seat}`,
+        onclick: () => act(`matches/${matchId}/claim`, { seat: info.seat },
+          interpolate(gettext("The bot plays %(name)s's seat from now on."), { name: name(info.seat) })),
+      }, gettext("Let the bot play this seat")) : null);
   });
   // null: a sealed table, whose players are told no count (it could carry a signal).
   const watching = state.presence ? state.presence.spectators : 0;
   rerender(el.players, () => [h("ul", { class: "players" }, items),
     watching === null ? null : h("p", { class: "muted small" }, interpolate(
-      ngettext("%(count)s spectator watching", "%(count)s spectators watching", watching), { count: formatNumber(watching) }))]);
+      ngettext("%(count)s spectator watching", "%(count)s spectators watching", watching), { count: formatNumber(watching) })),
+    resignControl()]);
+}
+
+// Resigning asks twice: the seat goes to the bot for good, and it ranks last.
+function resignControl() {
+  if (state.status !== "running" || !playing()) return null;
+  if (!state.ui.confirmResign) {
+    return h("p", {}, h("button", { type: "button", class: "btn btn-small", "data-key": "resign",
+      onclick: () => { state.ui.confirmResign = true; renderPlayers(); focusKey("resign-confirm"); } }, gettext("Resign")));
+  }
+  return h("div", { class: "banner", role: "alert" },
+    h("p", {}, gettext("Resign? The bot plays your seat to the end and you rank after every player who plays on.")),
+    h("p", {}, h("button", { type: "button", class: "btn btn-small btn-danger", "data-key": "resign-confirm",
+      onclick: () => { state.ui.confirmResign = false; act(`matches/${matchId}/resign`, undefined, gettext("You resigned: the bot plays your seat.")); } },
+    gettext("Yes, resign")), " ",
+    h("button", { type: "button", class: "btn btn-small", "data-key": "resign-cancel",
+      onclick: () => { state.ui.confirmResign = false; renderPlayers(); focusKey("resign"); } }, gettext("Keep playing"))));
+}
+
+function focusKey(key) {
+  const target = el.players.querySelector(`[data-key="${key}"]`);
+  if (target) target.focus();
 }
 
 function presenceText(here) {
