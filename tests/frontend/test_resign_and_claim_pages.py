@@ -9,12 +9,23 @@ import httpx
 import pytest
 
 from tests.frontend.conftest import PASSWORD, needs_chromium, unique
-from tests.frontend.test_table_pages import bot_table, open_table, person  # noqa: F401 (fixture)
+from tests.frontend.test_table_pages import bot_table, open_table
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
 
-def test_a_player_resigns_and_the_bot_plays_their_seat_to_the_end(pages, person):  # noqa: F811
+@pytest.fixture(scope="module")
+def person(live_server_url):
+    """A registered person of this module's own (display names are unique on the shared server)."""
+    name = unique("rhys")
+    answer = httpx.post(f"{live_server_url}/api/auth/register", json={"username": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    client = httpx.Client(base_url=live_server_url, headers={"Authorization": f"Token {answer.json()['token']}"})
+    yield {"username": name, "api": client}
+    client.close()
+
+
+def test_a_player_resigns_and_the_bot_plays_their_seat_to_the_end(pages, person):
     match_id = bot_table(person["api"], "ten", 2)
     page = open_table(pages, match_id, 390, person["username"])
     page.locator("[data-key=resign]").click()
@@ -30,7 +41,7 @@ def test_a_player_resigns_and_the_bot_plays_their_seat_to_the_end(pages, person)
     pages.screenshot(page, "resigned-finished-390")
 
 
-def test_a_player_lets_the_bot_play_the_seat_of_a_person_who_left(pages, person, live_server_url):  # noqa: F811
+def test_a_player_lets_the_bot_play_the_seat_of_a_person_who_left(pages, person, live_server_url):
     api = person["api"]
     answer = httpx.post(f"{live_server_url}/api/auth/register", json={"username": unique("gus"), "password": PASSWORD})
     gone = httpx.Client(base_url=live_server_url, headers={"Authorization": f"Token {answer.json()['token']}"})
