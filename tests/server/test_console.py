@@ -26,7 +26,10 @@ def test_the_console_has_one_info_line_a_request_and_no_warning_for_ordinary_ans
     """Regression: every 4xx added a WARNING line ending in `[req None match None]`, kombu warned
     "No hostname was supplied" three times, Celery printed its banner, and the first opening of
     the docs printed two schema warnings."""
-    with serve(tmp_path) as (base, console):
+    # The loop watch's lag warning is about the machine as much as the server: a fresh-clone CI run
+    # (three workers and their servers on two cores) starved this server's loop for 378 ms once.
+    # What this test holds is the console of ordinary answers; the watch has tests of its own.
+    with serve(tmp_path, LOOP_LAG_WARN_MS="5000") as (base, console):
         token = httpx.post(f"{base}/api/auth/register", json={"username": "erin", "password": "a long enough passphrase"})
         erin = {"Authorization": f"Token {token.json()['token']}"}
         demo_table = httpx.get(f"{base}/api/matches", params={"status": "running"}).json()["results"][0]
