@@ -16,12 +16,15 @@ def test_an_injected_inline_handler_is_refused_and_reported_to_the_server(pages)
     page = pages.open()
     page.goto("/rules")
     marker = unique("injected")
-    page.evaluate("""(marker) => {
-        document.addEventListener("securitypolicyviolation", (event) => { window.refused = event.effectiveDirective; });
-        const holder = document.createElement("div");
-        holder.innerHTML = `<img src="/static/missing-${marker}.png" onerror="window.ran = true">`;
-        document.body.append(holder);
-    }""", marker)
+    # The missing image's 404 reaches the console on its own time; waiting for it here keeps it
+    # from landing after the filter at the end (a fresh-clone CI run saw exactly that).
+    with page.expect_console_message(lambda message: "404" in message.text, timeout=20_000):
+        page.evaluate("""(marker) => {
+            document.addEventListener("securitypolicyviolation", (event) => { window.refused = event.effectiveDirective; });
+            const holder = document.createElement("div");
+            holder.innerHTML = `<img src="/static/missing-${marker}.png" onerror="window.ran = true">`;
+            document.body.append(holder);
+        }""", marker)
     assert page.wait_for_function("window.refused", timeout=20_000).json_value() == "script-src-attr"
     assert page.evaluate("window.ran === undefined")
     wait_for(lambda: "content security policy violation" in SERVER_LOG.read_text(), timeout=20,
