@@ -20,18 +20,18 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from accounts.authentication import user_for_token_hash
 from accounts.avatars import AVATAR_VARIANTS
 from accounts.models import ApiToken, InvitationsFrom, MutedSender, RetiredName, User
 from accounts.names import USERNAME_MAX, invisible_problem, name_key, username_problem
+from accounts.signals import account_deleted
 from accounts.tokens import key_hash, key_new
 from games.bots import BOTS
-from games.models import Match, Seat
 from server.celery import app as celery_app
 from server.errors import ApplicationError, bad_request, conflict, english_or, forbidden, not_found
-from tournaments.models import Entrant, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -316,31 +316,26 @@ def user_delete(*, user: User, password: str) -> None:
         user_tokens_revoke(user=locked)
         # Whom they muted and who muted them says something about people: it goes with the account.
         MutedSender.objects.filter(Q(user=locked) | Q(sender=locked)).delete()
-        # A tournament shows each entrant by the name copied at registration: that copy goes too.
-        Entrant.objects.filter(user=locked).update(name=locked.display_name)
+        # Apps that copied the person's name (a tournament's entrant) replace the copy.
+        account_deleted.send(sender=User, user=locked)
     user.refresh_from_db()
 
 
 def _refuse_if_in_play(user: User) -> None:
-    """409 `account_in_play` naming the tables (open or running, with another person seated) and the
-    tournaments (an active entry, not yet finished or cancelled) the user must leave first. Both can
-    be left by the user. A tournament the user organises does not block: it runs on its schedule."""
-    unfinished = [Match.Status.OPEN, Match.Status.RUNNING]
-    mine = list(Seat.objects.filter(user=user, match__status__in=unfinished).values_list("match_id", flat=True))
-    others = Seat.objects.filter(match_id__in=mine, user__isnull=False).exclude(user=user)
-    tables = sorted(set(others.values_list("match_id", flat=True)))
-    ongoing = [Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
-    entered = Entrant.objects.filter(user=user, status=Entrant.Status.ACTIVE, tournament__status__in=ongoing)
-    tournaments = sorted(set(entered.values_list("tournament_id", flat=True)))
-    if tables or tournaments:
+    """409 `account_in_play` naming what the user must leave first, as each app's check in
+    ACCOUNT_IN_PLAY_CHECKS finds it (the tables others wait on, the tournaments still to be
+    played): asked by name, so accounts reads no other app's tables. Each can be left by the user."""
+    waiting: dict[str, list[int]] = {}
+    for path in settings.ACCOUNT_IN_PLAY_CHECKS:
+        waiting.update(import_string(path)(user))
+    if any(waiting.values()):
         raise conflict(
             "account_in_play",
             _(
                 "Other people are waiting on you: leave or finish your tables and withdraw from your tournaments "
                 "before you delete the account."
             ),
-            matches=tables,
-            tournaments=tournaments,
+            **waiting,
         )
 
 

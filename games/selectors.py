@@ -534,3 +534,12 @@ def verify_match(match: Match) -> Report:
         if original and copied != original:
             report.problems.append(f"the position copied from match {source['match']} is not that match's")
     return report
+
+
+def tables_awaiting_others(user: User) -> dict[str, list[int]]:
+    """An account check (ACCOUNT_IN_PLAY_CHECKS): the open or running tables where `user` sits
+    with another person, who would wait for someone who cannot come."""
+    unfinished = [Match.Status.OPEN, Match.Status.RUNNING]
+    mine = Seat.objects.filter(user=user, match__status__in=unfinished).values("match_id")
+    others = Seat.objects.filter(match_id__in=mine, user__isnull=False).exclude(user=user)
+    return {"matches": sorted(set(others.values_list("match_id", flat=True)))}

@@ -507,6 +507,14 @@ TOURNAMENT_WEBHOOK_BACKOFF_SECONDS = read_float("TOURNAMENT_WEBHOOK_BACKOFF_SECO
 # A decision overdue by this many seconds is sent again by the sweep (a lost task's work).
 SWEEP_STALE_AFTER = read_float("SWEEP_STALE_AFTER")
 
+# Asked, by name, before an account is deleted: each takes the user and returns the things
+# (e.g. {"matches": [ids]}) other people wait on them in; anything found refuses the deletion
+# (409 account_in_play). So accounts reads no other app's tables.
+ACCOUNT_IN_PLAY_CHECKS: list[str] = [
+    "games.selectors.tables_awaiting_others",
+    "tournaments.selectors.entries_in_play",
+]
+
 # Celery tasks told the id of every match that ends; each must be idempotent.
 MATCH_FINISHED_TASKS: list[str] = [
     "ratings.tasks.match_rate_task",

@@ -17,6 +17,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
+from accounts.models import User
 from games.engines import ENGINES
 from games.models import SpectatorPolicy
 from server.errors import bad_request, conflict, english_or, not_found
@@ -853,3 +854,11 @@ def table_result_changes(
             )
         )
     return changes
+
+
+def entries_in_play(user: User) -> dict[str, list[int]]:
+    """An account check (ACCOUNT_IN_PLAY_CHECKS): the tournaments, still to be played, that `user`
+    has an active entry in. One the user only organises does not count: it runs on its schedule."""
+    ongoing = [Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
+    entered = Entrant.objects.filter(user=user, status=Entrant.Status.ACTIVE, tournament__status__in=ongoing)
+    return {"tournaments": sorted(set(entered.values_list("tournament_id", flat=True)))}
