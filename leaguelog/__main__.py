@@ -1,4 +1,4 @@
-"""Verifies the whole league log offline: `python -m games.verify_league URL-or-DIR --log-key KEY`.
+"""Verifies the whole league log offline: `python -m leaguelog URL-or-DIR --log-key KEY`.
 
 No database and no Django settings: it reads what a server serves (or a mirror of its files)
 and checks it with `leaguelog.verify` (what it checks: that module's docstring). Exits 0 when
@@ -94,7 +94,7 @@ def progress_bar(items: Iterable[Any], total: int, what: str) -> Iterable[Any]:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m games.verify_league", description=_DESCRIPTION, epilog=_EPILOG,
+        prog="python -m leaguelog", description=_DESCRIPTION, epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("source", metavar="URL-or-DIR", help="the server's URL, or a folder of its files")

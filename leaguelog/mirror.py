@@ -1,5 +1,5 @@
 """The league log's mirror: a folder outside the database (LOG_MIRROR_DIR) holding the log's tiles
-and its newest signed checkpoint, laid out as `python -m games.verify_league DIR` reads a mirror.
+and its newest signed checkpoint, laid out as `python -m leaguelog DIR` reads a mirror.
 
 It is the log's high-water mark, which a database restore cannot roll back: the integrator writes a
 batch's tiles and its checkpoint here (as `checkpoint.next`) before the batch commits, and makes it

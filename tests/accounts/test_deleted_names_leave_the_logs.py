@@ -22,8 +22,8 @@ from games.chain import canonical_json
 from games.exchange import match_import
 from games.models import Event, Match
 from games.verification import parse_match_file, verify_file_contents
-from games.verify_league import served_path
 from leaguelog import services as log_services
+from leaguelog.__main__ import served_path
 from leaguelog.models import LogEntry
 from leaguelog.notes import parse_verifier_key, verifier_key_for
 from leaguelog.verify import Fetch, FetchError, verify_league

@@ -15,8 +15,8 @@ from django.db import connection, transaction
 from django.test import Client
 
 from games.models import Match
-from games.verify_league import folder_fetch
 from leaguelog import selectors, services, tiles
+from leaguelog.__main__ import folder_fetch
 from leaguelog.checkpoint import Checkpoint
 from leaguelog.cosignature import cosignature_line
 from leaguelog.mirror import CHECKPOINT, CHECKPOINT_NEXT, LogMirror, MirrorError
