@@ -10,7 +10,7 @@ from accounts.names import name_key
 
 class InvitationsFrom(models.TextChoices):
     """Whose invitations by name reach a person (issue #39, finding 3). "Played with": sat at a
-    match with them that started (`accounts.selectors.invitation_wanted`)."""
+    match with them that started (`notifications.selectors.invitation_wanted`)."""
 
     ANYONE = "anyone", _("anyone")
     PLAYED_WITH = "played_with", _("only people I have played with")

@@ -543,3 +543,11 @@ def tables_awaiting_others(user: User) -> dict[str, list[int]]:
     mine = Seat.objects.filter(user=user, match__status__in=unfinished).values("match_id")
     others = Seat.objects.filter(match_id__in=mine, user__isnull=False).exclude(user=user)
     return {"matches": sorted(set(others.values_list("match_id", flat=True)))}
+
+
+def played_together(user_id: int, other_id: int) -> bool:
+    """Whether two people sat at one match that started here (an imported log proves nothing)."""
+    started = Seat.objects.filter(
+        user_id=user_id, match__origin=Match.Origin.PLAYED, match__started_at__isnull=False
+    ).values("match_id")
+    return Seat.objects.filter(user_id=other_id, match_id__in=started).exists()

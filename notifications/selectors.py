@@ -5,7 +5,8 @@ from typing import TypedDict
 
 from django.db.models import QuerySet
 
-from accounts.models import User
+from accounts.models import InvitationsFrom, MutedSender, User
+from games.selectors import played_together
 from notifications.models import Kind, Notification, NotificationPreference
 
 # Where a kind reaches a person who never chose (no NotificationPreference row).
@@ -47,3 +48,17 @@ def unread_after(*, user_id: int, after_id: int) -> list[Notification]:
     """The person's unread notifications newer than `after_id`, oldest first (what a socket has not sent)."""
     rows = Notification.objects.filter(user_id=user_id, read_at__isnull=True, pk__gt=after_id).order_by("pk")
     return list(rows[:LATEST_ON_CONNECT])
+
+
+def invitation_wanted(*, invitee_id: int, sender_id: int) -> bool:
+    """Whether an invitation by name from `sender_id` reaches `invitee_id`: not if the invitee
+    muted the sender, or takes invitations from nobody, or only from people they have played
+    with (sat at the same match, once it started here) and the sender is not one of them."""
+    if MutedSender.objects.filter(user_id=invitee_id, sender_id=sender_id).exists():
+        return False
+    policy = User.objects.filter(pk=invitee_id).values_list("invitations_from", flat=True).first()
+    if policy == InvitationsFrom.NOBODY:
+        return False
+    if policy == InvitationsFrom.PLAYED_WITH:
+        return played_together(invitee_id, sender_id)
+    return True

@@ -21,14 +21,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.selectors import invitation_wanted
 from games import notify
 from games.engines import ENGINES
 from games.models import Invitation, Match, Seat
 from games.state import state_at_head
 from games.titles import game_title
 from notifications.models import Kind, Notification, NotificationPreference
-from notifications.selectors import preferences_of
+from notifications.selectors import invitation_wanted, preferences_of
 from server import languages
 from server.celery import send_on_commit
 from tournaments.models import Entrant, TournamentEvent
@@ -238,7 +237,7 @@ def invitation_notify(*, invitation: Invitation) -> list[int]:
     when it comes, is a signal a watcher of the deal could send.)
 
     Never told if the invitee muted its sender or takes no invitations from them
-    (`accounts.selectors.invitation_wanted`, issue #39): its sender is answered as for any
+    (`notifications.selectors.invitation_wanted`, issue #39): its sender is answered as for any
     invitation, so nothing tells them which it was; a held one is checked again when told."""
     assert invitation.invitee_id is not None  # sent only for an invitation addressed to a person
     if not invitation_wanted(invitee_id=invitation.invitee_id, sender_id=invitation.created_by_id):
