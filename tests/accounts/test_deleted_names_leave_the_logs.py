@@ -34,6 +34,7 @@ from tests.tournaments.builders import assert_rebuild_equals_incremental, make_t
 from tournaments import fold, projections
 from tournaments import services as tournament_services
 from tournaments.models import Entrant, Tournament, TournamentEvent
+from tournaments.services._stream import _append
 
 pytestmark = pytest.mark.django_db
 
@@ -152,7 +153,7 @@ def test_an_entry_written_with_a_name_before_still_folds_and_its_name_is_not_ser
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         entrant = Entrant.objects.create(tournament=locked, user=alice, name="Alice")
         old_shape = {"entrant": entrant.pk, "name": "Alice", "user": alice.pk, "bot": ""}
-        tournament_services._append(locked, "PlayerRegistered", old_shape, actor=f"user:{alice.pk}")
+        _append(locked, "PlayerRegistered", old_shape, actor=f"user:{alice.pk}")
     state = fold.fold(projections.event_dict(e) for e in TournamentEvent.objects.filter(tournament=tournament))
     assert state["entrants"][str(entrant.pk)] == {"user": alice.pk, "bot": "", "status": "active"}
     assert entrant.pk in projections.state_of(tournament)["order"]

@@ -16,6 +16,7 @@ from tournaments import fold, pairing_check, projections, selectors, services, w
 from tournaments.api import PairingQualitySerializer
 from tournaments.formats import Pairing, Table
 from tournaments.models import Entrant, Round, TournamentEvent, WebhookDelivery
+from tournaments.services._stream import _append
 
 pytestmark = pytest.mark.django_db
 
@@ -74,8 +75,8 @@ def test_a_round_paired_before_reports_were_kept_has_none(alice):
     tournament = make_tournament(alice, bots=4, options={"rounds": 1})
     field = list(Entrant.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True))
     with transaction.atomic():
-        services._append(tournament, "TournamentStarted", {"field": field, "ratings": {}}, actor="server")
-        services._append(
+        _append(tournament, "TournamentStarted", {"field": field, "ratings": {}}, actor="server")
+        _append(
             tournament,
             "RoundPaired",
             {

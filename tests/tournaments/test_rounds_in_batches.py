@@ -28,6 +28,8 @@ from tests.tournaments.test_concurrent_advance import race
 from tests.tournaments.test_projections import FORMATS
 from tournaments import services
 from tournaments.models import Round, RoundTable, TournamentEvent
+from tournaments.services._stream import _locked
+from tournaments.services.rounds import _round_start_batch
 from tournaments.tasks import tournament_sweep_task
 
 
@@ -62,9 +64,8 @@ def test_nobody_leaves_a_round_already_partly_seated_by_re_pairing_it(alice, set
     services.tournament_start(tournament_id=tournament.pk, user=alice)
     # One batch opened, as a worker would before the organiser's change reaches the lock.
     with transaction.atomic():
-        locked = services._locked(tournament.pk)
-        services._round_start_batch(locked, Round.objects.get(tournament=tournament, number=1), actor="server",
-                                    now=timezone.now())
+        locked = _locked(tournament.pk)
+        _round_start_batch(locked, Round.objects.get(tournament=tournament, number=1), actor="server", now=timezone.now())
     seated = RoundTable.objects.filter(round__tournament=tournament).exclude(match=None).first()
     leaver = seated.seats[0]
     services.entrant_withdraw(tournament_id=tournament.pk, user=alice, entrant_id=leaver)

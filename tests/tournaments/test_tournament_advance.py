@@ -25,6 +25,7 @@ from tests.tournaments.builders import (
 )
 from tournaments import selectors, services
 from tournaments.models import Round, RoundTable, TournamentEvent
+from tournaments.services.scheduler import _advance_step
 from tournaments.tasks import tournament_sweep_task
 
 pytestmark = pytest.mark.django_db
@@ -207,7 +208,7 @@ def test_tables_left_running_by_a_lost_deadline_task_are_played_out_by_the_next_
     tournament = make_tournament(alice, people=(bob, carol), options={"rounds": 1}, round_seconds=600)
     services.tournament_start(tournament_id=tournament.pk, user=alice)
     deadline = Round.objects.get(tournament=tournament, number=1).deadline
-    step, running = services._advance_step(tournament.pk, deadline)  # the worker dies before playing out
+    step, running = _advance_step(tournament.pk, deadline)  # the worker dies before playing out
     assert step == "deadline" and running == running_matches(tournament)
     steps = services.tournament_advance(tournament_id=tournament.pk, now=deadline)
     assert steps == ["played-out", "results", "round-completed", "finished"]
