@@ -25,10 +25,10 @@ django_wsgi_app = get_wsgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the apps loaded)
 from django.conf import settings  # noqa: E402
 
+from accounts.ws_auth import WebSocketAuthStack, origin_checked  # noqa: E402
 from games import fastlane, notify  # noqa: E402
 from server import logs, loop_watch, metrics_endpoint  # noqa: E402
 from server.routing import websocket_urlpatterns  # noqa: E402
-from server.ws_auth import WebSocketAuthStack, origin_checked  # noqa: E402
 
 logs.uvicorn_logs_redacted()
 
