@@ -12,6 +12,7 @@ second result for a match, fails instead of being written.
 from __future__ import annotations
 
 import datetime as dt
+from enum import StrEnum
 from typing import Any
 
 from django.conf import settings
@@ -27,6 +28,23 @@ from tournaments.models import Entrant, Round, RoundTable, StandingRow, Tourname
 
 # Tasks further ahead than this are left to the periodic sweep (a broker holds ETA tasks in memory).
 _ETA_HORIZON = dt.timedelta(hours=1)
+
+
+class Step(StrEnum):
+    """What `tournament_advance` did, one value per step (`_advance_step`, `_pair_next`). The tasks
+    return them and the tests read them, as the plain strings they were before the enum."""
+
+    STARTED = "started"
+    CANCELLED = "cancelled"
+    PAIRED = "paired"
+    TABLES_STARTED = "tables-started"
+    ROUND_STARTED = "round-started"
+    RESULTS = "results"
+    ROUND_COMPLETED = "round-completed"
+    NO_SHOWS = "no-shows"
+    DEADLINE = "deadline"
+    PLAYED_OUT = "played-out"
+    FINISHED = "finished"
 
 
 def actor_of(user: User | None) -> str:

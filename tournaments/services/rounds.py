@@ -17,10 +17,10 @@ from server.errors import conflict, forbidden, not_found
 from tournaments import fold, pairing_check
 from tournaments.formats import Pairing
 from tournaments.models import Entrant, Round, RoundTable, Tournament
-from tournaments.services._stream import _append, _latest_round, _round_begun, _rules, _schedule, _state
+from tournaments.services._stream import Step, _append, _latest_round, _round_begun, _rules, _schedule, _state
 
 
-def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> str:
+def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> Step:
     """Pairs the next round (and starts it when due) or finishes the tournament. Lock held."""
     state = _state(tournament)
     fmt = fold.format_of(state)
@@ -29,7 +29,7 @@ def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> str:
     pairing = fmt.next_round(field, options, past)
     if pairing is None:
         _finish(tournament, actor=actor)
-        return "finished"
+        return Step.FINISHED
     # Judged on the very inputs the format paired from, and kept with the round as it was paired.
     quality = pairing_check.round_report(fmt.slug, field, options, past, pairing)
     starts_at = _round_starts_at(tournament, pairing, now)
@@ -61,9 +61,9 @@ def _pair_next(tournament: Tournament, *, actor: str, now: dt.datetime) -> str:
     if starts_at <= now and len(pairing.tables) <= settings.TOURNAMENT_TABLES_PER_BATCH:
         rnd = Round.objects.get(tournament=tournament, number=pairing.round)
         _round_start_batch(tournament, rnd, actor=actor, now=now)
-        return "round-started"
+        return Step.ROUND_STARTED
     _schedule(tournament.pk, starts_at)  # a big round opens in batches, each its own transaction
-    return "paired"
+    return Step.PAIRED
 
 
 def _round_starts_at(tournament: Tournament, pairing: Pairing, now: dt.datetime) -> dt.datetime:

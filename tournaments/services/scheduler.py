@@ -22,7 +22,7 @@ from server.errors import ApplicationError
 from tournaments import webhooks
 from tournaments.field_rules import why
 from tournaments.models import Entrant, Round, RoundTable, StandingRow, Tournament, TournamentEvent
-from tournaments.services._stream import _append, _latest_round, _locked, _rules
+from tournaments.services._stream import Step, _append, _latest_round, _locked, _rules
 from tournaments.services.results import _forfeit_of, _result_changed, _table_result_append
 from tournaments.services.rounds import _cancel, _pair_next, _round_start_batch
 from tournaments.services.start import _start
@@ -43,12 +43,29 @@ def tournament_advance(*, tournament_id: int, now: dt.datetime | None = None) ->
         if step is None:
             if not play_out or not all(ended):
                 break
-            step = "played-out"  # tables left running past the deadline: record them next
+            step = Step.PLAYED_OUT  # tables left running past the deadline: record them next
         done.append(step)
     return done
 
 
-def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[str | None, list[int]]:
+def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[Step | None, list[int]]:
+    """Takes the first step that is due, in one transaction under the tournament's lock, and
+    returns it (None: nothing was due, or the tournament is over) with the matches to play out
+    once the lock is released:
+
+    1. Registration, at `starts_at`: the tournament starts (`STARTED`, round 1 paired), or is
+       cancelled when it cannot (`CANCELLED`: too few entrants, a field its format cannot pair).
+    2. Running without a round: round 1 is paired (`_pair_next`'s step).
+    3. The latest round paired, at its `starts_at`: its next batch of tables opens
+       (`TABLES_STARTED`); the last batch starts the round (`ROUND_STARTED`).
+    4. Tables whose match has finished: their results are recorded (`RESULTS`).
+    5. No table left without a result: the round completes (`ROUND_COMPLETED`: its matches may
+       show their decks, its held webhooks go); on the next call the next round is paired, or
+       the tournament finishes (`_pair_next`: `PAIRED`, `ROUND_STARTED` or `FINISHED`).
+    6. The no-show time up: absent people forfeit their tables (`NO_SHOWS`), played out after.
+    7. The deadline passed: it is recorded with who was absent (`DEADLINE`) and the running
+       tables are played out; on later calls they are only played out (None, with the matches).
+    """
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is None:
@@ -62,8 +79,8 @@ def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[str | None, lis
             except ApplicationError as exc:
                 tournament.refresh_from_db(fields=["last_seq", "status"])
                 _cancel(tournament, reason=str(exc.message))
-                return "cancelled", []
-            return "started", []
+                return Step.CANCELLED, []
+            return Step.STARTED, []
         if tournament.status != Tournament.Status.RUNNING:
             return None, []
         rnd = _latest_round(tournament)
@@ -73,9 +90,9 @@ def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[str | None, lis
             if rnd.starts_at > now:
                 return None, []
             started = _round_start_batch(tournament, rnd, actor="server", now=now)
-            return ("round-started" if started else "tables-started"), []
+            return (Step.ROUND_STARTED if started else Step.TABLES_STARTED), []
         if _record_finished_tables(tournament, rnd):
-            return "results", []
+            return Step.RESULTS, []
         if not _waiting_tables(rnd).exists():
             if rnd.completed_at is None:
                 _append(
@@ -90,11 +107,11 @@ def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[str | None, lis
                     match_ids=list(rnd.tables.exclude(match=None).values_list("match_id", flat=True))
                 )
                 webhooks.deliveries_release(tournament)  # its results, held while its deals were played
-                return "round-completed", []
+                return Step.ROUND_COMPLETED, []
             return _pair_next(tournament, actor="server", now=now), []
         if _no_shows_due(tournament, rnd, now):
             # A forfeited table's match decides nothing more: it is played out, without the lock.
-            return "no-shows", _no_shows_forfeit(tournament, rnd)
+            return Step.NO_SHOWS, _no_shows_forfeit(tournament, rnd)
         if rnd.deadline is not None and rnd.deadline <= now:
             running = _running_matches(rnd)
             if rnd.deadline_passed_at is None:
@@ -105,7 +122,7 @@ def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[str | None, lis
                     actor="clock",
                     key=f"deadline:{rnd.number}",
                 )
-                return "deadline", running
+                return Step.DEADLINE, running
             return (None, running) if running else (None, [])
     return None, []
 
@@ -166,8 +183,8 @@ def tournament_match_finished(*, match_id: int) -> list[str]:
         else:
             recorded = _table_result_append(tournament, rnd, table, match)
             if recorded and _waiting_tables(rnd).exists():
-                return ["results"]
-    return (["results"] if recorded else []) + tournament_advance(tournament_id=tournament_id)
+                return [Step.RESULTS]
+    return ([Step.RESULTS] if recorded else []) + tournament_advance(tournament_id=tournament_id)
 
 
 def tournaments_due(*, now: dt.datetime | None = None) -> list[int]:
