@@ -1,7 +1,7 @@
 """The JSON shapes the tournaments API sends, as its selectors build them (datetimes before rendering).
 
-Each has its serializer in `tournaments/api.py`; tests/server/test_shapes.py holds the two
-to the same keys.
+Each has its serializer in its topic's module of `tournaments/api/`; tests/server/test_shapes.py
+holds the two to the same keys.
 """
 from __future__ import annotations
 

@@ -16,28 +16,31 @@ from notifications import serializers as notifications_serializers
 from notifications import shapes as notifications_shapes
 from ratings import api as ratings_api
 from ratings import shapes as ratings_shapes
-from tournaments import api as tournaments_api
 from tournaments import shapes as tournaments_shapes
+from tournaments.api import field as tournaments_field_api
+from tournaments.api import results as tournaments_results_api
+from tournaments.api import rounds as tournaments_rounds_api
+from tournaments.api import tournaments as tournaments_api
 
 PAIRS = [
     (games_shapes.MatchSummary, games_api.MatchOutputSerializer),
     (games_shapes.MatchView, games_api.ViewOutputSerializer),
     (tournaments_shapes.TournamentSummary, tournaments_api.TournamentOutputSerializer),
-    (tournaments_shapes.EntrantShown, tournaments_api.EntrantOutputSerializer),
-    (tournaments_shapes.StandingShown, tournaments_api.StandingOutputSerializer),
-    (tournaments_shapes.RoundShown, tournaments_api.RoundOutputSerializer),
+    (tournaments_shapes.EntrantShown, tournaments_field_api.EntrantOutputSerializer),
+    (tournaments_shapes.StandingShown, tournaments_results_api.StandingOutputSerializer),
+    (tournaments_shapes.RoundShown, tournaments_rounds_api.RoundOutputSerializer),
     (ratings_shapes.LeaderboardRow, ratings_api.RatingRowSerializer),
     (ratings_shapes.HistoryRow, ratings_api.HistoryRowSerializer),
     (games_shapes.MoveAnswer, games_api.MoveOutputSerializer),
     (games_shapes.RawEvent, games_api.RawEventSerializer),
     (games_shapes.InvitationShown, games_api.InvitationOutputSerializer),
     (games_shapes.DecisionPoint, games_api.DecisionPointSerializer),
-    (tournaments_shapes.BracketShown, tournaments_api.BracketOutputSerializer),
-    (tournaments_shapes.FieldDecision, tournaments_api.DecisionOutputSerializer),
-    (tournaments_shapes.TableState, tournaments_api.TableStateOutputSerializer),
-    (tournaments_shapes.TournamentExport, tournaments_api.TournamentExportSerializer),
+    (tournaments_shapes.BracketShown, tournaments_rounds_api.BracketOutputSerializer),
+    (tournaments_shapes.FieldDecision, tournaments_field_api.DecisionOutputSerializer),
+    (tournaments_shapes.TableState, tournaments_results_api.TableStateOutputSerializer),
+    (tournaments_shapes.TournamentExport, tournaments_rounds_api.TournamentExportSerializer),
     (tournaments_shapes.TournamentEventShown, tournaments_api.EventOutputSerializer),
-    (tournaments_shapes.Matchday, tournaments_api.MatchdayOutputSerializer),
+    (tournaments_shapes.Matchday, tournaments_rounds_api.MatchdayOutputSerializer),
     (ratings_shapes.CooperativeRecord, ratings_api.RecordSerializer),
     (ratings_shapes.PredictedPlayer, ratings_api.PredictedPlayerSerializer),
     (ratings_shapes.TeamResultShown, ratings_api.TeamResultSerializer),

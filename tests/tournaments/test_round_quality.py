@@ -13,7 +13,7 @@ from django.utils import timezone
 from tests.conftest import client_for
 from tests.tournaments.builders import finish_round, make_tournament, play_to_end, reloaded
 from tournaments import fold, pairing_check, projections, selectors, services, webhooks
-from tournaments.api import PairingQualitySerializer
+from tournaments.api.rounds import PairingQualitySerializer
 from tournaments.formats import Pairing, Table
 from tournaments.models import Entrant, Round, TournamentEvent, WebhookDelivery
 from tournaments.services._stream import _append
