@@ -4,7 +4,7 @@ API token, without a thread or Django's request machinery.
 A move through Django's handler cost about 3.4 ms of server CPU, most of it the request
 path around the service (a view with no database at all served 1,400-1,900 requests/s on the
 whole 2-core machine); a socket's move also hopped to a thread and back (bench/moves.py,
-bench/live.py). Here the same decisions (`services.move_seat`, `services.move_decide`) and the
+bench/live.py). Here the same decisions (`moves.move_seat`, `moves.move_decide`) and the
 very same statements (`store.HEAD_SQL`, `store.claim_statement`) run on connections of this
 process's own async pool: one read and one claim, each atomic on its own, as in the service.
 
@@ -39,8 +39,9 @@ from psycopg_pool import AsyncConnectionPool
 
 from accounts.models import ApiToken, User
 from accounts.tokens import key_hash
-from games import services, store
+from games import store
 from games.models import Event, Match, MoveReceipt, Seat
+from games.services import moves
 from games.state import state_cache, state_from_rows
 from server import languages, logs, loop_watch, metrics
 from server.errors import ApplicationError
@@ -126,13 +127,13 @@ _RECEIPT_SQL = (
 
 async def move_submit(*, match_id: int, user_id: int, move: Any, expected_seq: int | None = None,
                       idempotency_key: str | None = None) -> dict:
-    """`services.move_submit` for a user known by id, on the event loop."""
+    """`moves.move_submit` for a user known by id, on the event loop."""
     return await _move(match_id, user_id, None, move, expected_seq, idempotency_key)
 
 
 async def _move(match_id: int, user_id: int, head: store.Head | None, move: Any, expected_seq: int | None,
                 idempotency_key: str | None) -> dict:
-    """`services._move_append` on the loop, counted and timed (`metrics.MoveMeasure`)."""
+    """`moves._move_append` on the loop, counted and timed (`metrics.MoveMeasure`)."""
     with metrics.MoveMeasure("fastlane") as measure:
         return await _move_attempts(measure, match_id, user_id, head, move, expected_seq, idempotency_key)
 
@@ -142,8 +143,8 @@ async def _move_attempts(measure: metrics.MoveMeasure, match_id: int, user_id: i
     """`head`, if given, is the first attempt's (read with the caller's token and the same receipt
     key). The reads hold a connection of `pool` only while they run: the claim waits for the
     group commit without one."""
-    receipt = services.move_receipt(user_id, idempotency_key, move, expected_seq)
-    for _ in range(services.MAX_APPEND_ATTEMPTS):
+    receipt = moves.move_receipt(user_id, idempotency_key, move, expected_seq)
+    for _ in range(moves.MAX_APPEND_ATTEMPTS):
         async with await pool.connection() as conn:
             if head is None:
                 cursor = await conn.execute(store.HEAD_SQL, store.head_params(match_id, receipt))
@@ -155,11 +156,11 @@ async def _move_attempts(measure: metrics.MoveMeasure, match_id: int, user_id: i
                 stored = await _receipt(conn, match_id, receipt)
                 assert stored is not None  # the head found it
                 measure.outcome = "repeated"
-                return services.receipt_answer(receipt, *stored)
-            seat = services.move_seat(head, match_id, None, move, user_id=user_id, expected_seq=expected_seq)
+                return moves.receipt_answer(receipt, *stored)
+            seat = moves.move_seat(head, match_id, None, move, user_id=user_id, expected_seq=expected_seq)
             assert head is not None  # move_seat refuses a missing match
             state = await _state(conn, head.match)
-        decided = services.move_decide(head, state, seat, move, services.user_actor_of(user_id))
+        decided = moves.move_decide(head, state, seat, move, moves.user_actor_of(user_id))
         claim = store.claim_statement(
             match_id, decided.base_seq, decided.changes, decided.rows, receipt=receipt and (receipt, decided.response)
         )
@@ -172,14 +173,14 @@ async def _move_attempts(measure: metrics.MoveMeasure, match_id: int, user_id: i
                     stored = await _receipt(conn, match_id, receipt)
                 if stored is not None:
                     measure.outcome = "repeated"
-                    return services.receipt_answer(receipt, *stored)
+                    return moves.receipt_answer(receipt, *stored)
             raise
         if claimed:
             return decided.response
         if expected_seq is not None:
-            raise services.stale_seq(None)
+            raise moves.stale_seq(None)
         head = None
-    raise services.table_busy()
+    raise moves.table_busy()
 
 
 class _Waiting(NamedTuple):
@@ -321,11 +322,11 @@ async def _state(conn, match) -> Any:
     return state_from_rows(match.pk, match.game, match.last_seq, base=base, rows=await cursor.fetchall())
 
 
-def _committed(match_id: int, decided: services.MoveDecided) -> None:
-    services.match_committed(match_id, decided)
+def _committed(match_id: int, decided: moves.MoveDecided) -> None:
+    moves.match_committed(match_id, decided)
     if decided.followups or decided.finished:
         # Queueing tasks talks to the broker: not on the loop.
-        asyncio.get_running_loop().run_in_executor(None, services.move_tasks_send, match_id, decided)
+        asyncio.get_running_loop().run_in_executor(None, moves.move_tasks_send, match_id, decided)
 
 
 # --- the REST endpoint -----------------------------------------------------------------

@@ -34,10 +34,29 @@ from games.services._append import (
     stale_seq,
     table_busy,
     user_actor,
+    user_actor_of,
 )
 from games.state import state_at_head
 from server import metrics
 from server.errors import ApplicationError, bad_request, conflict, forbidden, match_not_found
+
+# What the fast lane takes from here (`from games.services import moves`): this module's own, and
+# the append's names it needs too, so that it never reaches into `_append` or the whole package.
+__all__ = [
+    "MAX_APPEND_ATTEMPTS",
+    "MoveDecided",
+    "match_committed",
+    "move_decide",
+    "move_play",
+    "move_receipt",
+    "move_seat",
+    "move_submit",
+    "move_tasks_send",
+    "receipt_answer",
+    "stale_seq",
+    "table_busy",
+    "user_actor_of",
+]
 
 _MAX_MOVE_BYTES = 4096
 
