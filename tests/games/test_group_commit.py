@@ -18,6 +18,7 @@ from psycopg.errors import UniqueViolation
 from games import fastlane, services, store
 from games.models import Event, Match, MoveReceipt
 from games.selectors import verify_match
+from games.state import state_at_head
 from server import loop_watch
 from tests.conftest import client_for, make_user
 from tests.games.helpers import started_match
@@ -59,7 +60,7 @@ def _claim(match_id: int, user, *, receipt: store.Receipt | None = None) -> tupl
     head = store.head_read(match_id)
     assert head is not None
     seat = services.move_seat(head, match_id, None, move, user_id=user.pk, expected_seq=None)
-    state = services.state_at_head(match_id, head.match.game, head.match.last_seq)
+    state = state_at_head(match_id, head.match.game, head.match.last_seq)
     decided = services.move_decide(head, state, seat, move, services.user_actor_of(user.pk))
     claim = store.claim_statement(match_id, decided.base_seq, decided.changes, decided.rows,
                                   receipt=receipt and (receipt, decided.response))
