@@ -1,4 +1,4 @@
-"""The pairing checker (tournaments/pairing_check.py): exports, the five rules, the round report, the CLI.
+"""The pairing checker (tournaments/pairing_check/): exports, the five rules, the round report, the CLI.
 
 No database: the checker is pure; the management command is called without touching one.
 """
@@ -230,7 +230,7 @@ def test_hajnal_szemeredi_proves_a_rematch_avoidable_above_the_exhaustive_limit(
 
 
 def test_a_rematch_the_search_cannot_settle_is_a_note_not_a_finding(monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(pairing_check, "LARGE_NODE_BUDGET", 1)
+    monkeypatch.setattr(pairing_check.rules, "LARGE_NODE_BUDGET", 1)
     players = 18
     first = rnd(1, table(*range(1, 7)), table(*range(7, 13)), table(*range(13, 19)))
     second = rnd(2, table(1, 2, 3, 7, 8, 13), table(4, 5, 9, 10, 14, 15), table(6, 11, 12, 16, 17, 18))
