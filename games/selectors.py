@@ -36,7 +36,7 @@ def known_to(match: Match, user: User | AnonymousUser | None) -> bool:
     """Whether a person may know that the table exists (issue #39: what "private" promises).
 
     A private table is known only to its seats, its creator, staff and the invitee of a live
-    invitation to it (as `games.services._invitation_addressed_to` finds one: their notification
+    invitation to it (as `games.services.seats._invitation_addressed_to` finds one: their notification
     links to the table). Whoever holds an invitation link's secret reaches it through the
     invitation's own route (`/api/invitations/<token>`), not by its number."""
     if not match.private:
