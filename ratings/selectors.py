@@ -472,6 +472,14 @@ def competitor_ref(game: str, ref: str) -> CompetitorRef:
     return CompetitorRef(rmath.user_competitor(user.pk), Kind.USER, user, user.shown_name)
 
 
+def rated_as(*, user_id: int | None, bot: str) -> tuple[str, Pool]:
+    """The competitor a player is rated as, and the pool of the ladder it is looked up in: a person
+    in the people's, a bot (`bot`, its name) in the bots'. Tournaments seed their fields with it."""
+    if user_id is not None:
+        return rmath.user_competitor(user_id), Pool.PEOPLE
+    return rmath.bot_competitor(bot), Pool.BOTS
+
+
 def user_refs(user_ids: list[int]) -> list[CompetitorRef]:
     """People by id, in that order, as `table_prediction` takes them."""
     users = User.objects.in_bulk(user_ids)

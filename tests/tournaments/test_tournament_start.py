@@ -114,6 +114,19 @@ def test_seeding_by_rating_uses_each_players_conservative_rating_and_keeps_the_o
     assert [entrants[p.pk]["seed"] for p in people] == [3, 4, 1, 2]
 
 
+def test_seeding_looks_a_bot_up_in_the_bots_ladder_and_a_person_in_the_peoples(alice, bob):
+    """A bot is rated as its bot in the bots' pool, a person in the people's (ratings.selectors.rated_as):
+    a rating in the other pool is not theirs to seed with."""
+    people, bots = (Ladder.objects.create(game="sequence-stacks", pool=pool) for pool in (Pool.PEOPLE, Pool.BOTS))
+    Rating.objects.create(ladder=bots, competitor="bot:random", kind=Kind.BOT, mu=30, sigma=2)
+    Rating.objects.create(ladder=bots, competitor=f"user:{bob.pk}", kind=Kind.USER, user=bob, mu=40, sigma=1)
+    Rating.objects.create(ladder=people, competitor=f"user:{bob.pk}", kind=Kind.USER, user=bob, mu=20, sigma=1)
+    tournament = make_tournament(alice, people=(bob,), bots=1, options={"rounds": 1})
+    services.tournament_start(tournament_id=tournament.pk, user=alice)
+    ratings = {(e["user"], e["bot"]): e["rating"] for e in selectors.entrant_list(tournament)}
+    assert ratings == {(bob.pk, ""): 17.0, (None, "random"): 24.0}
+
+
 def test_duplicate_deals_give_every_table_of_a_size_the_same_deck(alice):
     tournament = make_tournament(alice, bots=4, options={"duplicate": True, "rounds": 1})
     services.tournament_start(tournament_id=tournament.pk, user=alice)
