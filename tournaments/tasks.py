@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from server.celery import idempotent_task
 from tournaments import services, webhooks
-from tournaments.models import WebhookDelivery
 
 
 @idempotent_task
@@ -37,8 +36,5 @@ def webhook_deliver_task(self, delivery_id: int) -> str:
     """One attempt at a webhook delivery; a failed one is tried again with exponential back-off."""
     status = webhooks.webhook_deliver(delivery_id=delivery_id)
     if status == "pending":
-        attempts = (
-            WebhookDelivery.objects.filter(pk=delivery_id).values_list("attempts", flat=True).first() or 1
-        )
-        raise self.retry(countdown=webhooks.backoff_seconds(attempts))
+        raise self.retry(countdown=webhooks.retry_countdown(delivery_id=delivery_id))
     return status

@@ -74,6 +74,12 @@ def backoff_seconds(attempts: int) -> float:
     return min(3600.0, base * 2 ** max(0, attempts - 1))
 
 
+def retry_countdown(*, delivery_id: int) -> float:
+    """Seconds before a pending delivery's next try: the back-off after its failed attempts (one if none yet)."""
+    attempts = WebhookDelivery.objects.filter(pk=delivery_id).values_list("attempts", flat=True).first()
+    return backoff_seconds(attempts or 1)
+
+
 def sign(secret: str, body: bytes) -> str:
     """The signature header's value for a body."""
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()

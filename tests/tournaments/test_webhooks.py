@@ -118,6 +118,18 @@ def test_the_back_off_doubles_up_to_an_hour():
     assert webhooks.backoff_seconds(30) == 3600
 
 
+def test_the_task_waits_the_back_off_of_the_attempts_made(alice, local_receiver):
+    with webhook_receiver(500, 500) as receiver:
+        tournament, hook = hooked(alice, receiver.url, kinds=["round.paired"])
+        services.tournament_start(tournament_id=tournament.pk, user=alice)
+        delivery = WebhookDelivery.objects.get(webhook=hook)
+        waits = [webhooks.retry_countdown(delivery_id=delivery.pk)]  # none made yet: as after one
+        for _ in range(2):
+            webhooks.webhook_deliver(delivery_id=delivery.pk)
+            waits.append(webhooks.retry_countdown(delivery_id=delivery.pk))
+    assert waits == [webhooks.backoff_seconds(1), webhooks.backoff_seconds(1), webhooks.backoff_seconds(2)]
+
+
 def test_a_delivery_is_given_up_after_its_last_attempt(alice, local_receiver):
     with webhook_receiver(*[500] * webhooks.MAX_ATTEMPTS) as receiver:
         tournament, hook = hooked(alice, receiver.url, kinds=["round.paired"])
