@@ -53,12 +53,12 @@ _TOURNAMENT_KEYS = ("status", "game", "format", "options", "organiser", "unpaire
                     "finished_at", "champion", "field_rules")
 
 
-def event_dict(row: Any) -> dict[str, Any]:
+def event_dict(row: TournamentEvent) -> dict[str, Any]:
     """A stored `TournamentEvent` as the fold takes it."""
     return {"seq": row.seq, "type": row.type, "data": row.data, "created": row.created.isoformat()}
 
 
-def apply(tournament: Any, event_row: Any, state: State | None = None) -> None:
+def apply(tournament: Tournament, event_row: TournamentEvent, state: State | None = None) -> None:
     """Writes the rows a newly appended event changes. Called inside the appending transaction,
     with the tournament's row locked. A projection that is behind (it never should be) is
     rebuilt from the log instead.
@@ -91,7 +91,7 @@ def apply(tournament: Any, event_row: Any, state: State | None = None) -> None:
     _write_event_rows(tournament, event, state)
 
 
-def _write_event_rows(tournament: Any, event: dict, state: State | None) -> None:
+def _write_event_rows(tournament: Tournament, event: dict, state: State | None) -> None:
     table = _table_before(tournament, event)
     writer = _WRITERS.get(event["type"])
     if writer is not None:
@@ -109,7 +109,7 @@ _CHANGE_FACTS = frozenset(
 )
 
 
-def _table_before(tournament: Any, event: dict) -> Mapping[str, Any] | None:
+def _table_before(tournament: Tournament, event: dict) -> Mapping[str, Any] | None:
     """A result event's table as it was before the event: its seats, and whether it had a result."""
     if event["type"] != "TableResult":
         return None
@@ -121,11 +121,11 @@ def _table_before(tournament: Any, event: dict) -> Mapping[str, Any] | None:
     )
 
 
-def _on_registered(tournament: Any, event: dict) -> None:
+def _on_registered(tournament: Tournament, event: dict) -> None:
     Entrant.objects.filter(pk=event["data"]["entrant"]).update(status="active", seed_order=event["seq"])
 
 
-def _on_withdrawn(tournament: Any, event: dict) -> None:
+def _on_withdrawn(tournament: Tournament, event: dict) -> None:
     data = event["data"]
     if data["from_round"] is None:
         Entrant.objects.filter(pk=data["entrant"]).update(
@@ -137,29 +137,29 @@ def _on_withdrawn(tournament: Any, event: dict) -> None:
         )
 
 
-def _on_waitlisted(tournament: Any, event: dict) -> None:
+def _on_waitlisted(tournament: Tournament, event: dict) -> None:
     Entrant.objects.filter(pk=event["data"]["entrant"]).update(
         status="waitlisted", seed_order=None, waitlist_order=event["seq"], checked_in=False
     )
 
 
-def _on_checked_in(tournament: Any, event: dict) -> None:
+def _on_checked_in(tournament: Tournament, event: dict) -> None:
     Entrant.objects.filter(pk=event["data"]["entrant"]).update(checked_in=True)
 
 
-def _on_promoted(tournament: Any, event: dict) -> None:
+def _on_promoted(tournament: Tournament, event: dict) -> None:
     Entrant.objects.filter(pk=event["data"]["entrant"]).update(
         status="active", seed_order=event["seq"], waitlist_order=None
     )
 
 
-def _on_waitlist_closed(tournament: Any, event: dict) -> None:
+def _on_waitlist_closed(tournament: Tournament, event: dict) -> None:
     Entrant.objects.filter(pk__in=event["data"]["entrants"]).update(
         status="not_admitted", waitlist_order=None, checked_in=False
     )
 
 
-def _on_late_entered(tournament: Any, event: dict) -> None:
+def _on_late_entered(tournament: Tournament, event: dict) -> None:
     data = event["data"]
     Entrant.objects.filter(pk=data["entrant"]).update(
         status="active", seed_order=event["seq"], seed_rating=data.get("rating"), waitlist_order=None,
@@ -171,11 +171,11 @@ def _on_late_entered(tournament: Any, event: dict) -> None:
         rnd.save(update_fields=["byes"])
 
 
-def _on_reentered(tournament: Any, event: dict) -> None:
+def _on_reentered(tournament: Tournament, event: dict) -> None:
     Entrant.objects.filter(pk=event["data"]["entrant"]).update(status="active", withdrawn_from_round=None)
 
 
-def _on_no_shows(tournament: Any, event: dict) -> None:
+def _on_no_shows(tournament: Tournament, event: dict) -> None:
     data = event["data"]
     for forfeit in data["tables"]:
         RoundTable.objects.filter(
@@ -183,20 +183,20 @@ def _on_no_shows(tournament: Any, event: dict) -> None:
         ).update(result=no_show_result(forfeit, data), result_seq=event["seq"])
 
 
-def _on_disqualified(tournament: Any, event: dict) -> None:
+def _on_disqualified(tournament: Tournament, event: dict) -> None:
     data = event["data"]
     Entrant.objects.filter(pk=data["entrant"]).update(
         status="disqualified", disqualified_from_round=data["from_round"]
     )
 
 
-def _on_started(tournament: Any, event: dict) -> None:
+def _on_started(tournament: Tournament, event: dict) -> None:
     ratings = event["data"]["ratings"]
     rows = [Entrant(pk=int(key), seed_rating=rating) for key, rating in ratings.items() if rating is not None]
     Entrant.objects.bulk_update(rows, ["seed_rating"], batch_size=1000)
 
 
-def _on_paired(tournament: Any, event: dict) -> None:
+def _on_paired(tournament: Tournament, event: dict) -> None:
     data = event["data"]
     starts_at = when(data["starts_at"])
     assert starts_at is not None  # RoundPaired always carries its start (services._pair_next)
@@ -220,11 +220,11 @@ def _on_paired(tournament: Any, event: dict) -> None:
     )
 
 
-def _on_unpaired(tournament: Any, event: dict) -> None:
+def _on_unpaired(tournament: Tournament, event: dict) -> None:
     Round.objects.filter(tournament=tournament, number=event["data"]["round"]).delete()
 
 
-def _on_tables_started(tournament: Any, event: dict) -> None:
+def _on_tables_started(tournament: Tournament, event: dict) -> None:
     data = event["data"]
     rnd = Round.objects.get(tournament=tournament, number=data["round"])
     matches = {t["table"]: t["match"] for t in data["tables"]}
@@ -236,14 +236,14 @@ def _on_tables_started(tournament: Any, event: dict) -> None:
         Round.objects.filter(pk=rnd.pk).update(started_at=when(event["created"]), deadline=when(data.get("deadline")))
 
 
-def _on_result(tournament: Any, event: dict) -> None:
+def _on_result(tournament: Tournament, event: dict) -> None:
     data = event["data"]
     RoundTable.objects.filter(
         round__tournament=tournament, round__number=data["round"], number=data["table"]
     ).update(result=result_of(event), result_seq=event["seq"])
 
 
-def _on_deadline(tournament: Any, event: dict) -> None:
+def _on_deadline(tournament: Tournament, event: dict) -> None:
     data = event["data"]
     rnd = Round.objects.get(tournament=tournament, number=data["round"])
     Round.objects.filter(pk=rnd.pk).update(deadline_passed_at=when(event["created"]))
@@ -254,13 +254,13 @@ def _on_deadline(tournament: Any, event: dict) -> None:
     RoundTable.objects.bulk_update(tables, ["absent"], batch_size=1000)
 
 
-def _on_completed(tournament: Any, event: dict) -> None:
+def _on_completed(tournament: Tournament, event: dict) -> None:
     Round.objects.filter(tournament=tournament, number=event["data"]["round"]).update(
         completed_at=when(event["created"])
     )
 
 
-_WRITERS: dict[str, Callable[[Any, dict], None]] = {
+_WRITERS: dict[str, Callable[[Tournament, dict], None]] = {
     "PlayerRegistered": _on_registered,
     "PlayerWithdrawn": _on_withdrawn,
     "PlayerWaitlisted": _on_waitlisted,
@@ -287,7 +287,7 @@ _WRITERS: dict[str, Callable[[Any, dict], None]] = {
 
 
 
-def _write_standing_rows(tournament: Any, event: dict, table: Mapping[str, Any] | None, state: State | None) -> None:
+def _write_standing_rows(tournament: Tournament, event: dict, table: Mapping[str, Any] | None, state: State | None) -> None:
     """The standings rows after an event whose other rows are written (`standings_after`);
     `table`: a result's table as it was before it; `state`: see `apply`."""
     kind, data = event["type"], event["data"]
@@ -318,7 +318,7 @@ def _write_standing_rows(tournament: Any, event: dict, table: Mapping[str, Any] 
 _COUNTED = ("points", "played", "wins", "draws", "losses", "forfeits", "mean_team_score", "team_score_sum")
 
 
-def _results_counted(tournament: Any, seats: list[int], data: dict[str, Any]) -> None:
+def _results_counted(tournament: Tournament, seats: list[int], data: dict[str, Any]) -> None:
     """A table's result added to its players' rows: one read and one UPDATE ... FROM (VALUES),
     written by hand because the ORM's bulk update builds a CASE per column and row (the larger
     share of a result's cost)."""
@@ -350,7 +350,7 @@ def _results_counted(tournament: Any, seats: list[int], data: dict[str, Any]) ->
         )
 
 
-def _standing_append(tournament: Any, entrant: int) -> None:
+def _standing_append(tournament: Tournament, entrant: int) -> None:
     """A blank row after the last one, in one statement (the position read in the INSERT itself)."""
     row = blank_row(entrant)
     columns = [key for key in row if key != "entrant"]
@@ -364,7 +364,7 @@ def _standing_append(tournament: Any, entrant: int) -> None:
         )
 
 
-def _standings_replace(tournament: Any, rows: list[Row]) -> None:
+def _standings_replace(tournament: Tournament, rows: list[Row]) -> None:
     """The whole table written again: on PostgreSQL one COPY (a tenth of the ORM's inserts at
     10,000 rows), elsewhere bulk inserts."""
     StandingRow.objects.filter(tournament=tournament).delete()
@@ -390,7 +390,7 @@ def _standings_replace(tournament: Any, rows: list[Row]) -> None:
     )
 
 
-def _write_status(tournament: Any, status: str) -> None:
+def _write_status(tournament: Tournament, status: str) -> None:
     if status:
         Tournament.objects.filter(pk=tournament.pk).update(status=status)
         tournament.status = status
@@ -399,7 +399,7 @@ def _write_status(tournament: Any, status: str) -> None:
 # --- reading the rows back, and rebuilding them -------------------------------------------------
 
 
-def state_of(tournament: Any) -> State:
+def state_of(tournament: Tournament) -> State:
     """The fold's state read back from the rows (empty for a tournament without events): O(field),
     for decisions taken once a round (pairing, corrections, the end)."""
     projection = TournamentProjection.objects.filter(tournament=tournament).first()
@@ -461,7 +461,7 @@ def _iso(moment: dt.datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def rebuild(tournament: Any) -> State:
+def rebuild(tournament: Tournament) -> State:
     """Folds the whole stream from nothing and writes every derived row again."""
     with transaction.atomic():
         events = [event_dict(row) for row in TournamentEvent.objects.filter(tournament=tournament).order_by("seq")]
@@ -482,7 +482,7 @@ def rebuild(tournament: Any) -> State:
     return state
 
 
-def _write_round(tournament: Any, rnd: dict[str, Any]) -> None:
+def _write_round(tournament: Tournament, rnd: dict[str, Any]) -> None:
     row, _ = Round.objects.update_or_create(
         tournament=tournament,
         number=rnd["number"],
@@ -525,7 +525,7 @@ def _write_round(tournament: Any, rnd: dict[str, Any]) -> None:
 _ENTERING = frozenset({"PlayerRegistered", "PlayerPromoted", "PlayerLateEntered"})
 
 
-def _write_entrants(tournament: Any, state: State, registered: dict[int, int], waiting: dict[int, int]) -> None:
+def _write_entrants(tournament: Tournament, state: State, registered: dict[int, int], waiting: dict[int, int]) -> None:
     """Every entrant's row; `registered`: the seq of the last event that put each entrant in the
     order; `waiting`: the seq that put each on the waitlist."""
     order, waitlist, checked_in = set(state["order"]), set(state["waitlist"]), set(state["checked_in"])
