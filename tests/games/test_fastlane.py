@@ -14,15 +14,18 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
+from rest_framework.renderers import JSONRenderer
 
+from accounts.authentication import FastTokenAuthentication
 from accounts.models import User
 from accounts.services import user_token
 from games import fastlane
+from games.api import MoveSubmitApi
 from games.chain import canonical_time, event_hash
 from games.models import Event, Match, MoveReceipt
 from games.selectors import verify_match
 from server.asgi import application
-from server.limits import ScopedThrottle
+from server.limits import BoundedJSONParser, ScopedThrottle
 from tests.conftest import client_for
 from tests.games.helpers import started_match
 
@@ -227,6 +230,21 @@ async def test_moves_in_either_lane_count_against_one_throttle(app, monkeypatch,
     assert answers[-1].json()["error"]["code"] == "throttled" and "retry-after" in answers[-1].headers
     assert len(lane_calls) == 2
     await sync_to_async(_throttle_reset)(alice)
+
+
+def test_the_lane_copies_the_move_views_own_configuration():
+    """The lane repeats what MoveSubmitApi is configured to do without asking it: how it
+    authenticates, parses JSON, throttles and renders. Should the view's configuration change,
+    this fails, where the answers compared above agree unless a case happens to reach the change."""
+    view = MoveSubmitApi()
+    assert view.throttle_scope == "moves" and ScopedThrottle in view.throttle_classes  # `fastlane._Throttle`
+    [parser] = [parser for parser in view.get_parsers() if parser.media_type == "application/json"]
+    assert type(parser) is BoundedJSONParser and parser.strict  # depth, NUL and NaN refused, as the lane reads
+    authenticator = view.get_authenticators()[0]
+    assert type(authenticator) is FastTokenAuthentication and authenticator.keyword == "Token"
+    renderer = view.get_renderers()[0]
+    assert type(renderer) is JSONRenderer
+    assert renderer.compact and not renderer.ensure_ascii and renderer.strict  # as `fastlane._json_bytes` writes
 
 
 def _throttle_reset(user):
