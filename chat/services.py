@@ -19,9 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from chat import selectors
+from chat import notify, selectors
 from chat.models import ChatEvent, ChatMute
-from games import notify
 from games.models import Seat
 from games.selectors import match_get_known, watch_required
 from server.errors import ApplicationError, bad_request, conflict, forbidden, not_found

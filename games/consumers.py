@@ -6,18 +6,9 @@ events as its seat may see them and its new view. Every frame carries `seq`; a c
 sees a gap sends `{"type": "resync", "since": <seq>}`. Moves go through the same service as
 the REST endpoint: `{"type": "move", "move": {...}, "id": "<client id>"}` -> `ack` or `error`.
 `{"type": "auto_pass", "enabled": true}` makes the seat pass at once in interrupt windows.
+The frames a client may send are `MatchConsumer.frame_handlers`; the table's socket as mounted
+(`server/routing.py`) is `chat.consumers.TableConsumer`, which adds the table chat's frames to them.
 
-Table chat has its own stream and cursor, `chat_seq` (never `seq`, which is the game's: a
-client reads a frame's `seq` ahead of its own as a missed update). After the snapshot the socket
-gets `{"type": "chat_history", "since", "chat_seq", "items"}`, what its reader may read after
-`?chat_since=<chat seq>` (items as `GET /api/matches/<id>/chat` has them), then one
-`{"type": "chat", "chat_seq", "event", "message"}` frame per new chat event it may see
-(`chat.selectors`: a seated player of a sealed table is never sent the spectators' channel, a
-muted author is not heard, a hidden message comes without its text but to staff).
-`{"type": "chat", "text", "channel"?, "id"}` posts -> `chat_ack` with its `chat_seq`, or
-`error`. `{"type": "chat_channels", "spectators": false}` stops sending this socket the
-spectators' channel (true sends it again, with a `chat_history` from the start);
-`{"type": "chat_since", "since": <chat seq>}` asks for a `chat_history`.
 A table closed to the socket's person (`selectors.can_watch`: a duplicate deal's table before the
 deal is done, a closed table before its match has finished) sends one `table_closed_to_spectators`
 error frame and closes with 4403, also when a closed table that was open to find seats at starts
@@ -25,8 +16,7 @@ while the socket has no seat there. At a delayed table, a person the policy puts
 while they hold no seat, every view frame as the table was `spectator_delay_moves` moves before
 its head (`frames.frame_text`'s `delay_moves`); a private
 table to a stranger (`selectors.known_to`), like a number that names no table, one `match_not_found`
-error frame and 4404. A resync or ping
-catches the chat up too: its hints are at most once as well.
+error frame and 4404.
 
 A socket belongs to a person, not to a seat: every frame is built for the seat its user holds
 at that frame's head (`frames.frame_text`), so leaving a table, or a seat taken by someone
@@ -45,7 +35,7 @@ import json
 import logging
 import time
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -54,10 +44,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.sockets import credential_ended
-from chat import selectors as chat_selectors
-from chat import services as chat_services
 from games import fastlane, frames, notify, selectors, services
 from games.models import Match, SpectatorPolicy
 from games.presence import TTL, presence
@@ -74,6 +63,13 @@ log = logging.getLogger(__name__)
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
+    # The frames a client may send, by type, and the method that takes each: a socket composed
+    # over the table's (chat.consumers.TableConsumer) adds its own, and names them all in its refusal.
+    frame_handlers: ClassVar[dict[str, str]] = {
+        "move": "_move", "resync": "_resync", "auto_pass": "_auto_pass", "ping": "_ping",
+    }
+    unknown_frame_message: ClassVar[StrOrPromise] = gettext_lazy("Frames are move, resync, auto_pass or ping.")
+
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.group = notify.match_group(self.match_id)
@@ -85,13 +81,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.seat: int | None = None  # as the last frame sent found it
         await self.accept()  # first, so that the client reads why it is closed
         try:  # a private table is no match to a stranger: the same frame and close as for no match at all
-            match = await _in_thread(selectors.match_get_known)(self.match_id, self.user)
+            match = await in_thread(selectors.match_get_known)(self.match_id, self.user)
         except ApplicationError as refusal:
             await self._error(None, refusal.code, refusal.message, refusal.extra)
             await self.close(code=4404)
             return
         try:  # the same decision as every REST route's (selectors.can_watch), before presence or a frame
-            watch = await _in_thread(selectors.watch_required)(match, self.user)
+            watch = await in_thread(selectors.watch_required)(match, self.user)
         except ApplicationError as refusal:
             await self._error(None, refusal.code, refusal.message, refusal.extra)
             await self.close(code=4403)
@@ -118,11 +114,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(self.group, self.channel_name)
         except Exception:  # noqa: BLE001 - without the layer the socket still catches up on each ping
             log.warning("could not join group %s; this socket gets updates on ping only", self.group, exc_info=True)
-        self.last_seq = _int(query.get("since", ["0"])[0])
-        self.chat_seq = _int(query.get("chat_since", ["0"])[0])
-        self.spectators_shown = True  # the reader's choice for this socket (chat_channels)
+        self.last_seq = nonnegative_int(query.get("since", ["0"])[0])
         await self._send_frame("snapshot")
-        await self._send_chat_history(self.chat_seq)
+        await self._after_snapshot(query)
         await self._announce_presence()
         self.refresher = asyncio.ensure_future(self._refresh_presence())
         self.checker = asyncio.ensure_future(self._check_credential()) if self.user else None
@@ -132,13 +126,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         """As Channels' own, without its `aclose_old_connections()` before every message: a hop to
         the one sync thread for each frame of each socket (about 30 % of the CPU of a move sent
         to a hundred spectators, and a queue they all waited in: bench/live.py). This consumer
-        reaches the database only through `_in_thread`, which closes old connections itself,
+        reaches the database only through `in_thread`, which closes old connections itself,
         or through the fast lane's own pool."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         if not hasattr(self, "language"):
-            self.language = await _in_thread(languages.of_scope)(self.scope)
+            self.language = await in_thread(languages.of_scope)(self.scope)
         # Active for this socket's task alone (a context variable): other sockets keep theirs.
         with translation.override(self.language):
             await handler(message)
@@ -187,30 +181,18 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._error(None, "malformed_frame", _("A frame is a JSON object with a \"type\"."))
             return
         kind = message.get("type")
-        if kind == "move":
-            await self._move(message)
-        elif kind == "resync":
-            self.last_seq = min(self.last_seq, _int(message.get("since")))
-            await self._send_frame("update")
-            await self._send_chat()
-        elif kind == "auto_pass":
-            await self._auto_pass(message)
-        elif kind == "ping":
-            # Also a catch-up: if the channel layer lost a hint, the client gets what it missed now.
-            await self._send_frame("update")
-            await self._send_chat()
-            await self.send_json({"type": "pong", "seq": self.last_seq})
-        elif kind == "chat":
-            await self._chat(message)
-        elif kind == "chat_channels":
-            await self._chat_channels(message)
-        elif kind == "chat_since":
-            await self._send_chat_history(_int(message.get("since")))
-        else:
-            await self._error(
-                message.get("id"), "unknown_frame",
-                _("Frames are move, resync, auto_pass, ping, chat, chat_channels or chat_since."),
-            )
+        handler = self.frame_handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            await self._error(message.get("id"), "unknown_frame", self.unknown_frame_message)
+            return
+        await getattr(self, handler)(message)
+
+    async def _after_snapshot(self, query: dict[str, list[str]]) -> None:
+        """What a composed socket sends after the snapshot on connect, before presence (its own streams' catch-up)."""
+
+    async def _after_catch_up(self) -> None:
+        """What a composed socket sends after a resync's or ping's update (its own streams, whose hints are
+        at most once too)."""
 
     def _within_rate(self) -> bool:
         """A token bucket per socket: a steady rate, with bursts of twice as many frames."""
@@ -223,6 +205,17 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return False
         self._bucket = (tokens - 1, now)
         return True
+
+    async def _resync(self, message: dict) -> None:
+        self.last_seq = min(self.last_seq, nonnegative_int(message.get("since")))
+        await self._send_frame("update")
+        await self._after_catch_up()
+
+    async def _ping(self, message: dict) -> None:
+        # Also a catch-up: if the channel layer lost a hint, the client gets what it missed now.
+        await self._send_frame("update")
+        await self._after_catch_up()
+        await self.send_json({"type": "pong", "seq": self.last_seq})
 
     async def _move(self, message: dict) -> None:
         client_id = message.get("id")
@@ -244,7 +237,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                     idempotency_key=idempotency_key,
                 )
             else:
-                result = await _in_thread(services.move_submit)(
+                result = await in_thread(services.move_submit)(
                     user=self.user, match_id=self.match_id, move=move, expected_seq=expected_seq,
                     idempotency_key=idempotency_key,
                 )
@@ -262,72 +255,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._error(None, "not_authenticated", _("Log in to play."))
             return
         try:
-            await _in_thread(services.seat_auto_pass_set)(match_id=self.match_id, user=self.user, enabled=enabled)
+            await in_thread(services.seat_auto_pass_set)(match_id=self.match_id, user=self.user, enabled=enabled)
         except ApplicationError as exc:
             await self._error(None, exc.code, exc.message)
             return
         await self.send_json({"type": "auto_pass", "enabled": enabled, "seq": self.last_seq})
-
-    async def _chat(self, message: dict) -> None:
-        client_id = message.get("id")
-        if not isinstance(client_id, str) or not 0 < len(client_id) <= 64:
-            await self._error(None, "malformed_frame", _("A chat frame carries a string \"id\" of 1 to 64 characters."))
-            return
-        text, channel = message.get("text"), message.get("channel")
-        if not isinstance(text, str) or not (channel is None or isinstance(channel, str)):
-            await self._error(client_id, "malformed_frame", _("A chat frame carries \"text\" and maybe \"channel\", strings."))
-            return
-        if self.user is None:
-            await self._error(client_id, "not_authenticated", _("Log in to chat."))
-            return
-        try:
-            item = await _in_thread(chat_services.chat_message_post)(
-                match_id=self.match_id, user=self.user, text=text, channel=channel, client_id=client_id
-            )
-        except ApplicationError as exc:
-            await self._error(client_id, exc.code, exc.message, exc.extra)
-            return
-        await self.send_json({"type": "chat_ack", "id": client_id, "chat_seq": item["seq"]})
-
-    async def _chat_channels(self, message: dict) -> None:
-        shown = message.get("spectators")
-        if not isinstance(shown, bool):
-            await self._error(None, "malformed_frame", _("A chat_channels frame carries \"spectators\": true or false."))
-            return
-        self.spectators_shown = shown
-        await self.send_json({"type": "chat_channels", "spectators": shown})
-        if shown:  # what was left out meanwhile
-            await self._send_chat_history(0)
-
-    async def chat_changed(self, message: dict) -> None:
-        """A hint that the table's chat moved on: this socket reads what its reader may see of it."""
-        if message["chat_seq"] > self.chat_seq:
-            await self._send_chat()
-
-    async def _send_chat(self) -> None:
-        """One `chat` frame per chat event after the last one this socket was sent, as its reader may see it."""
-        async for page in self._chat_pages(self.chat_seq):
-            for item in page["items"]:
-                await self.send_json({"type": "chat", "chat_seq": item["seq"], "event": item["type"], "message": item["message"]})
-
-    async def _send_chat_history(self, since: int) -> None:
-        """The chat after `since` as its reader may see it, in `chat_history` frames of a page each."""
-        async for page in self._chat_pages(since):
-            await self.send_json({"type": "chat_history", "since": since, "chat_seq": page["head"], "items": page["items"]})
-            since = page["head"]
-
-    async def _chat_pages(self, since: int):
-        if self.watch_again and not await self._still_watching():
-            return  # its chat closed with the table (chat.selectors.chat_page_for_user)
-        while True:
-            page = await _in_thread(chat_selectors.chat_page_for_user)(
-                self.match_id, self.user, since=since, spectators_shown=self.spectators_shown
-            )
-            self.chat_seq = max(self.chat_seq, page["head"])
-            yield page
-            if not page["more"]:
-                return
-            since = page["head"]
 
     async def match_changed(self, message: dict) -> None:
         """A hint from the channel layer. A move's hint carries the move, and a process that holds
@@ -353,7 +285,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         known = None if hint is None else frames.frame_text_known(
             self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint, delay_moves=self.delay_moves
         )
-        seq, seat, text = known or await _in_thread(frames.frame_text)(
+        seq, seat, text = known or await in_thread(frames.frame_text)(
             self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint, delay_moves=self.delay_moves
         )
         if seat != self.seat:  # the table is told where this person sits now
@@ -372,8 +304,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.refused:
             return False
         try:
-            match = await _in_thread(selectors.match_get)(self.match_id)
-            await _in_thread(selectors.watch_required)(match, self.user)
+            match = await in_thread(selectors.match_get)(self.match_id)
+            await in_thread(selectors.watch_required)(match, self.user)
         except ApplicationError as refusal:
             self.refused = True
             await self._error(None, refusal.code, refusal.message, refusal.extra)
@@ -386,7 +318,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _presence(self, operation: str, *args):
         """Presence is a courtesy: while Redis is away the table plays on without it."""
         try:
-            return await _in_thread(getattr(presence(), operation))(self.match_id, *args)
+            return await in_thread(getattr(presence(), operation))(self.match_id, *args)
         except Exception:  # noqa: BLE001
             log.warning("presence %s failed for match %s", operation, self.match_id, exc_info=True)
             return None
@@ -408,7 +340,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         summary = await self._presence("summary")
         if summary is None:
             return
-        if await _in_thread(_sealed)(self.match_id):
+        if await in_thread(_sealed)(self.match_id):
             summary = {**summary, "spectators": None}
         try:
             await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": summary})
@@ -435,7 +367,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         polled = 0
         while True:
             await asyncio.sleep(settings.LIVE_POLL_SECONDS)
-            head = await _in_thread(selectors.match_head)(self.match_id)
+            head = await in_thread(selectors.match_head)(self.match_id)
             if head > max(self.last_seq, polled):
                 polled = head
                 await self._send_frame("update")
@@ -451,7 +383,7 @@ def _sealed(match_id: int) -> bool:
     return Match.objects.filter(pk=match_id, sealed=True).exists()
 
 
-def _in_thread(func):
+def in_thread(func):
     """Runs blocking work (database, Redis) in the loop's thread pool, database connections
     cleaned up as Channels does. Not thread-sensitive: that would queue every socket of the
     process on one thread, each waiting for the database in turn (bench/live.py)."""
@@ -478,7 +410,8 @@ def _client(scope: dict, user_id: int | None) -> str:
     return f"address:{address[0]}"
 
 
-def _int(value) -> int:
+def nonnegative_int(value) -> int:
+    """A cursor from a query or a frame (`since`): a whole number, 0 for anything else."""
     try:
         return max(0, int(value))
     except (TypeError, ValueError):

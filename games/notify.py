@@ -56,14 +56,6 @@ def match_seats_changed(match_id: int) -> None:
         log.warning("could not tell match %s's sockets that its seats changed", match_id, exc_info=True)
 
 
-def match_chat_changed(match_id: int, chat_seq: int) -> None:
-    """Tells the table's sockets that its chat is at `chat_seq`: each reads what its own reader
-    may see of it (`chat.selectors`), so the hint carries no text."""
-    try:
-        _publisher.send(match_group(match_id), {"type": "chat.changed", "chat_seq": chat_seq})
-    except Exception:  # committed; sockets catch up on their next resync or reconnect
-        log.warning("could not tell match %s's sockets about chat %s", match_id, chat_seq, exc_info=True)
-
 def groups_hint(groups: list[str], message: dict) -> None:
     """Sends one hint to each of many groups' sockets (people's notifications,
     `notifications.consumers`), in one hand-off."""

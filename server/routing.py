@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.consumers import MatchConsumer
+from chat.consumers import TableConsumer
 from notifications.consumers import NotificationConsumer
 
 websocket_urlpatterns = [
-    path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),
+    # The table's socket: the game's frames (games.consumers.MatchConsumer) and its chat's.
+    path("ws/matches/<int:match_id>/", TableConsumer.as_asgi()),
     path("ws/notifications/", NotificationConsumer.as_asgi()),
 ]
