@@ -218,7 +218,7 @@ def _disqualified(state: State, data: dict[str, Any], event: dict[str, Any]) -> 
 
 
 def _started(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
-    if data.get("start"):  # a league's first matchday, fixed at the start (services._start)
+    if data.get("start"):  # a league's first matchday, fixed at the start (services.start._start)
         state["options"] = {**state["options"], "start": data["start"]}
     if data.get("rounds"):  # a Swiss open to late entry: its length does not grow with the field
         state["options"] = {**state["options"], "rounds": data["rounds"]}

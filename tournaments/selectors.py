@@ -557,7 +557,7 @@ def calendar(tournament: Tournament) -> dict[str, Any]:
     if tournament.format != "league":
         raise not_found("not_a_league", _("Only a league has a calendar of matchdays."))
     fmt = FORMATS["league"]
-    # The folded options: a league created without a start date has the day it started (services._start).
+    # The folded options: a league created without a start date has the day it started (services.start._start).
     facts = TournamentProjection.objects.filter(tournament=tournament).values_list("state", flat=True).first() or {}
     options = facts.get("options") or tournament.options
     entrants = max(_field_size(tournament), 2)

@@ -5,7 +5,7 @@ season of Swiss rounds or of Swiss tables works the same way) and takes the same
 options. The calendar gives each matchday its date:
 
 - `start`: the first matchday's date (without it, pairings carry no date: the server
-  gives a league created without one the day it starts, `services._start`);
+  gives a league created without one the day it starts, `services.start._start`);
 - `every_days`: days between matchdays (default 7, weekly), or
 - `weekdays`: the weekdays play falls on (0 = Monday ... 6 = Sunday), e.g. [1, 4]
   for Tuesdays and Fridays, from `start` on;
