@@ -11,7 +11,6 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chat import selectors as chat_selectors
 from games import exchange, replay, selectors, services
 from games.engines import ENGINES
 from games.models import (
@@ -621,7 +620,7 @@ class MatchExportApi(MatchRouteApi):
     def get(self, request, match_id: int):
         with_chat = serializers.BooleanField().run_validation(request.query_params.get("chat", False))
         match = selectors.match_get(match_id)
-        chat = chat_selectors.chat_export_lines(match) if with_chat else None
+        chat = exchange.export_section_lines(match, "chat") if with_chat else None
         lines = exchange.match_export_lines(match, request.user, chat=chat)
         first = next(lines)  # refusals are raised before the response starts
         body = (line + "\n" for chunk in ([first], lines) for line in chunk)

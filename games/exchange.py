@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -54,7 +55,7 @@ class ImportRefused(ApplicationError):
 def match_export_lines(match: Match, user: User | None = None, *, chat: list[str] | None = None) -> Iterator[str]:
     """The file's lines (without newlines). Only finished matches, except for staff.
 
-    `chat` (`chat.selectors.chat_export_lines`) follows the events, announced in the header:
+    `chat` (`export_section_lines(match, "chat")`) follows the events, announced in the header:
     the table's talk, outside the hash chain, which a checker and an import pass over.
     """
     if not match.revealed and not (user is not None and user.is_staff):
@@ -90,6 +91,12 @@ def match_export_lines(match: Match, user: User | None = None, *, chat: list[str
             }
         )
     yield from chat or ()
+
+
+def export_section_lines(match: Match, section: str) -> list[str]:
+    """The lines of an export's section kept by another app (`chat`), from the function
+    MATCH_EXPORT_EXTRAS names for it; it raises what refuses the export of that section."""
+    return import_string(settings.MATCH_EXPORT_EXTRAS[section])(match)
 
 
 def _player_name(seat: Seat) -> str | None:

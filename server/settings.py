@@ -524,6 +524,12 @@ MATCH_FINISHED_TASKS: list[str] = [
 if DEMO:
     MATCH_FINISHED_TASKS.append("games.tasks.demo_table_finished_task")
 
+# A match's export file may carry, after its events, sections kept by other apps: each is read,
+# by name, from the function named here, which takes the match and returns the section's lines
+# (`games.exchange.export_section_lines`). So games exports the table's chat without importing chat.
+# The keys are the file format's sections (`chat`: `?chat=true`, `export_matches --chat`).
+MATCH_EXPORT_EXTRAS: dict[str, str] = {"chat": "chat.selectors.chat_export_lines"}
+
 # Celery tasks told (tournament id, event seq) of each tournament event of these types once it
 # is committed; each must be idempotent.
 TOURNAMENT_EVENT_TASKS: dict[str, list[str]] = {

@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.db import IntegrityError, transaction
+from django.utils.module_loading import import_string
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from accounts.models import User
 from games import services
-from games.chain import CHAIN_VERSION, canonical_time, event_hash
+from games.chain import CHAIN_VERSION, canonical_json, canonical_time, event_hash
 from games.engines import ENGINES
 from games.exchange import ImportRefused, match_export_lines, match_import
 from games.models import Event, Match
@@ -225,6 +226,23 @@ def test_a_running_match_is_exported_to_staff_only(alice, bob, staff):
     match_id = started_match("the-game", [alice, bob])
     assert client_for(alice).get(f"/api/matches/{match_id}/export").status_code == 403
     assert client_for(staff).get(f"/api/matches/{match_id}/export").status_code == 200
+
+
+def two_chat_lines(match: Match) -> list[str]:
+    """Stands in for chat.selectors.chat_export_lines in MATCH_EXPORT_EXTRAS."""
+    return [canonical_json({"chat": {"seq": seq, "match": match.pk}}) for seq in (1, 2)]
+
+
+def test_an_exports_chat_comes_from_the_function_match_export_extras_names(tmp_path, alice, bob, settings):
+    """games imports no chat: the view and the command read the chat's lines by name."""
+    assert all(callable(import_string(path)) for path in settings.MATCH_EXPORT_EXTRAS.values())
+    settings.MATCH_EXPORT_EXTRAS = {"chat": f"{__name__}.two_chat_lines"}
+    match = finished_match("the-game", [alice, bob])
+    served = b"".join(client_for(None).get(f"/api/matches/{match.pk}/export", {"chat": "true"}).streaming_content)
+    call_command("export_matches", str(tmp_path), "--chat", verbosity=0)
+    written = (tmp_path / f"match-{match.pk}.jsonl").read_text()
+    assert served.decode() == written
+    assert json.loads(written.splitlines()[0])["chat"] == 2 and written.splitlines()[-2:] == two_chat_lines(match)
 
 
 def test_the_commands_export_and_import_many_matches(tmp_path, alice, bob, capsys):

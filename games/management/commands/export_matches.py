@@ -6,9 +6,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from chat.selectors import chat_export_lines
 from games.engines import ENGINES
-from games.exchange import match_export_lines
+from games.exchange import export_section_lines, match_export_lines
 from games.models import Match
 
 
@@ -60,7 +59,7 @@ class Command(BaseCommand):
             path = folder / f"match-{match.pk}.jsonl"
             try:
                 with open(path, "w", encoding="utf-8") as file:
-                    for line in match_export_lines(match, chat=chat_export_lines(match) if chat else None):
+                    for line in match_export_lines(match, chat=export_section_lines(match, "chat") if chat else None):
                         file.write(line + "\n")
             except OSError as exc:
                 raise CommandError(f"{path}: cannot be written: {exc.strerror or exc} ({count} written before it)") from None
