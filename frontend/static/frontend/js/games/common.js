@@ -2,6 +2,7 @@
 // selectable cards, and small lists.
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
+import { backFace } from "./faces.js";
 
 /** A button that plays exactly `move` (one of legal_moves). */
 export function moveButton(ctx, move, label, { key, className = "", ariaLabel, title } = {}) {
@@ -17,11 +18,11 @@ export function moveButton(ctx, move, label, { key, className = "", ariaLabel, t
   }, label);
 }
 
-/** A card that can be picked (aria-pressed), or a plain face when `onPick` is not given. */
-export function cardFace(label, { className = "", key, onPick, selected = false, ariaLabel, disabled = false,
-  dataset = {}, title } = {}) {
+/** A card drawn as `face` (faces.js) and named `name`, as text: a button that can be picked
+ * (aria-pressed) when `onPick` is given, else a plain card. */
+export function cardFace(face, name, { className = "", key, onPick, selected = false, disabled = false, dataset = {}, title } = {}) {
   if (!onPick) {
-    return h("span", { class: ["card", className], "aria-label": ariaLabel, title, dataset }, label);
+    return h("span", { class: ["card", className], title, dataset }, face, h("span", { class: "visually-hidden" }, name));
   }
   return h("button", {
     type: "button",
@@ -32,7 +33,19 @@ export function cardFace(label, { className = "", key, onPick, selected = false,
     dataset,
     disabled,
     onclick: onPick,
-  }, ...spokenAs(label, ariaLabel));
+  }, ...spokenAs(face, name));
+}
+
+/** Cards face down, as a small fan of backs (at most `most`): how many an opponent holds. The
+ * count is told in words beside it; the fan is a picture. */
+export function backs(count, most = 5) {
+  return count ? h("span", { class: "card-fan", "aria-hidden": "true" },
+    Array.from({ length: Math.min(count, most) }, () => h("span", { class: "card card-xs card-back" }, backFace()))) : null;
+}
+
+/** The draw pile's words ("Draw pile: 40") beside a card back. */
+export function drawPile(words) {
+  return h("span", { class: "draw-pile" }, h("span", { class: "card card-xs card-back", "aria-hidden": "true" }, backFace()), words);
 }
 
 /** A control's content read as `name`: the short face is hidden from speech and the name is

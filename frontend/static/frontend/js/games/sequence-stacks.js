@@ -1,7 +1,8 @@
 // Sequence Stacks: build blue and red stacks 1-5, take chips, block an opponent's stack.
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
-import { actionBar, cardCount, cardFace, hint, moveButton, section, seatLabel, shuffledWith } from "./common.js";
+import { actionBar, backs, cardCount, cardFace, drawPile, hint, moveButton, section, seatLabel, shuffledWith } from "./common.js";
+import { ssFace } from "./faces.js";
 
 const ACTION_CARDS = new Set(["skip", "reverse", "block", "steal_card", "steal_chip"]);
 const ACTION_MOVES = new Set(["skip", "reverse", "steal_card", "steal_chip"]);
@@ -22,20 +23,13 @@ export function cardName(card) {
     : interpolate(gettext("%(colour)s %(number)s"), { colour: colourName(card[0]), number: card[1] });
 }
 
-function cardLabel(card) {
-  if (ACTION_CARDS.has(card)) return actionName(card);
-  return card[1] === "W" ? "★" : card[1];
-}
-
 /** "a red chip", "a blue chip". */
 function aChip(colour) {
   return colour === "R" ? gettext("a red chip") : gettext("a blue chip");
 }
 
-function ssCard(card, options = {}) {
-  const kind = ACTION_CARDS.has(card) ? "action" : COLOUR[card[0]];
-  return cardFace(cardLabel(card), { ariaLabel: cardName(card), title: cardName(card), ...options,
-    className: `ss-card ss-${kind} ${options.className || ""}` });
+function ssCard(card, { name, ...options } = {}) {
+  return cardFace(ssFace(card), name || cardName(card), { title: cardName(card), ...options });
 }
 
 function movesFor(pick, legal) {
@@ -105,7 +99,7 @@ function render(view, legal, ctx) {
     h("span", {}, view.direction === 1 ? gettext("Direction → left") : gettext("Direction ← right")),
     view.skips ? h("span", {}, interpolate(ngettext("%(count)s skip pending", "%(count)s skips pending", view.skips),
       { count: formatNumber(view.skips) })) : null,
-    h("span", {}, interpolate(gettext("Draw pile %(count)s"), { count: formatNumber(view.draw_pile) })),
+    drawPile(interpolate(gettext("Draw pile %(count)s"), { count: formatNumber(view.draw_pile) })),
     h("span", {}, interpolate(gettext("Set aside %(count)s"), { count: formatNumber(view.set_aside) })),
     h("span", {}, interpolate(gettext("Supply: %(red)s red, %(blue)s blue chips"),
       { red: formatNumber(view.supply.R), blue: formatNumber(view.supply.B) })),
@@ -127,7 +121,7 @@ function render(view, legal, ctx) {
     return h("li", { class: ["seat-box", active && "is-current", mine && "is-me"] },
       h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), active ? ` · ${gettext("active")}` : ""),
       h("span", { class: "seat-meta" },
-        h("span", {}, cardCount(seat.hand_size)),
+        h("span", {}, cardCount(seat.hand_size)), hand || mine ? null : backs(seat.hand_size),
         h("span", { class: "chip chip-red", title: gettext("red chips") }, `● ${formatNumber(seat.chips.R)}`,
           h("span", { class: "token-label" }, " ", pgettext("colour", "red"))),
         h("span", { class: "chip chip-blue", title: gettext("blue chips") }, `● ${formatNumber(seat.chips.B)}`,
@@ -136,7 +130,7 @@ function render(view, legal, ctx) {
         top === null ? h("span", { class: "muted" }, pgettext("pile", "empty")) : topUsable
           ? ssCard(top, { key: "discard-top", dataset: { card: top, source: "discard" },
             selected: pick && pick.source === "discard", disabled: ctx.busy,
-            ariaLabel: interpolate(gettext("Top of your discard pile: %(card)s"), { card: cardName(top) }),
+            name: interpolate(gettext("Top of your discard pile: %(card)s"), { card: cardName(top) }),
             onPick: () => choose(topPick, "discard-top") })
           : ssCard(top, { className: "card-sm" }),
         seat.discard.length > 1 ? h("span", { class: "muted" }, " ",

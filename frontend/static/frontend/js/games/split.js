@@ -1,9 +1,11 @@
 // Split: half-cards, matches of a top and a bottom half, upgrades, bonuses, three rounds.
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, pgettext } from "../i18n.js";
-import { actionBar, cardCount, cardFace, hint, keepSelection, moveButton, section, seatLabel, shuffledWith, spokenAs } from "./common.js";
+import { actionBar, backs, cardCount, cardFace, drawPile, hint, keepSelection, moveButton, section, seatLabel, shuffledWith, spokenAs }
+  from "./common.js";
+import { splitFace } from "./faces.js";
 
-// The suit's symbol and colour (the card's CSS class); its name comes from suitName.
+// The suit's symbol and colour (two suits of one colour make a strong match); its name comes from suitName.
 const SUITS = { S: ["♠", "black"], H: ["♥", "red"], D: ["♦", "red"], C: ["♣", "black"] };
 
 function suitName(suit) {
@@ -36,11 +38,8 @@ function shortName(card) {
 }
 
 function splitCard(card, options = {}) {
-  const [rank, suit, half] = card;
-  const label = [h("span", { class: "half-mark", "aria-hidden": "true" }, half === "t" ? "▀" : "▄"),
-    `${rankText(rank)}${SUITS[suit][0]}`];
-  return cardFace(label, { ariaLabel: cardName(card), title: cardName(card), ...options,
-    className: `split-card split-${SUITS[suit][1]} split-${half === "t" ? "top" : "bottom"} ${options.className || ""}` });
+  return cardFace(splitFace(card), cardName(card), { title: cardName(card), ...options,
+    className: `split-card split-${card[2] === "t" ? "top" : "bottom"} ${options.className || ""}` });
 }
 
 function kindOf(a, b) {
@@ -96,7 +95,7 @@ function render(view, legal, ctx) {
   const facts = h("p", { class: "table-facts" },
     h("span", {}, interpolate(gettext("Round %(round)s of %(count)s"), { round: formatNumber(view.round), count: formatNumber(3) })),
     h("span", {}, interpolate(gettext("Dealer %(name)s"), { name: ctx.name(view.dealer) })),
-    h("span", {}, interpolate(gettext("Draw pile %(count)s"), { count: formatNumber(view.draw_pile) })),
+    drawPile(interpolate(gettext("Draw pile %(count)s"), { count: formatNumber(view.draw_pile) })),
     view.must_use ? h("span", { class: "warn" }, interpolate(gettext("Must use %(card)s"), { card: shortName(view.must_use) })) : null);
 
   const row = section(gettext("Discard row (oldest first)"), "split-row",
@@ -118,6 +117,7 @@ function render(view, legal, ctx) {
     return h("li", { class: ["seat-box", view.current === seat.seat && "is-current", seat.seat === ctx.seat && "is-me"] },
       h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), seat.seat === view.dealer ? ` · ${gettext("dealer")}` : ""),
       h("span", { class: "seat-meta" }, h("span", {}, cardCount(seat.hand_size)),
+        hand || seat.seat === ctx.seat ? null : backs(seat.hand_size),
         h("span", { title: gettext("match points minus negative points") }, interpolate(gettext("score %(score)s (%(plus)s − %(minus)s)"),
           { score: formatNumber(seat.score), plus: formatNumber(seat.match_points), minus: formatNumber(seat.negative_points) }))),
       owned.length ? h("span", { class: "matches" }, owned.map((m) => matchBox(m, ctx, upgrades.get(m.id)))) : null,

@@ -1,10 +1,9 @@
 // Ten: draw from one shared pile, stop before 11, auctions for wild cards, a market to buy from.
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
-import { actionBar, cardCount, cardFace, hint, keepSelection, moveButton, section, seatLabel, shuffledWith } from "./common.js";
+import { actionBar, cardCount, cardFace, drawPile, hint, keepSelection, moveButton, section, seatLabel, shuffledWith } from "./common.js";
+import { tenFace } from "./faces.js";
 import { bestTotal, cheapestCards } from "./ten-score.js";
-
-const COLOURS = { R: "red", B: "blue", O: "orange", G: "green" }; // the cards' CSS classes
 
 function colourName(letter) {
   return { R: pgettext("colour", "red"), B: pgettext("colour", "blue"), O: pgettext("colour", "orange"),
@@ -19,10 +18,8 @@ export function cardName(card) {
   return interpolate(gettext("%(colour)s %(number)s"), { colour: colourName(card[0]), number: card[1] });
 }
 
-function tenCard(card, options = {}) {
-  const kind = card[0] === "$" ? "money" : card[0] === "W" ? "wild" : (COLOURS[card[0]] || "");
-  return cardFace(card, { ariaLabel: cardName(card), title: cardName(card), ...options,
-    className: `ten-card ten-${kind} ${options.className || ""}` });
+function tenCard(card, { name, ...options } = {}) {
+  return cardFace(tenFace(card), name || cardName(card), { title: cardName(card), ...options });
 }
 
 function payment(move) {
@@ -33,7 +30,7 @@ function payment(move) {
   if (move.bust) {
     parts.push(interpolate(ngettext("%(count)s bust token", "%(count)s bust tokens", move.bust), { count: formatNumber(move.bust) }));
   }
-  if (move.cards && move.cards.length) parts.push(move.cards.join(" "));
+  if (move.cards && move.cards.length) parts.push(move.cards.map(cardName).join(", "));
   return parts.length ? parts.join(" + ") : gettext("nothing");
 }
 
@@ -159,7 +156,7 @@ function render(view, legal, ctx) {
   const picked = ui.market && buyable.has(ui.market) ? ui.market : null;
 
   const totals = h("p", { class: "table-facts" },
-    h("span", {}, interpolate(gettext("Draw pile: %(count)s"), { count: formatNumber(view.deck_count) })),
+    drawPile(interpolate(gettext("Draw pile: %(count)s"), { count: formatNumber(view.deck_count) })),
     // The running total belongs to a turn: a finished game has none.
     view.finished ? null : h("span", {}, interpolate(gettext("Numbers %(numbers)s − currency %(currency)s = %(total)s"), {
       numbers: formatNumber(view.tableau_numbers), currency: formatNumber(view.tableau_currency),
@@ -178,15 +175,16 @@ function render(view, legal, ctx) {
     h("div", { class: "card-row" }, view.market.length ? view.market.map((card, index) => buyable.has(card) && ctx.interactive
       ? tenCard(card, {
         key: `market:${card}`, dataset: { card }, selected: picked === card, disabled: ctx.busy,
-        ariaLabel: interpolate(gettext("Buy %(card)s"), { card: cardName(card) }),
+        name: interpolate(gettext("Buy %(card)s"), { card: cardName(card) }),
         onPick: () => { ui.market = ui.market === card ? null : card; ui.payWith = []; ctx.refresh(ui.market ? "ten:pay:0" : `market:${card}`); },
       })
       : tenCard(card, { key: `market-plain:${index}` })) : h("span", { class: "muted" }, gettext("Empty."))));
 
-  const discard = h("p", { class: "muted ten-discard" }, view.discard.length
-    ? interpolate(gettext("Discard pile: %(count)s (last: %(cards)s)"),
-      { count: formatNumber(view.discard.length), cards: view.discard.slice(-5).join(" ") })
-    : interpolate(gettext("Discard pile: %(count)s"), { count: formatNumber(0) }));
+  const discard = h("p", { class: "muted ten-discard" },
+    interpolate(gettext("Discard pile: %(count)s"), { count: formatNumber(view.discard.length) }),
+    // the last five, the newest last
+    view.discard.length ? h("span", { class: "card-row" }, view.discard.slice(-5).map((c) => tenCard(c, { className: "card-sm" })))
+      : null);
 
   const seats = h("ul", { class: "seat-strip ten-seats" }, view.seats.map((seat) => h("li", {
     class: ["seat-box", view.to_act.includes(seat.seat) && "is-current", seat.seat === ctx.seat && "is-me"],
@@ -222,7 +220,8 @@ function describe(event, ctx) {
     case "Busted": return interpolate(event.cause === "numbers" ? gettext("%(name)s busted on numbers.")
       : gettext("%(name)s busted on currency."), { name });
     case "RewardTaken": return event.reward === "numbers"
-      ? (event.cards.length ? interpolate(gettext("%(name)s kept the numbers (%(cards)s)."), { name, cards: event.cards.join(" ") })
+      ? (event.cards.length ? interpolate(gettext("%(name)s kept the numbers (%(cards)s)."),
+        { name, cards: event.cards.map(cardName).join(", ") })
         : interpolate(gettext("%(name)s kept the numbers."), { name }))
       : interpolate(gettext("%(name)s kept the currency."), { name });
     case "BidPlaced": return interpolate(gettext("%(name)s bid %(amount)s."), { name, amount: formatNumber(event.amount) });

@@ -1,7 +1,8 @@
 // The Game: four piles (two up from 1, two down from 100), a hand, and "play at least two".
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
-import { actionBar, cardFace, hint, keepSelection, moveButton, section, seatLabel, shuffledWith, cardCount } from "./common.js";
+import { actionBar, backs, cardCount, cardFace, drawPile, hint, keepSelection, moveButton, section, seatLabel, shuffledWith } from "./common.js";
+import { theGameFace } from "./faces.js";
 
 function pileName(pile) {
   return pileNameFor(pile.pile);
@@ -25,7 +26,7 @@ function renderPile(pile, ctx, selected, plays) {
   const recent = pile.cards.slice(-6, -1);
   const body = [
     h("span", { class: "pile-name" }, `${arrow} ${pileName(pile)}`),
-    h("span", { class: "pile-top", "aria-hidden": "true" }, pile.top),
+    h("span", { class: "card card-lg pile-card", "aria-hidden": "true" }, theGameFace(pile.top)),
     h("span", { class: "pile-meta" }, pile.cards.length ? cardCount(pile.cards.length)
       : interpolate(gettext("empty (starts at %(base)s)"), { base: pile.base })),
     recent.length ? h("span", { class: "pile-history" }, interpolate(gettext("before: %(cards)s"), { cards: recent.join(", ") }))
@@ -60,7 +61,7 @@ function render(view, legal, ctx) {
   const piles = h("div", { class: "tg-piles" }, view.piles.map((p) => renderPile(p, ctx, selected, plays)));
 
   const info = h("p", { class: "table-facts" },
-    h("span", {}, interpolate(gettext("Draw pile: %(count)s"), { count: formatNumber(view.draw_pile) })),
+    drawPile(interpolate(gettext("Draw pile: %(count)s"), { count: formatNumber(view.draw_pile) })),
     h("span", {}, interpolate(gettext("Cards left: %(count)s"), { count: formatNumber(view.cards_left) })),
     view.current !== null
       ? h("span", {}, interpolate(gettext("This turn: %(played)s played, at least %(required)s"),
@@ -71,21 +72,20 @@ function render(view, legal, ctx) {
     const hand = ctx.hands ? ctx.hands[seat.seat] : null;
     return h("li", { class: ["seat-box", view.current === seat.seat && "is-current", seat.seat === ctx.seat && "is-me"] },
       h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat)),
-      h("span", { class: "seat-meta" }, cardCount(seat.hand_count)),
-      hand ? h("span", { class: "mini-hand" }, hand.map((c) => cardFace(c, { className: "card-sm tg-card" }))) : null);
+      h("span", { class: "seat-meta" }, cardCount(seat.hand_count), hand || seat.seat === ctx.seat ? null : backs(seat.hand_count)),
+      hand ? h("span", { class: "mini-hand" }, hand.map((c) => cardFace(theGameFace(c), c, { className: "card-sm" }))) : null);
   }));
 
   let handPanel = null;
   if (view.hand !== null && view.hand !== undefined) {
     const faces = view.hand.map((card) => {
       const canPlay = ctx.interactive && playable.has(card);
-      return cardFace(card, {
-        className: "tg-card",
+      return cardFace(theGameFace(card), interpolate(canPlay ? gettext("Card %(card)s: choose a pile for it")
+        : gettext("Card %(card)s"), { card }), {
         key: `card:${card}`,
         dataset: { card },
         selected: selected === card,
         disabled: !canPlay || ctx.busy,
-        ariaLabel: interpolate(canPlay ? gettext("Card %(card)s: choose a pile for it") : gettext("Card %(card)s"), { card }),
         onPick: () => {
           ui.card = ui.card === card ? null : card;
           ctx.refresh(ui.card ? `pile:${plays.find((m) => m.card === card).pile}` : `card:${card}`);
