@@ -21,14 +21,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import notify
 from games.engines import ENGINES
 from games.models import Invitation, Match, Seat
 from games.state import state_at_head
 from games.titles import game_title
 from notifications.models import Kind, Notification, NotificationPreference
 from notifications.selectors import invitation_wanted, preferences_of
-from server import languages
+from server import languages, live
 from server.celery import send_on_commit
 from tournaments.models import Entrant, TournamentEvent
 
@@ -84,7 +83,7 @@ def notifications_send(*, kind: str, key: str, data_by_user: Mapping[int, Notifi
     ) if mail_wanted else set()
     mailed = [notification_id for notification_id, user_id in created if user_id in with_address]
     if pushed:
-        transaction.on_commit(lambda: notify.groups_hint([user_group(u) for u in pushed], {"type": "notifications.changed"}))
+        transaction.on_commit(lambda: live.groups_hint([user_group(u) for u in pushed], {"type": "notifications.changed"}))
     for notification_id in mailed:
         send_on_commit("notifications.tasks.notification_email_task", notification_id)
     return [notification_id for notification_id, _ in created]

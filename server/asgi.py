@@ -26,8 +26,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs
 from django.conf import settings  # noqa: E402
 
 from accounts.ws_auth import WebSocketAuthStack, origin_checked  # noqa: E402
-from games import fastlane, notify  # noqa: E402
-from server import logs, loop_watch, metrics_endpoint  # noqa: E402
+from games import fastlane  # noqa: E402
+from server import live, logs, loop_watch, metrics_endpoint  # noqa: E402
 from server.routing import websocket_urlpatterns  # noqa: E402
 
 logs.uvicorn_logs_redacted()
@@ -57,7 +57,7 @@ async def application(scope, receive, send):
     # Views run in pool threads that know nothing of this loop; a move's hint to its sockets is
     # sent on it (an in-memory channel layer lives here).
     loop = asyncio.get_running_loop()
-    notify.server_loop_set(loop)
+    live.server_loop_set(loop)
     loop_watch.watch(loop)
     await _router(scope, receive, send)
 

@@ -7,10 +7,11 @@ import random
 
 import pytest
 
-from games import frames, notify, services
+from games import frames, services
 from games.engines import ENGINES
 from games.models import Match
 from games.state import state_at_head, state_cache
+from server import live
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def hints(monkeypatch):
     sent = []
-    monkeypatch.setattr(notify._publisher, "send", lambda group, message: sent.append(message))
+    monkeypatch.setattr(live._publisher, "send", lambda group, message: sent.append(message))
     return sent
 
 
