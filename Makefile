@@ -49,6 +49,7 @@ test-all: $(VENV)/.installed $(MO_FILES) node_modules/.package-lock.json
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
 
 check-engines: $(VENV)/.installed
 	$(BIN)/python ../shared/tools/check_engines.py
