@@ -211,6 +211,10 @@ class MatchListCreateApi(APIView):
             OpenApiParameter("game", str, enum=sorted(ENGINES)),
             OpenApiParameter("status", str, enum=[c for c, _ in Match.Status.choices]),
             OpenApiParameter("player", str, description="A username or user id."),
+            OpenApiParameter(
+                "attended", bool,
+                description="true: leave out running tables their people have all left (the lobby's \"Playing now\").",
+            ),
             *PAGE_PARAMETERS,
         ],
         responses={200: MatchPageSerializer},
@@ -221,10 +225,15 @@ class MatchListCreateApi(APIView):
         status_filter = request.query_params.get("status")
         if status_filter and status_filter not in Match.Status.values:
             raise serializers.ValidationError({"status": _("one of %(values)s") % {"values": Match.Status.values}})
+        attended = request.query_params.get("attended", "false")
+        if attended not in ("true", "false"):
+            raise serializers.ValidationError({"attended": _("true or false")})
         matches = selectors.match_list(
             game=request.query_params.get("game"), status=status_filter, player=request.query_params.get("player"),
             viewer=request.user,
         )
+        if attended == "true":
+            matches = matches.exclude(pk__in=selectors.deserted_match_ids(matches))
         return paged(
             matches, request, self,
             lambda page: MatchOutputSerializer(selectors.match_summaries(page, request.user), many=True).data,

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -462,6 +464,24 @@ def match_list(
             who |= Q(seat_set__user_id=user_id)
         matches = matches.filter(who).distinct()
     return matches
+
+
+# The most running tables `deserted_match_ids` asks presence about: far more than a lobby shows.
+DESERTED_LOOKED_AT = 500
+
+
+def deserted_match_ids(matches: QuerySet[Match], *, now: datetime | None = None) -> list[int]:
+    """Among the running `matches` (the newest DESERTED_LOOKED_AT), the tables their people have
+    all left: a person still plays a seat (not given up), none of them has a socket at the table,
+    and nothing has happened there for CLAIM_SEAT_AFTER_SECONDS (a person playing over the API
+    moves, so is there). The lobby leaves them out of "Playing now"; a person who comes back finds
+    the table as it was, and it is listed again."""
+    quiet_since = (now or timezone.now()) - timedelta(seconds=settings.CLAIM_SEAT_AFTER_SECONDS)
+    quiet = matches.filter(status=Match.Status.RUNNING).filter(
+        Exists(Seat.objects.filter(match=OuterRef("pk"), user__isnull=False, abandoned=False)),
+        Exists(Event.objects.filter(match=OuterRef("pk"), seq=OuterRef("last_seq"), created__lt=quiet_since)),
+    )
+    return [pk for pk in quiet.values_list("pk", flat=True)[:DESERTED_LOOKED_AT] if not seats_present(pk)]
 
 
 def match_invitations(*, match_id: int, user: User) -> list[Invitation]:

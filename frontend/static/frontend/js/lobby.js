@@ -178,7 +178,7 @@ async function refresh() {
   try {
     const [open, running, finished] = await Promise.all([
       get("matches", { status: "open", limit: 100 }),
-      get("matches", { status: "running", limit: 100 }),
+      get("matches", { status: "running", attended: "true", limit: 100 }),
       get("matches", { status: "finished", limit: 30 }),
     ]);
     await learnTournamentTables([...open.results, ...running.results, ...finished.results]);
