@@ -397,7 +397,7 @@ _FOLD_ERRORS = (KeyError, ValueError, TypeError, IndexError, AttributeError)
 
 
 def _standings_checked(tournament: int, event: dict[str, Any], index: int, state: fold.State) -> None:
-    """TournamentFinished's standings and champion are those `tournaments.services._finish` gives."""
+    """TournamentFinished's standings and champion are those `tournaments.services.rounds._finish` gives."""
     where = f"tournament {tournament} seq {event['seq']} (entry {index}, TournamentFinished)"
     rows = fold.standings(state)
     expected = [{key: row[key] for key in ("entrant", "rank", "place", "points")} for row in rows]

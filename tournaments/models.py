@@ -33,7 +33,7 @@ class Tournament(models.Model):
     game = models.CharField(max_length=32, db_index=True)
     format = models.CharField(max_length=32, help_text="A slug of tournaments.formats.FORMATS.")
     # The format's options as the organiser gave them; the game's range, `cooperative` and
-    # `seed` are added when the format is called (services.format_options).
+    # `seed` are added when the format is called (fold.format_options).
     options = models.JSONField(default=dict, blank=True)
     # Engine options for every table (e.g. Sequence Stacks' turn_limit); never a deck.
     match_options = models.JSONField(default=dict, blank=True)

@@ -199,7 +199,7 @@ def _on_started(tournament: Tournament, event: dict) -> None:
 def _on_paired(tournament: Tournament, event: dict) -> None:
     data = event["data"]
     starts_at = when(data["starts_at"])
-    assert starts_at is not None  # RoundPaired always carries its start (services._pair_next)
+    assert starts_at is not None  # RoundPaired always carries its start (services.rounds._pair_next)
     rnd = Round.objects.create(
         tournament=tournament,
         number=data["round"],
