@@ -17,7 +17,7 @@ CHAT_JS = JS / "chat.js"
 HOSTILE = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>"]
 
 
-@pytest.mark.parametrize("module", ["chat.js", "replay.js", "table.js"])
+@pytest.mark.parametrize("module", ["chat.js", "replay.js", "table.js", "table-setup.js"])
 def test_the_pages_that_show_the_chat_never_write_html(module):
     """Prevents a message or a name becoming markup: text goes in through h() (text nodes) or textContent."""
     source = (JS / module).read_text()
