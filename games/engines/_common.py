@@ -174,3 +174,31 @@ def competition_ranks(scores: Sequence[float], *, higher_is_better: bool = True)
 def is_int(value: object) -> TypeGuard[int]:
     """True for a JSON integer; booleans are not integers in a move."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def unseen_cards(deck: Iterable[str], seen: Iterable[str], count: int) -> list[str]:
+    """The deck less every card a view shows, as a multiset in the deck's order: what `determinize` deals.
+
+    `count` is how many hidden places the view counts (other hands, face-down piles); a view
+    whose seen cards do not leave exactly that many is not one the engine could have shown
+    (ValueError).
+    """
+    left = Counter(deck)
+    left.subtract(seen)
+    if any(copies < 0 for copies in left.values()):
+        raise ValueError("the view shows a card the deck does not hold")
+    cards = list(left.elements())
+    if len(cards) != count:
+        raise ValueError(f"the view hides {count} cards, but {len(cards)} are unseen")
+    return cards
+
+
+def deal_hidden(cards: list[str], sizes: Sequence[int], rng: random.Random) -> list[list[str]]:
+    """`cards` shuffled with `rng` and cut into parts of `sizes` (their sum is `len(cards)`)."""
+    shuffled = list(cards)
+    rng.shuffle(shuffled)
+    parts, start = [], 0
+    for size in sizes:
+        parts.append(shuffled[start : start + size])
+        start += size
+    return parts

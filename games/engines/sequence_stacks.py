@@ -13,6 +13,7 @@ written by `decide`; `evolve` only applies them.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -20,10 +21,12 @@ from games.engines._common import (
     Engine,
     IllegalMove,
     competition_ranks,
+    deal_hidden,
     is_int,
     opening_deck,
     replacer,
     seeded_shuffle,
+    unseen_cards,
 )
 
 # --- constants ------------------------------------------------------------------------------------
@@ -714,6 +717,58 @@ def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 def _sorted_cards(cards: Any) -> tuple[str, ...]:
     return tuple(sorted(cards, key=_RANK.__getitem__))
+
+
+def determinize(view: dict[str, Any], rng: random.Random) -> GameState:
+    """A state with this view: the other hands, the draw pile and the set-aside stacks dealt with `rng`.
+
+    The unseen cards (the deck less the seat's hand, the piles and the discards) go to the
+    other hands, by their counts, the draw pile and the face-down set-aside cards; the seed of
+    later reshuffles is drawn from `rng` too, as it is hidden. The view does not say whether
+    the turn has yet drawn or laid a card (R16's count of dry turns): taken as yes, the usual
+    case once a turn has begun. For the search bots (games/bots/search.py).
+    """
+    players, seat = view["players"], view["seat"]
+    seats = view["seats"]
+    piles = tuple(tuple(pile["cards"]) for pile in view["piles"])
+    seen = [*view["hand"], *view["action_discard"], *(card for pile in piles for card in pile)]
+    seen += [card for entry in seats for card in entry["discard"]]
+    others = [s for s in range(players) if s != seat]
+    sizes = [seats[s]["hand_size"] for s in others] + [view["draw_pile"], view["set_aside"]]
+    *dealt, draw, set_aside = deal_hidden(unseen_cards(canonical_deck(players), seen, sum(sizes)), sizes, rng)
+    hands = [tuple(view["hand"])] * players
+    for other, cards in zip(others, dealt, strict=True):
+        hands[other] = _sorted_cards(cards)
+    completion = view["completion"]
+    outcome = view["outcome"]
+    winners = outcome["winners"] if outcome else []
+    return GameState(
+        players=players,
+        seed=rng.getrandbits(32),
+        turn_limit=view["turn_limit"],
+        blocks_in_deck=_COPIES["two" if players == 2 else "many"]["block"],
+        hands=tuple(hands),
+        draw=tuple(draw),
+        draw_pos=0,
+        set_aside=tuple(set_aside),
+        shuffles=0,
+        piles=piles,
+        action_discard=tuple(view["action_discard"]),
+        discards=tuple(tuple(entry["discard"]) for entry in seats),
+        chips=tuple((entry["chips"]["R"], entry["chips"]["B"]) for entry in seats),
+        supply=(view["supply"]["R"], view["supply"]["B"]),
+        active=view["active"],
+        direction=view["direction"],
+        skips=view["skips"],
+        turn=view["turn"],
+        dry_turns=view["dry_turns"],
+        turn_wet=True,
+        phase=view["phase"],
+        completion=None if completion is None else completion["pile"],
+        waiting=tuple(view["to_act"]) if view["phase"] == PHASE_BLOCK else (),
+        reason=outcome["detail"]["reason"] if outcome else None,
+        winner=winners[0] if winners else None,
+    )
 
 
 ENGINE = SequenceStacksEngine()

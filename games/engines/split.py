@@ -16,6 +16,7 @@ trade, a seat in `last_matches` with no possible match, the end of a round, the 
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypedDict
 
@@ -23,10 +24,12 @@ from games.engines._common import (
     Engine,
     IllegalMove,
     competition_ranks,
+    deal_hidden,
     is_int,
     opening_deck,
     replacer,
     seeded_shuffle,
+    unseen_cards,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -389,6 +392,74 @@ class SplitEngine(Engine):
                 "round_enders": list(state.enders),
             },
         }
+
+
+_DEALS_TRIED = 1000  # the real deal is one that works, so some deal soon does
+
+
+def determinize(view: dict[str, Any], rng: random.Random) -> _State:
+    """A state with this view: the other hands and the draw pile dealt at random with `rng`.
+
+    The unseen cards (this round's deck less the seat's hand, the row, the matches and the row
+    card another seat must use) go to the other hands, by their counts, and the pile, dealt again
+    until that seat can use the card (the other cards a seat took from the row are public in the
+    log but not in the view: they are dealt as unseen). The seed of later rounds is drawn from
+    `rng` too, as it is hidden. What the view does not say is inferred from the phase: the
+    ender of a last-matches phase is the seat with no cards, and a turn is its seat's first
+    while some seat has had no turn this round. For the search bots (games/bots/search.py).
+    """
+    players, seat, phase = view["players"], view["seat"], view["phase"]
+    seats = view["seats"]
+    matches = tuple(_Match(match["id"], match["owner"], match["top"], match["bottom"], tuple(match["covered"]))
+                    for match in view["matches"])
+    current, must_use = view["current"], view["must_use"]
+    # The row card another seat has just taken and must use is in its hand, face up (R3).
+    shown = {current: [must_use]} if must_use is not None and current != seat else {}
+    seen = [*view["hand"], *view["discard_row"], *(card for cards in shown.values() for card in cards)]
+    seen += [card for match in matches for card in (match.top, match.bottom, *match.covered)]
+    others = [s for s in range(players) if s != seat]
+    sizes = [seats[s]["hand_size"] - len(shown.get(s, ())) for s in others] + [view["draw_pile"]]
+    unseen = unseen_cards(_CANONICAL if view["round"] else (), seen, sum(sizes))
+    had_turn = tuple(entry["had_turn"] for entry in seats)
+    ender, waiting = None, ()
+    if phase == _LAST_MATCHES:
+        ender = next(s for s in range(players) if not seats[s]["hand_size"])
+        order = [(ender + step) % players for step in range(1, players)]  # R16: from the ender's left
+        waiting = tuple(s for s in order[order.index(current) + 1 :] if not had_turn[s])
+    state = None
+    for _ in range(_DEALS_TRIED):
+        *dealt, pile = deal_hidden(unseen, sizes, rng)
+        hands = [frozenset(view["hand"])] * players
+        for other, cards in zip(others, dealt, strict=True):
+            hands[other] = frozenset([*cards, *shown.get(other, ())])
+        state = _State(
+            version=ENGINE.version,
+            players=players,
+            seed=rng.getrandbits(32),
+            round=view["round"],
+            dealer=view["dealer"],
+            phase=phase,
+            current=current,
+            hands=tuple(hands),
+            deck=tuple(pile),
+            pile_pos=0,
+            row=tuple(view["discard_row"]),
+            matches=matches,
+            base_id=matches[0].id if matches else 1,
+            must_use=must_use,
+            had_turn=had_turn,
+            first_turn=not all(had_turn),
+            waiting=waiting,
+            ender=ender,
+            end_reason="went_out" if ender is not None else None,
+            match_marks=tuple(tuple(entry["match_rows"][rank] for rank in _RANKS) for entry in seats),
+            negative_marks=tuple(tuple(entry["negative_rows"]) for entry in seats),
+            enders=tuple(view["round_enders"]),
+        )
+        if not shown or ENGINE.legal_moves(state, current):
+            break  # a seat takes from the row only a card it can use at once (R3): deal again until so
+    assert state is not None  # _DEALS_TRIED > 0
+    return state
 
 
 ENGINE = SplitEngine()

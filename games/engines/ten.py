@@ -11,6 +11,7 @@ hidden information is the order of the draw pile (and the seed that made it).
 """
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
@@ -19,9 +20,11 @@ from games.engines._common import (
     Engine,
     IllegalMove,
     competition_ranks,
+    deal_hidden,
     is_int,
     opening_deck,
     replacer,
+    unseen_cards,
 )
 
 _COLOURS = "RBOG"
@@ -280,6 +283,48 @@ class TenEngine(Engine):
     def outcome(self, state: _State) -> dict[str, Any] | None:
         """None while the game runs; then scores (R13) and ranks (R14)."""
         return _copy_outcome(state.outcome)
+
+
+def determinize(view: dict[str, Any], rng: random.Random) -> _State:
+    """A state with this view, the draw pile's order dealt at random with `rng`.
+
+    Ten's only hidden information is that order (the module's docstring): the draw pile is
+    the deck less every card the view shows, shuffled. For the search bots (games/bots/search.py).
+    """
+    players = view["players"]
+    seats = view["seats"]
+    auction_view = view["auction"]
+    seen = [*view["tableau"], *view["market"], *view["discard"]]
+    seen += [card for entry in seats for card in entry["collection"]]
+    auction = None
+    if auction_view is not None:
+        seen.append(auction_view["card"])
+        bids = tuple((bid["seat"], bid["amount"], bid["currency"], bid["bust"]) for bid in auction_view["bids"])
+        high = [bid for bid in bids if bid[0] == auction_view["high_bidder"] and bid[1] == auction_view["high_bid"]]
+        _, _, high_currency, high_bust = high[-1] if high else (None, None, 0, 0)
+        auction = _Auction(auction_view["card"], tuple(auction_view["order"]), auction_view["high_bid"],
+                           auction_view["high_bidder"], high_currency, high_bust, bids)
+    (pile,) = deal_hidden(unseen_cards(canonical_deck(players), seen, view["deck_count"]), [view["deck_count"]], rng)
+    final_round = view["final_round"]
+    return _State(
+        players=players,
+        deck=tuple(pile),
+        drawn=0,
+        active=view["active"],
+        phase=view["phase"],
+        tableau=tuple(view["tableau"]),
+        number_total=view["tableau_numbers"],
+        currency_total=view["tableau_currency"],
+        auction=auction,
+        market=tuple(view["market"]),
+        discard=tuple(view["discard"]),
+        currency=tuple(entry["currency"] for entry in seats),
+        bust=tuple(entry["bust"] for entry in seats),
+        collections=tuple(tuple(entry["collection"]) for entry in seats),
+        final_order=None if final_round is None else tuple(final_round["order"]),
+        final_done=0 if final_round is None else final_round["done"],
+        outcome=_copy_outcome(view["outcome"]),
+    )
 
 
 ENGINE = TenEngine()

@@ -10,11 +10,12 @@ Cards are strings in a move, an event or a view and ints inside the state.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from games.engines._common import Engine, IllegalMove, is_int, opening_deck
+from games.engines._common import Engine, IllegalMove, deal_hidden, is_int, opening_deck, unseen_cards
 
 _LOWEST_CARD = 2
 _HIGHEST_CARD = 99
@@ -412,6 +413,51 @@ def _game_ended(state: GameState, *, won: bool, stuck_seat: int | None) -> GameE
 
 def _sorted_cards(cards: list[str]) -> list[str]:
     return sorted(cards, key=int)
+
+
+_DEALS_TRIED = 1000  # the real deal is one that works, so some deal soon does
+
+
+def determinize(view: Mapping[str, Any], rng: random.Random) -> GameState:
+    """A state `seat` could be in, given its view: the other hands and the draw pile dealt at random.
+
+    The unseen cards (2..99 less the seat's hand and the piles) are shuffled with `rng` into
+    the other hands, by their counts, and the draw pile; `view(state, seat)` is `view` again.
+    While another seat's turn goes on short of its minimum, it holds a playable card (else the
+    game would have ended, R10): the deal is made again until it does.
+    For the search bots (games/bots/search.py): they sample what the seat cannot know.
+    """
+    seat = view["seat"]
+    counts = [entry["hand_count"] for entry in view["seats"]]
+    piles = tuple(tuple(int(card) for card in pile["cards"]) for pile in view["piles"])
+    seen = list(view["hand"]) + [str(card) for pile in piles for card in pile]
+    others = [s for s in range(view["players"]) if s != seat]
+    unseen = unseen_cards(_CANONICAL_DECK, seen, sum(counts[s] for s in others) + view["draw_pile"])
+    outcome = view["outcome"]
+    current = view["to_act"][0] if view["to_act"] else None
+    state = None
+    for _ in range(_DEALS_TRIED):
+        *dealt, draw_pile = deal_hidden(unseen, [counts[s] for s in others] + [view["draw_pile"]], rng)
+        hands = [tuple(sorted(int(card) for card in view["hand"]))] * view["players"]
+        for other, cards in zip(others, dealt, strict=True):
+            hands[other] = tuple(sorted(int(card) for card in cards))
+        state = GameState(
+            players=view["players"],
+            hand_size=view["hand_size"],
+            hands=tuple(hands),
+            draw_pile=tuple(int(card) for card in draw_pile),
+            piles=piles,
+            current=current,
+            required=view["required"],
+            played_this_turn=view["played_this_turn"],
+            finished=view["finished"],
+            won=bool(outcome and outcome["won"]),
+            stuck_seat=outcome["detail"]["stuck_seat"] if outcome else None,
+        )
+        if current is None or current == seat or state.played_this_turn >= state.required or _has_legal_play(state, current):
+            break  # the seat whose turn goes on has a card to play, or the game would have ended (R10)
+    assert state is not None  # _DEALS_TRIED > 0
+    return state
 
 
 ENGINE = TheGameEngine()
