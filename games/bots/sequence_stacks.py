@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import random
 
-from games.bots._common import RandomBot
+from games.bots._common import Bot, RandomBot
+from games.bots.search import lead, search_bots
+from games.engines.sequence_stacks import determinize
 
 _SEQUENCE_LENGTH = 5
 _FINISH = 1000  # laying the fifth card of a stack
@@ -159,5 +161,19 @@ def _chip_gain(chips: tuple[int, int], color: str) -> int:
     return after - _progress(red, blue)
 
 
-BOTS = {"random": RandomBot(), "stack_finisher": StackFinisherBot()}
+
+
+def evaluate(view: dict) -> float:
+    """For the search bots: progress to the win (five chips, at least two of each colour: R15),
+    chips beyond it a little, a large hand a very little against."""
+    values = []
+    for entry in view["seats"]:
+        red, blue = entry["chips"]["R"], entry["chips"]["B"]
+        values.append(min(5, min(red, 3) + min(blue, 3)) + 0.25 * (red + blue) - 0.05 * entry["hand_size"])
+    return lead(view, values)
+
+
+BOTS: dict[str, Bot] = {"random": RandomBot(), "stack_finisher": StackFinisherBot()}
 STRONG = "stack_finisher"
+# The search bots' playouts: the stack finisher plays every seat for 16 decisions after the move searched.
+BOTS.update(search_bots("sequence-stacks", determinize, BOTS[STRONG], evaluate, horizon=16))

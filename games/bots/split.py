@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import random
 
-from games.bots._common import RandomBot
+from games.bots._common import Bot, RandomBot
+from games.bots.search import lead, search_bots
+from games.engines.split import determinize
 
 _RANKS = "A23456789TJQK"
 _SUITS = "SHDC"
@@ -197,5 +199,30 @@ class _Table:
         return mine + theirs / 2
 
 
-BOTS = {"random": RandomBot(), "shedder": ShedderBot()}
+
+
+_NEGATIVE_BOXES = 12  # a negative row of the pad has twelve boxes (rules: the score pad)
+
+
+def evaluate(view: dict) -> float:
+    """For the search bots: each pad's total (the final scores once the game is over), less the
+    negative boxes the cards still in hand would mark if the round ended now (R14)."""
+    if view["outcome"] is not None:
+        return lead(view, [float(score) for score in view["outcome"]["scores"]])
+    column = max(view["round"] - 1, 0)
+    values = []
+    for entry in view["seats"]:
+        marked = entry["negative_rows"][column]
+        values.append(entry["score"] - (_triangle(marked + entry["hand_size"]) - _triangle(marked)))
+    return lead(view, values)
+
+
+def _triangle(boxes: int) -> float:
+    boxes = min(boxes, _NEGATIVE_BOXES)
+    return boxes * (boxes + 1) / 2
+
+
+BOTS: dict[str, Bot] = {"random": RandomBot(), "shedder": ShedderBot()}
 STRONG = "shedder"
+# The search bots' playouts: the shedder plays every seat for 12 decisions after the move searched.
+BOTS.update(search_bots("split", determinize, BOTS[STRONG], evaluate, horizon=12))

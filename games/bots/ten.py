@@ -11,7 +11,8 @@ import random
 from collections import Counter
 
 from games.bots._common import Bot, RandomBot
-from games.engines.ten import canonical_deck
+from games.bots.search import lead, search_bots
+from games.engines.ten import canonical_deck, determinize
 
 _COLOURS = "RBOG"
 _BUST_AT = 11  # rule R3
@@ -283,5 +284,23 @@ class _Table:
         return self.base_value - holdings.value(self.late)
 
 
+
+
+def evaluate(view: dict) -> float:
+    """For the search bots: each collection as the run builder values it (its R13 score once the
+    game is over, currency breaking ties as in R14), tokens as the run builder weighs them."""
+    seats = view["seats"]
+    if view["outcome"] is not None:
+        scores = view["outcome"]["scores"]
+        return lead(view, [score + 0.01 * entry["currency"] for score, entry in zip(scores, seats, strict=True)])
+    late = 1.0 - view["deck_count"] / _DECKS[view["players"]].total()
+    return lead(view, [
+        _Holdings(entry["collection"]).value(late) + _TOKEN_VALUE * entry["currency"] + _BUST_TOKEN_VALUE * entry["bust"]
+        for entry in seats
+    ])
+
+
 BOTS: dict[str, Bot] = {"random": RandomBot(), "run_builder": RunBuilderBot()}
 STRONG = "run_builder"
+# The search bots' playouts: the run builder plays every seat for 8 decisions after the move searched.
+BOTS.update(search_bots("ten", determinize, BOTS[STRONG], evaluate, horizon=8))

@@ -26,6 +26,8 @@ import math
 import random
 
 from games.bots._common import Bot, RandomBot
+from games.bots.search import WIN, search_bots
+from games.engines.the_game import determinize
 
 _LOWEST_CARD = 2
 _HIGHEST_CARD = 99
@@ -135,5 +137,33 @@ def _reach(pile: _Pile) -> int:
     return _ALL_CARDS & ~((1 << (top + 1)) - 1) if up else ((1 << top) - 1) & _ALL_CARDS
 
 
+
+
+def evaluate(view: dict) -> float:
+    """For the search bots: the team's cards left, plus the unplayed cards each pile has passed
+    over (out of its reach: `tight`'s cost of a play), plus once more each card no pile takes in
+    order any more (only a trick can bring it back). Once the game is over, its result."""
+    outcome = view["outcome"]
+    if outcome is not None:
+        return (WIN if outcome["won"] else 0.0) - outcome["scores"][0]
+    played = {int(card) for pile in view["piles"] for card in pile["cards"]}
+    unplayed = [card for card in range(_LOWEST_CARD, _HIGHEST_CARD + 1) if card not in played]
+    passed = 0
+    low, high = _HIGHEST_CARD + 1, _LOWEST_CARD - 1  # the lowest top of an up pile, the highest of a down pile
+    for pile in view["piles"]:
+        top = int(pile["top"])
+        if pile["direction"] == "up":
+            passed += sum(1 for card in unplayed if card < top)
+            low = min(low, top)
+        else:
+            passed += sum(1 for card in unplayed if card > top)
+            high = max(high, top)
+    stranded = sum(1 for card in unplayed if high <= card <= low)
+    return -float(view["cards_left"]) - passed - stranded
+
+
 BOTS: dict[str, Bot] = {"random": RandomBot(), "tight": TightBot()}
 STRONG = "tight"
+# The search bots' playouts: `tight` plays for 3 decisions after the move searched (its own
+# turn, mostly: a decision of `tight` costs about 2 ms).
+BOTS.update(search_bots("the-game", determinize, BOTS[STRONG], evaluate, horizon=3))

@@ -54,7 +54,7 @@ def act(state, *moves: dict):
 
 
 def test_the_bots_are_registered():
-    assert set(BOTS) == {"random", "stack_finisher"} and STRONG == "stack_finisher"
+    assert set(BOTS) == {"random", "stack_finisher", "search-easy", "search-medium", "search-hard"} and STRONG == "stack_finisher"
     assert ALL_BOTS["sequence-stacks"] is BOTS and STRONG_BOT["sequence-stacks"] == "stack_finisher"
 
 

@@ -35,7 +35,7 @@ def play(bots: list, seed: int, check=None) -> tuple[list[dict], dict]:
 
 def test_split_is_registered_with_a_strong_bot():
     assert STRONG_BOT["split"] == STRONG == "shedder"
-    assert set(BOTS["split"]) == {"random", "shedder"}
+    assert set(BOTS["split"]) == {"random", "shedder", "search-easy", "search-medium", "search-hard"}
 
 
 @pytest.mark.parametrize("players", range(2, 7))

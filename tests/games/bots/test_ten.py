@@ -56,7 +56,7 @@ class Table:
 
 
 def test_the_bots_are_registered():
-    assert set(BOTS) == {"random", "run_builder"} and STRONG == "run_builder"
+    assert set(BOTS) == {"random", "run_builder", "search-easy", "search-medium", "search-hard"} and STRONG == "run_builder"
     assert ALL_BOTS["ten"] is BOTS and STRONG_BOT["ten"] == "run_builder"
 
 

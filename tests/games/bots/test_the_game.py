@@ -48,7 +48,7 @@ def play_out(bot, players: int, seed: int) -> dict:
 
 
 def test_the_game_has_a_random_bot_and_a_stronger_one():
-    assert set(BOTS["the-game"]) == {"random", "tight"}
+    assert set(BOTS["the-game"]) == {"random", "tight", "search-easy", "search-medium", "search-hard"}
     assert STRONG_BOT["the-game"] == "tight"
 
 
