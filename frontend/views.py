@@ -407,6 +407,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "player_data": {
             "username": player.username, "name": player.shown_name, "id": player.pk,
             "rated": [{"game": r["game"], "pool": r["pool"], "games": r["games"]} for r in ratings],
+            "provisional_games": rating_selectors.PROVISIONAL_GAMES,
         },
         "ratings": ratings,
         "provisional_games": rating_selectors.PROVISIONAL_GAMES,

@@ -66,6 +66,11 @@ class RatingRowSerializer(serializers.Serializer):
     provisional = serializers.BooleanField(
         help_text=f"Fewer than {selectors.PROVISIONAL_GAMES} rated games: the rating may still move a lot."
     )
+    games_to_settle = serializers.IntegerField(help_text="Rated games still to play until the rating is not provisional.")
+    shown_rating = serializers.FloatField(
+        help_text="The rating the site writes beside the name: μ while provisional (shown as μ?), then μ − 3σ, "
+        "never below 0. The board is ordered by `rating` all the same."
+    )
     last_played_at = serializers.DateTimeField(allow_null=True)
 
 

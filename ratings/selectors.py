@@ -643,6 +643,22 @@ def is_provisional(games: int) -> bool:
     return games < PROVISIONAL_GAMES
 
 
+def games_to_settle(games: int) -> int:
+    """How many more rated games until a rating is no longer provisional (0: settled)."""
+    return max(PROVISIONAL_GAMES - games, 0)
+
+
+def shown_rating(mu: float, conservative: float, games: int) -> float:
+    """The rating a page shows for a competitor: the skill estimate μ while provisional (shown with
+    a "?"), then μ − 3σ, never below 0.
+
+    μ − 3σ starts at 0 (μ = 3σ) and a new player's first losses take it below zero: a number
+    that reads as a verdict when it mostly measures how little is known yet. The board is still
+    ordered by μ − 3σ; this is only what is written beside a name.
+    """
+    return mu if is_provisional(games) else max(conservative, 0.0)
+
+
 def rating_row(game: str, rating: Rating, position: int | None) -> LeaderboardRow:
     return {
         "position": position,
@@ -656,6 +672,8 @@ def rating_row(game: str, rating: Rating, position: int | None) -> LeaderboardRo
         "games": rating.games,
         "wins": rating.wins,
         "provisional": is_provisional(rating.games),
+        "games_to_settle": games_to_settle(rating.games),
+        "shown_rating": shown_rating(rating.mu, rating.conservative, rating.games),
         "last_played_at": rating.last_played_at,
     }
 

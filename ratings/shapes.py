@@ -21,6 +21,8 @@ class LeaderboardRow(TypedDict):
     games: int
     wins: int
     provisional: bool
+    games_to_settle: int
+    shown_rating: float
     last_played_at: datetime | None
 
 

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.test import Client
 
-from ratings.selectors import PROVISIONAL_GAMES
+from ratings.selectors import PROVISIONAL_GAMES, user_ratings
 from ratings.services import match_rate
 from tests.conftest import make_user
 from tests.ratings.builders import stored
@@ -102,3 +102,20 @@ def test_the_board_tells_a_player_missing_from_it_that_their_bot_games_count_on_
 def test_an_anonymous_visitor_has_no_standing_to_look_up():
     data = page_data(page("/leaderboards/split"), "board-data")
     assert data["user"] is None and data["other_board_games"] is None
+
+
+def test_a_profile_never_shows_a_negative_rating(alice, bob):
+    """A first loss takes μ − 3σ below zero: the card shows μ with a "?" and the games left to
+    settle it; five losses later, μ − 3σ from 0 up (tests/ratings/test_shown_rating.py)."""
+    match_rate(match_id=stored("ten", [alice, bob], WIN).pk)
+    (row,) = user_ratings(bob.pk)
+    assert row["rating"] < 0
+    card = cards(page("/players/bob"))["ten", "people"]
+    assert f'<p class="big rating-shown">{row["mu"]:.1f}?</p>' in card
+    assert f"{PROVISIONAL_GAMES - 1} more rated games to settle" in card and "badge-provisional" in card
+    for _ in range(PROVISIONAL_GAMES - 1):
+        match_rate(match_id=stored("ten", [alice, bob], WIN).pk)
+    card = cards(page("/players/bob"))["ten", "people"]
+    assert '<p class="big rating-shown">0.0</p>' in card and "to settle" not in card
+    assert not re.search(r"[-−]\d", card)
+    assert page_data(page("/players/bob"), "player-data")["provisional_games"] == PROVISIONAL_GAMES

@@ -159,3 +159,24 @@ def test_leaderboards_page_search_and_show_your_own_place(pages, finished_match)
     phone.goto("/leaderboards/the-game?min_games=0")
     phone.wait_for_selector("#board-table tbody tr:has-text('Hugo')")
     pages.screenshot(phone, "leaderboard-phone")
+
+
+def test_a_new_players_rating_is_shown_provisional_never_negative(pages, finished_match):
+    """One rated game each: the board's Rating column and the profile show μ with a "?" (their
+    μ − 3σ, which orders the board, may be below zero), the profile says how many games are left."""
+    pages.name = "provisional"
+    page = pages.open()
+    page.goto("/leaderboards/the-game")
+    row = page.locator("#board-table tbody tr:has-text('Gail')")
+    row.wait_for()
+    rating, mu = (row.locator("td.num").nth(i).inner_text() for i in (1, 2))
+    assert rating == f"{mu}?"
+    page.wait_for_selector("#board-legend:has-text('ordered by μ − 3σ for everyone')")
+    page.goto(f"/players/{finished_match['gail']}")
+    card = page.locator(".rating-card[data-game=the-game]")
+    assert card.locator(".rating-shown").inner_text().endswith("?")
+    assert "4 more rated games to settle" in card.locator(".rating-settling").inner_text()
+    page.locator("#history summary").click()
+    cells = page.locator("#history tbody td:last-child").all_inner_texts()
+    assert cells and all(cell.endswith("?") and not cell.startswith(("-", "−")) for cell in cells)
+    pages.screenshot(page, "profile")

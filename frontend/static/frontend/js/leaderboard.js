@@ -54,6 +54,10 @@ function provisionalMark(row) {
   return h("span", { class: "badge badge-provisional", title }, gettext("provisional"));
 }
 
+/** The rating as written beside a name: μ with a "?" while provisional, then μ − 3σ from 0 up
+ * (the API's shown_rating); the board's order is μ − 3σ all the same. */
+const ratingText = (row) => formatFixed(row.shown_rating, 1) + (row.provisional ? "?" : "");
+
 function rowNode(row) {
   const href = row.user ? `/players/by-id/${row.user}` : null;
   const mine = data.user && row.user === data.user.id;
@@ -63,7 +67,7 @@ function rowNode(row) {
     h("th", { scope: "row" }, href ? h("a", { href }, row.name) : row.name, mine ? ` (${gettext("you")})` : "",
       row.kind === "bot" ? [" ", h("span", { class: "badge badge-bot", title: gettext("A computer player") }, gettext("bot"))] : null,
       row.provisional ? [" ", provisionalMark(row)] : null),
-    h("td", { class: "num" }, formatFixed(row.rating, 1)),
+    h("td", { class: "num" }, ratingText(row)),
     h("td", { class: "num" }, formatFixed(row.mu, 1)),
     h("td", { class: "num" }, formatFixed(row.sigma, 2)),
     h("td", { class: "num" }, formatNumber(row.games)),
@@ -169,10 +173,10 @@ function standing(row) {
     const shown = state.kind === "bot" ? gettext("the board shows bots only.")
       : interpolate(gettext("the board lists players with at least %(games)s."), { games: gamesText(Number(state.minGames)) });
     return [h("p", {}, interpolate(gettext("Your rating is %(rating)s after %(games)s; %(shown)s"),
-      { rating: formatFixed(row.rating, 1), games: gamesText(row.games), shown })), settling];
+      { rating: ratingText(row), games: gamesText(row.games), shown })), settling];
   }
   return [h("p", { class: "banner" }, interpolate(gettext("You are #%(position)s of %(count)s with a rating of %(rating)s."),
-    { position: formatNumber(row.position), count: formatNumber(state.count), rating: formatFixed(row.rating, 1) }), " ",
+    { position: formatNumber(row.position), count: formatNumber(state.count), rating: ratingText(row) }), " ",
   h("button", { type: "button", class: "btn btn-small", onclick: () => jumpTo(row) }, gettext("Show my place"))), settling];
 }
 

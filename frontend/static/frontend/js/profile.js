@@ -37,19 +37,25 @@ async function loadHistory() {
   const rated = rows.filter((row) => !row.reversal);
   const changed = (row) => (row.revision ? ` ${gettext("(result changed by the organiser)")}` : "");
   const fixed = (value, digits) => formatNumber(value, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  // The rating as the cards show it after each match (ratings.selectors.shown_rating): μ with a "?"
+  // until the rating settles, then μ − 3σ, never below 0.
+  const shown = (row, digits) => (rated.indexOf(row) + 1 < player.provisional_games
+    ? `${fixed(row.mu_after, digits)}?` : fixed(Math.max(row.rating_after, 0), digits));
+  // The line is μ, the band from the rating up to μ + 3σ: the band narrows as the games settle it,
+  // and no point is drawn below 0 (a new player's μ − 3σ often is).
   const points = rated.map((row, i) => ({
-    y: row.rating_after,
-    low: row.mu_after - row.sigma_after,
-    high: row.mu_after + row.sigma_after,
+    y: row.mu_after,
+    low: Math.max(row.rating_after, 0),
+    high: row.mu_after + 3 * row.sigma_after,
     label: interpolate(gettext("Match %(number)s (table %(table)s): rating %(rating)s, μ %(mu)s, rank %(rank)s"), {
-      number: i + 1, table: row.match, rating: fixed(row.rating_after, 1), mu: fixed(row.mu_after, 1), rank: row.rank,
+      number: i + 1, table: row.match, rating: shown(row, 1), mu: fixed(row.mu_after, 1), rank: row.rank,
     }) + changed(row),
   }));
   const title = interpolate(gettext("%(game)s rating (%(board)s)"),
     { game: gameSelect.selectedOptions[0].textContent, board: poolSelect.selectedOptions[0].textContent });
   rerender(historyRoot, () => [
-    h("figure", { class: "chart-figure" }, lineChart(points, { title, yLabel: "μ − 3σ" }),
-      h("figcaption", { class: "muted small" }, gettext("The line is the rating (μ − 3σ); the band spans μ ± σ."))),
+    h("figure", { class: "chart-figure" }, lineChart(points, { title, yLabel: "μ" }),
+      h("figcaption", { class: "muted small" }, gettext("The line is the skill estimate μ; the band runs from the rating (μ − 3σ, from 0 up) to μ + 3σ and narrows as games settle it."))),
     h("details", {}, h("summary", {}, gettext("The history as a table")),
       h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": gettext("The history as a table") }, h("table", { class: "data" },
         h("thead", {}, h("tr", {}, ["#", gettext("Table"), gettext("Rank"), "μ", "σ", gettext("Rating")].map((t) => h("th", { scope: "col" }, t)))),
@@ -58,7 +64,7 @@ async function loadHistory() {
           h("td", {}, h("a", { href: `/tables/${row.match}/replay` }, `#${row.match}`)),
           h("td", {}, row.reversal ? interpolate(gettext("rank %(rank)s taken back"), { rank: row.rank }) : `${row.rank}${changed(row)}`),
           h("td", { class: "num" }, fixed(row.mu_after, 2)),
-          h("td", { class: "num" }, fixed(row.sigma_after, 2)), h("td", { class: "num" }, fixed(row.rating_after, 2)))))))),
+          h("td", { class: "num" }, fixed(row.sigma_after, 2)), h("td", { class: "num" }, row.reversal ? fixed(Math.max(row.rating_after, 0), 2) : shown(row, 2)))))))),
   ]);
 }
 
