@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -347,7 +347,9 @@ def rounds(tournament: Tournament) -> list[RoundShown]:
     ):
         complete = rnd.completed_at is not None
         tables: list[TableShown] = []
+        seating: list[tuple[int, list[int]]] = []
         for table in rnd.tables.all():
+            seating.append((table.number, table.seats))
             tables.append(
                 {
                     "table": table.number,
@@ -376,6 +378,7 @@ def rounds(tournament: Tournament) -> list[RoundShown]:
                 "tables": tables,
                 "quality": rnd.quality,
                 "quality_summary": pairing_summary(rnd.quality, names) if rnd.quality else None,
+                "quality_details": pairing_details(rnd.quality, names, seating) if rnd.quality else None,
             }
         )
     return shown
@@ -396,14 +399,7 @@ def pairing_summary(quality: dict[str, Any], names: Mapping[int, PlayerShown]) -
     """A round's pairing-quality report in one line, in the reader's language: its rematches
     (named, and whether they could have been avoided), the seats, the score spread at the tables
     and who has a bye."""
-
-    def name(entrant: int) -> str:
-        return names[entrant]["name"] if entrant in names else _("entrant %(id)s") % {"id": entrant}
-
-    def decimal(value: float) -> str:
-        # Rounded first: number_format cuts a float's digits off (0.666 would read 0.66).
-        return number_format(Decimal(f"{value:.2f}"), 2)
-
+    name = _namer(names)
     rematches = quality["rematches"]
     parts = [ngettext("%(count)s rematch", "%(count)s rematches", len(rematches)) % {"count": len(rematches)}]
     if rematches:
@@ -420,15 +416,92 @@ def pairing_summary(quality: dict[str, Any], names: Mapping[int, PlayerShown]) -
     balance = quality["seat_balance"]
     if balance["out_of_balance"]:
         parts.append(_("seats out of balance: %(names)s (by up to %(deviation)s)") % {
-            "names": _listed([name(p) for p in balance["out_of_balance"]]), "deviation": decimal(balance["max_deviation"]),
+            "names": _listed([name(p) for p in balance["out_of_balance"]]), "deviation": _decimal(balance["max_deviation"]),
         })
     else:
         parts.append(_("seats in balance"))
     spread = quality["score_spread"]
-    parts.append(_("score spread %(mean)s (max %(max)s)") % {"mean": decimal(spread["mean"]), "max": decimal(spread["max"])})
+    parts.append(_("score spread %(mean)s (max %(max)s)") % {"mean": _decimal(spread["mean"]), "max": _decimal(spread["max"])})
     if quality["byes"]:
         parts.append(_("byes: %(names)s") % {"names": _listed([name(p) for p in quality["byes"]])})
     return _("Pairing: %(report)s") % {"report": " · ".join(parts)}
+
+
+def pairing_details(
+    quality: dict[str, Any], names: Mapping[int, PlayerShown], tables: Sequence[tuple[int, Sequence[int]]]
+) -> list[str]:
+    """What the pairing checker measured for a round, a sentence each with names, in the reader's
+    language: the tables, the byes, each rematch and whether it could have been avoided, the seats,
+    and the tables whose players came with different scores (a score group floated). The tournament
+    page shows them under `pairing_summary`'s line. `tables`: (number, entrant ids) in table order,
+    the order of the report's `per_table`."""
+    name = _namer(names)
+    sizes = quality["table_sizes"]
+    sentences = [ngettext("%(count)s table of %(sizes)s players.", "%(count)s tables, players at each: %(sizes)s.",
+                          len(sizes)) % {"count": len(sizes), "sizes": _listed([str(size) for size in sizes])}]
+    byes = quality["byes"]
+    sentences.append(ngettext("Bye: %(names)s.", "Byes: %(names)s.", len(byes)) % {"names": _listed([name(p) for p in byes])}
+                     if byes else _("No byes."))
+    rematches = quality["rematches"]
+    if not rematches:
+        sentences.append(_("No rematches: nobody sits with someone they have met before."))
+    for meeting in rematches:
+        sentences.append(_("%(players)s meet for the %(ordinal)s time: %(avoidable)s.") % {
+            "players": " – ".join(map(name, meeting["players"])), "ordinal": _ordinal(meeting["meeting"]),
+            "avoidable": _AVOIDABLE_WHY[meeting["avoidable"]],
+        })
+    if rematches:
+        sentences.append(str(_REPEAT_COST[quality["repeat_cost_minimal"]]))
+    balance = quality["seat_balance"]
+    if balance["out_of_balance"]:
+        sentences.append(_("Seats out of balance (a player a turn or more past their fair share of a seat): "
+                           "%(names)s; the largest gap is %(deviation)s.") % {
+            "names": _listed([name(p) for p in balance["out_of_balance"]]), "deviation": _decimal(balance["max_deviation"]),
+        })
+    else:
+        sentences.append(_("Seats in balance: everyone is within a turn of their fair share of each seat "
+                           "(the largest gap is %(deviation)s).") % {"deviation": _decimal(balance["max_deviation"])})
+    sentences.append(_("Turns in the first seat: the most and the fewest differ by %(spread)s.") % {
+        "spread": balance["first_seat_spread"],
+    })
+    spread = quality["score_spread"]
+    floated = [
+        _("table %(table)s (%(players)s), %(spread)s apart") % {
+            "table": number, "players": " – ".join(map(name, seats)), "spread": _decimal(apart),
+        }
+        for (number, seats), apart in zip(tables, spread["per_table"])
+        if apart > 0
+    ]
+    if floated:
+        sentences.append(_("Tables whose players came with different scores: %(tables)s (on average %(mean)s "
+                           "apart, at most %(max)s).") % {
+            "tables": _listed(floated, "; "), "mean": _decimal(spread["mean"]), "max": _decimal(spread["max"]),
+        })
+    elif tables:
+        sentences.append(_("At every table the players came with the same score."))
+    return sentences
+
+
+# A rematch's `avoidable` and the round's `repeat_cost_minimal`, as `pairing_details` explains them.
+_AVOIDABLE_WHY = {
+    True: gettext_lazy("avoidable, some other grouping into the same table sizes has no rematch"),
+    False: gettext_lazy("unavoidable, every grouping into the same table sizes has one"),
+    None: gettext_lazy("the checker could not tell whether it was avoidable"),
+}
+_REPEAT_COST = {
+    True: gettext_lazy("No grouping into the same table sizes has fewer repeat meetings."),
+    False: gettext_lazy("Another grouping into the same table sizes has fewer repeat meetings."),
+    None: gettext_lazy("Whether a grouping with fewer repeat meetings exists was not decided (too many players "
+                       "for the full search, or a format that does not pair tables freely)."),
+}
+def _namer(names: Mapping[int, PlayerShown]) -> Callable[[int], str]:
+    """An entrant's name from `names`, or "entrant 12" for one not in it."""
+    return lambda entrant: names[entrant]["name"] if entrant in names else _("entrant %(id)s") % {"id": entrant}
+
+
+def _decimal(value: float) -> str:
+    # Rounded first: number_format cuts a float's digits off (0.666 would read 0.66).
+    return number_format(Decimal(f"{value:.2f}"), 2)
 
 
 # A rematch's `avoidable`: the checker proved it avoidable, unavoidable, or could not decide (null).

@@ -85,6 +85,7 @@ class RoundShown(TypedDict):
     tables: list[TableShown]
     quality: PairingQuality | None
     quality_summary: str | None
+    quality_details: list[str] | None
 
 
 class PlayerShown(TypedDict):

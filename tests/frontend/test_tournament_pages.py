@@ -449,3 +449,32 @@ def test_an_organiser_runs_an_open_swiss_with_late_arrivals_from_the_pages_alone
     assert "a bye's points for round 1" in line
     latecomer.wait_for_selector("#entry :text('You are playing in this tournament')")
     pages.screenshot(latecomer, "late-entry")
+
+
+def test_each_rounds_pairing_report_opens_to_what_the_checker_measured(pages, live_server_url):
+    """The report's line is the summary of a details block; opened, it lists the tables, the byes,
+    the rematches, the seats and the score groups floated, with names, in English and in Welsh."""
+    pages.name = "pairing-report"
+    night = bots_tournament(
+        live_server_url, ["run_builder", "random"] * 3 + ["random"], name="Reported", game="ten",
+        format="swiss-tables", options={"table_size": 3, "rounds": 2}, clock_seconds=30,
+    )
+    for locale, line, first_seat in (("en-GB", "Pairing: ", "Turns in the first seat"),
+                                     ("cy", "Paru: ", "Troeon yn y sedd gyntaf")):
+        page = pages.open(locale=locale)
+        page.goto(f"/tournaments/{night['id']}")
+        page.wait_for_selector("#tournament[data-status=finished]", timeout=180_000)
+        rounds = httpx.get(f"{live_server_url}/api/tournaments/{night['id']}/rounds").json()
+        assert [rnd["round"] for rnd in rounds] == [1, 2]
+        for rnd in rounds:
+            report = page.locator(f"section.round[data-round='{rnd['round']}'] details.pairing-quality")
+            assert report.get_attribute("open") is None  # closed: the line alone until asked
+            assert report.locator("summary").inner_text().startswith(line)
+            report.locator("summary").click()
+            items = report.locator("li").all_inner_texts()
+            assert len(items) >= 5 and any(item.startswith(first_seat) for item in items), items
+            if locale == "en-GB":
+                assert items == rnd["quality_details"]
+                for bye in rnd["byes"]:
+                    assert bye["name"] in items[1]
+        pages.screenshot(page, f"rounds-{locale}")

@@ -194,3 +194,60 @@ def test_a_long_list_in_the_line_names_the_first_few_and_counts_the_rest():
     assert line.endswith("byes: P1, P2, P3, P4, P5, P6, P7, P8 and 12 more")
     eleventh = report(rematches=[{"players": [1, 2], "meeting": 11, "avoidable": False}])
     assert "(11th meeting, unavoidable)" in selectors.pairing_summary(eleventh, many)
+
+
+TABLES = [(1, [1, 2]), (2, [3, 4])]
+
+
+def test_the_details_say_what_the_checker_measured_with_names():
+    assert selectors.pairing_details(report(), NAMES, TABLES) == [
+        "2 tables, players at each: 2, 2.",
+        "Bye: Ed.",
+        "No rematches: nobody sits with someone they have met before.",
+        "Seats in balance: everyone is within a turn of their fair share of each seat (the largest gap is 0.50).",
+        "Turns in the first seat: the most and the fewest differ by 1.",
+        "Tables whose players came with different scores: table 2 (Cy – Di), 0.67 apart "
+        "(on average 0.33 apart, at most 0.67).",
+    ]
+
+
+def test_the_details_explain_each_rematch_and_the_seats_out_of_balance():
+    details = selectors.pairing_details(
+        report(
+            byes=[],
+            rematches=[
+                {"players": [1, 2], "meeting": 2, "avoidable": True},
+                {"players": [3, 4], "meeting": 3, "avoidable": None},
+            ],
+            repeat_cost_minimal=False,
+            seat_balance={"max_deviation": 1.5, "out_of_balance": [2, 4], "first_seat_spread": 2},
+            score_spread={"per_table": [0.0, 0.0], "mean": 0.0, "max": 0.0},
+        ),
+        NAMES, TABLES,
+    )
+    assert details[1:] == [
+        "No byes.",
+        "Ann – Bob meet for the 2nd time: avoidable, some other grouping into the same table sizes has no rematch.",
+        "Cy – Di meet for the 3rd time: the checker could not tell whether it was avoidable.",
+        "Another grouping into the same table sizes has fewer repeat meetings.",
+        "Seats out of balance (a player a turn or more past their fair share of a seat): Bob, Di; the largest gap is 1.50.",
+        "Turns in the first seat: the most and the fewest differ by 2.",
+        "At every table the players came with the same score.",
+    ]
+
+
+def test_the_rounds_api_serves_the_details_under_the_line(alice):
+    tournament = swiss_tables(alice)
+    finish_round(tournament)
+    rounds = client_for().get(f"/api/tournaments/{tournament.pk}/rounds").json()
+    assert [r["round"] for r in rounds] == [1, 2]
+    for rnd in rounds:
+        details = rnd["quality_details"]
+        sizes = rnd["quality"]["table_sizes"]
+        assert sizes == [len(table["seats"]) for table in rnd["tables"]]
+        assert details[0] == f"{len(sizes)} tables, players at each: {', '.join(map(str, sizes))}."
+        byes = [bye["name"] for bye in rnd["byes"]]
+        assert details[1] == (f"Bye: {', '.join(byes)}." if byes else "No byes.")
+        for table, apart in zip(rnd["tables"], rnd["quality"]["score_spread"]["per_table"]):
+            named = f"table {table['table']} ({' – '.join(seat['name'] for seat in table['seats'])})"
+            assert (named in details[-1]) == (apart > 0)

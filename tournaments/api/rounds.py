@@ -100,6 +100,10 @@ class RoundOutputSerializer(serializers.Serializer):
         allow_null=True, help_text="How good the pairing is, judged when it was made (null: paired before reports)."
     )
     quality_summary = serializers.CharField(allow_null=True, help_text="The report in one line, with names.")
+    quality_details = serializers.ListField(
+        child=serializers.CharField(), allow_null=True,
+        help_text="The report sentence by sentence, with names: tables, byes, each rematch, seats, score groups floated.",
+    )
 
 
 class ExportTournamentSerializer(serializers.Serializer):

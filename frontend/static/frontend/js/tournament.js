@@ -466,7 +466,9 @@ function renderRounds() {
       h("td", {}, tableLink(table))))))),
   rnd.byes.length
     ? h("p", { class: "small" }, interpolate(gettext("Bye: %(names)s"), { names: rnd.byes.map((b) => b.name).join(", ") })) : null,
-  rnd.quality_summary ? h("p", { class: "small muted pairing-quality" }, rnd.quality_summary) : null)));
+  // The pairing checker's report: its line, and what it measured sentence by sentence when opened.
+  rnd.quality_summary ? h("details", { class: "small pairing-quality" }, h("summary", {}, rnd.quality_summary),
+    h("ul", {}, (rnd.quality_details || []).map((sentence) => h("li", {}, sentence)))) : null)));
 }
 
 function renderBracket() {
