@@ -43,6 +43,8 @@ SCRIPT_ALLOWED = {
 
 _LETTER = re.compile(r"[^\W\d_]")
 _TWO_WORDS = re.compile(r"[^\W\d_]+\s+[^\W\d_]+")
+# An SVG path's data (a drawn card's outline: "M1 ${y} V6 Q1 1 6 1 H44"): commands and numbers, no words.
+_SVG_PATH = re.compile(r"[MLHVCSQTAZmlhvcsqtaz][\d\s.,\-]*(?:[MLHVCSQTAZmlhvcsqtaz][\d\s.,\-]*)*")
 
 
 def _template_files() -> list[Path]:
@@ -238,6 +240,8 @@ class _Scanner:
         self.tokens.append(f'"{text}')
         if not _LETTER.search(text) or frame.callee in _TRANSLATING or text.strip() in SCRIPT_ALLOWED:
             return
+        if _SVG_PATH.fullmatch(text.strip()):
+            return
         if frame.callee in _SELECTOR_CALLS or (len(before) >= 2 and before[-2] in "=!" and before[-1] == "="):
             return  # a selector, or a value compared with (`half === "t"`)
         shown = (
@@ -294,6 +298,7 @@ def test_the_script_check_finds_unmarked_text():
     document.querySelector("#board tbody").classList.add("is loading");
     h("span", {}, half === "t" ? "top" : "bottom half");
     const ok = [gettext("Two words"), pgettext("game title", "The Game"), "btn", "a-b c-d".length];
+    const outline = `M1 ${h - 1} V6 Q1 1 6 1 H44 Z`;
     """
     assert _unmarked_in_script(source) == ["Saved", "Hello", "Join", "players", "Could not load:", "Unread",
                                            "top", "bottom half", "a-b c-d"]
