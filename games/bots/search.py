@@ -22,7 +22,9 @@ candidate so that they are compared on the same hidden cards, and for each candi
 move, lets the game's heuristic bot (`STRONG`) play every seat for `horizon` more decisions and
 scores the position reached with the game's evaluation, read from the seat's view of the
 sampled state (each game's bot module wires its own `evaluate`). After each stage the worse
-half of the candidates is dropped (successive halving), so the budget goes to the close moves.
+half of the candidates is dropped (successive halving), so the budget goes to the close moves;
+the heuristic's own choice is never dropped, and the bot leaves it only for a move that beats it
+clearly on the same deals (a paired test), so noise alone does not make it play worse.
 The budget (`playouts`) makes the levels; a wall-clock cap per move guards the table: when it
 cuts in, the bot plays the best candidate so far (its choice then depends on the clock too).
 Full playouts to the end would be too dear (a whole game of heuristic bots takes 7 to 250 ms),
@@ -41,6 +43,7 @@ from games.bots._common import Bot
 from games.engines import ENGINES
 
 DEFAULT_CAP_SECONDS = 0.2  # issue #44: 200 ms a move at most, whatever the level
+_MARGIN = 1.645  # standard errors by which a move must beat the heuristic's (one-sided 95%)
 
 Evaluation = Callable[[dict[str, Any]], float]
 
@@ -54,7 +57,7 @@ class Level:
     cap_seconds: float = DEFAULT_CAP_SECONDS
 
 
-LEVELS = (Level("search-easy", 24), Level("search-medium", 96), Level("search-hard", 400))
+LEVELS = (Level("search-easy", 16), Level("search-medium", 48), Level("search-hard", 160))
 
 
 class SearchBot:
@@ -83,13 +86,15 @@ class SearchBot:
         deadline = time.perf_counter() + self.level.cap_seconds
         favourite = legal.index(self.rollout.choose(view, legal, rng))
         candidates = self._candidates(len(legal), favourite, rng)
-        totals = [0.0] * len(legal)
-        counts = [0] * len(legal)
+        values: list[list[float]] = [[] for _ in legal]  # per candidate, its value on each deal in turn
+
+        def mean(index: int) -> float:
+            return sum(values[index]) / len(values[index])
 
         def best() -> dict:
-            # The best mean; on a tie the heuristic's move, then the first in legal order.
-            played = [index for index in candidates if counts[index]]
-            return legal[min(played, key=lambda i: (-totals[i] / counts[i], i != favourite, i))]
+            played = [index for index in candidates if values[index]]
+            leader = min(played, key=lambda i: (-mean(i), i != favourite, i))
+            return legal[leader if self._clearly_better(values[leader], values[favourite]) else favourite]
 
         stages = max(1, math.ceil(math.log2(len(candidates))))
         spent = 0
@@ -101,12 +106,24 @@ class SearchBot:
                 for index in candidates:
                     if spent and time.perf_counter() > deadline:
                         return best()
-                    totals[index] += self._playout(world, view["seat"], legal[index], random.Random(world_seed))
-                    counts[index] += 1
+                    values[index].append(self._playout(world, view["seat"], legal[index], random.Random(world_seed)))
                     spent += 1
-            ranked = sorted(candidates, key=lambda i: (-totals[i] / counts[i], i != favourite, i))
+            ranked = sorted(candidates, key=lambda i: (i != favourite, -mean(i), i))  # the heuristic's move stays
             candidates = sorted(ranked[: math.ceil(len(ranked) / 2)])
         return best()
+
+    @staticmethod
+    def _clearly_better(leader: list[float], favourite: list[float]) -> bool:
+        """Whether the leader beats the heuristic's move on the deals both were played on by more
+        than `_MARGIN` standard errors of the paired differences: the noise of a few playouts
+        must not talk the bot out of a move the heuristic chose with reason."""
+        pairs = min(len(leader), len(favourite))
+        if pairs < 2 or leader is favourite:
+            return leader is favourite
+        differences = [leader[i] - favourite[i] for i in range(pairs)]
+        average = sum(differences) / pairs
+        spread = math.sqrt(sum((d - average) ** 2 for d in differences) / (pairs - 1))
+        return average > _MARGIN * spread / math.sqrt(pairs)
 
     def _candidates(self, moves: int, favourite: int, rng: random.Random) -> list[int]:
         """The moves searched: all of them, or when they are many for the budget (Ten's buying
