@@ -1,8 +1,9 @@
 """What keeps a table from stalling, scheduled as data: after every change to a match,
 `after_change` (called inside the writing transaction) works out who the game waits on and
-names the tasks to send once the change commits: a bot's move, a clock that plays for a person
-who ran out of time, or the end of an interrupt window (several seats may answer at once, e.g. a
-Block) with a pass for everyone who has not answered. `games.turns` holds what those tasks do.
+returns the tasks to send once the change commits, which the caller sends
+(`followups_on_commit`, `followups_send`): a bot's move, a clock that plays for a person who ran
+out of time, or the end of an interrupt window (several seats may answer at once, e.g. a Block)
+with a pass for everyone who has not answered. `games.turns` holds what those tasks do.
 
 Each task names the decision it was scheduled for (the seq, or the deadline), so a late or
 repeated task finds the table moved on and does nothing. Tasks are bound by name
@@ -14,14 +15,15 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar, overload
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from games.engines import ENGINES
 from games.models import Match, Seat
-from server.celery import app, send_now, send_on_commit
+from server.celery import app, send_now
 
 if TYPE_CHECKING:
     from games.bot_budget import Postponed
@@ -41,6 +43,17 @@ class FollowUp:
     options: dict = field(default_factory=dict)
 
 
+Deadline = TypeVar("Deadline")
+
+
+class Scheduled(NamedTuple, Generic[Deadline]):
+    """`after_change`'s answer: the deadline of the decision now awaited, and the tasks that keep
+    the table going, to send once the change commits."""
+
+    deadline: Deadline
+    followups: list[FollowUp]
+
+
 @overload
 def after_change(
     match: Match | MatchRow,
@@ -49,8 +62,7 @@ def after_change(
     *,
     previous_to_act: None = None,
     seats: Mapping[int, Any] | None = None,
-    followups: list[FollowUp] | None = None,
-) -> datetime | None: ...  # without the decision before, never KEEP_DEADLINE
+) -> Scheduled[datetime | None]: ...  # without the decision before, never KEEP_DEADLINE
 
 
 @overload
@@ -61,8 +73,7 @@ def after_change(
     *,
     previous_to_act: list[int] | None,
     seats: Mapping[int, Any] | None = None,
-    followups: list[FollowUp] | None = None,
-) -> datetime | None | object: ...
+) -> Scheduled[datetime | None | object]: ...
 
 
 def after_change(
@@ -72,26 +83,19 @@ def after_change(
     *,
     previous_to_act: list[int] | None = None,
     seats: Mapping[int, Any] | None = None,
-    followups: list[FollowUp] | None = None,
-) -> datetime | None | object:
-    """Schedules the follow-ups of the decision now awaited; returns its deadline (or None).
+) -> Scheduled[Any]:
+    """The follow-ups of the decision now awaited, and its deadline (or None). Sends nothing:
+    the caller sends them once its change commits, alone (`followups_on_commit`) or with the
+    rest of a batch (`followups_send`).
 
     A window that only shrank (some seats answered) keeps its deadline and its closing task:
-    then the answer is `KEEP_DEADLINE`. `seats` (rows by seat number, as the caller read them
-    with the match) saves reading them again. With `followups`, the tasks are added to it for
-    the caller to send once the change commits (`followups_send`), instead of to the
-    transaction.
+    then the deadline is `KEEP_DEADLINE`. `seats` (rows by seat number, as the caller read them
+    with the match) saves reading them again.
     """
-
-    def add(followup: FollowUp) -> None:
-        if followups is None:
-            send_on_commit(followup.task, *followup.args, **followup.options)
-        else:
-            followups.append(followup)
-
+    followups: list[FollowUp] = []
     to_act = ENGINES[match.game].to_act(state)
     if not to_act:
-        return None
+        return Scheduled(None, followups)
     if seats is None:
         seats = {s.seat: s for s in Seat.objects.filter(match_id=match.pk, seat__in=to_act)}
     window = len(to_act) > 1
@@ -100,23 +104,29 @@ def after_change(
     for seat in to_act:
         row = seats[seat]
         if row.bot or row.abandoned:
-            add(bot_turn(match.pk, seat, head))
+            followups.append(bot_turn(match.pk, seat, head))
         else:
             people.append(row)
     if continuing:
-        return KEEP_DEADLINE
+        return Scheduled(KEEP_DEADLINE, followups)
     if window and people:
         for row in people:
             if row.auto_pass:
-                add(window_pass(match.pk, row.seat))
+                followups.append(window_pass(match.pk, row.seat))
         deadline = timezone.now() + timedelta(seconds=settings.INTERRUPT_WINDOW_SECONDS)
-        add(window_close(match.pk, deadline))
-        return deadline
+        followups.append(window_close(match.pk, deadline))
+        return Scheduled(deadline, followups)
     if people and match.clock_seconds:
         deadline = timezone.now() + timedelta(seconds=match.clock_seconds)
-        add(clock(match.pk, people[0].seat, head, deadline))
-        return deadline
-    return None
+        followups.append(clock(match.pk, people[0].seat, head, deadline))
+        return Scheduled(deadline, followups)
+    return Scheduled(None, followups)
+
+
+def followups_on_commit(followups: list[FollowUp]) -> None:
+    """Sends `followups` once the current transaction commits (none if it rolls back)."""
+    if followups:
+        transaction.on_commit(lambda: followups_send(followups))
 
 
 def followups_send(followups: list[FollowUp]) -> None:

@@ -94,10 +94,13 @@ def _try_fact(match_id: int, fact: dict, actor: str) -> int:
         base_seq = match.last_seq
         rows = _chain(match, [NewEvent(Event.Kind.TABLE, fact, actor)])
         state = state_at_head(match.pk, match.game, base_seq)
-        deadline = schedule.after_change(match, state, match.last_seq) if match.status == Match.Status.RUNNING else None
+        deadline, followups = (
+            schedule.after_change(match, state, match.last_seq) if match.status == Match.Status.RUNNING else (None, [])
+        )
         changes = {"last_seq": match.last_seq, "head_hash": match.head_hash, "deadline": deadline}
         if not store.head_claim(match_id, base_seq, changes, rows):
             raise _LostRace
+        schedule.followups_on_commit(followups)
         _after_commit(match_id, base_seq, rows, state)
     return match.last_seq
 

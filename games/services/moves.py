@@ -246,8 +246,8 @@ def move_decide(head: store.Head, state: Any, seat: int, move: dict, actor: str)
     if outcome is not None:
         changes.update(status=Match.Status.FINISHED, outcome=outcome, finished_at=timezone.now(), deadline=None)
     else:
-        deadline = schedule.after_change(
-            match, state, match.last_seq, previous_to_act=previous_to_act, seats=head.seats, followups=followups
+        deadline, followups = schedule.after_change(
+            match, state, match.last_seq, previous_to_act=previous_to_act, seats=head.seats
         )
         if deadline is not schedule.KEEP_DEADLINE:
             changes["deadline"] = deadline

@@ -123,9 +123,8 @@ def matches_start_seated(
             # The deadline names the decision after the opening; its tasks carry the match's id, so
             # it is worked out now that the match has one, and written in one update for the batch.
             seats = {seat.seat: seat for seat in start.seats}
-            start.match.deadline = schedule.after_change(
-                start.match, start.state, start.match.last_seq, seats=seats, followups=followups
-            )
+            start.match.deadline, due = schedule.after_change(start.match, start.state, start.match.last_seq, seats=seats)
+            followups += due
         store.deadlines_set([(match.pk, match.deadline) for match in matches if match.deadline is not None])
         transaction.on_commit(lambda: _seated_started(starts, followups))
     return matches

@@ -219,8 +219,9 @@ def match_start(*, match_id: int, user: User | None) -> Match:
         match.seed_sha256 = started["seed_sha256"]
         rows = _events_create(match, new)
         state = engine.replay(opening)
-        match.deadline = schedule.after_change(match, state, match.last_seq)
+        match.deadline, followups = schedule.after_change(match, state, match.last_seq)
         match.save(update_fields=["status", "started_at", "seed", "seed_sha256", "last_seq", "head_hash", "deadline"])
+        schedule.followups_on_commit(followups)
         _after_commit(match.pk, 0, rows, state)
     return match
 
@@ -324,7 +325,8 @@ def match_practice(*, match_id: int, user: User, seq: int, seat: int = 0, bot: s
         new = [NewEvent(Event.Kind.TABLE, started, user_actor(user))]
         new += [NewEvent(Event.Kind.ENGINE, data, "server") for data in prefix]
         new_rows = _events_create(match, new)
-        match.deadline = schedule.after_change(match, state, match.last_seq)
+        match.deadline, followups = schedule.after_change(match, state, match.last_seq)
         match.save(update_fields=["last_seq", "head_hash", "deadline"])
+        schedule.followups_on_commit(followups)
         _after_commit(match.pk, 0, new_rows, state)
     return match
