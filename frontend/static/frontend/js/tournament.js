@@ -67,8 +67,10 @@ function decimal(value) {
   return formatNumber(value, { maximumFractionDigits: 2 });
 }
 
+// A seed's rating is the cautious μ − 3σ, below 0 for a newcomer: shown from 0, as on the boards
+// (ratings.selectors.shown_rating), since a negative rating only discourages.
 function ratingText(value) {
-  return value === null || value === undefined ? "–" : formatFixed(value, 1);
+  return value === null || value === undefined ? "–" : formatFixed(Math.max(0, value), 1);
 }
 
 function roundName(number) {
