@@ -29,6 +29,7 @@ class UserOutputSerializer(serializers.Serializer):
         help_text="Whose invitations by name reach this person: `anyone`, `played_with` (people they sat at a "
         "started match with) or `nobody`."
     )
+    sound_volume = serializers.IntegerField(help_text="The table's sound cues, 0 (muted) to 100.")
 
     def get_avatar_url(self, user) -> str:
         return reverse("avatar", kwargs={"user_id": user.pk})
@@ -103,8 +104,8 @@ class UserLogoutApi(APIView):
 
 
 class UserMeApi(APIView):
-    """The logged-in user; PATCH changes the display name, e-mail, avatar, language or whose
-    invitations reach them."""
+    """The logged-in user; PATCH changes the display name, e-mail, avatar, language, whose
+    invitations reach them or the table's sound volume."""
 
     permission_classes = [IsAuthenticated]
 
@@ -128,6 +129,10 @@ class UserMeApi(APIView):
             max_length=16, required=False,
             help_text="`anyone`, `played_with` or `nobody` (400 `unknown_invitations_from` otherwise). An invitation "
             "by name from anyone else is answered to its sender as any other, and never reaches this person.",
+        )
+        sound_volume = serializers.IntegerField(
+            required=False, help_text="0 (muted) to 100 (400 `invalid_sound_volume` otherwise): how loud the table's "
+            "sound cues play for this person, on every device.",
         )
 
     def get_throttles(self):

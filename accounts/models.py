@@ -7,6 +7,9 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.names import name_key
 
+SOUND_VOLUME_DEFAULT = 70
+SOUND_VOLUME_MAX = 100
+
 
 class InvitationsFrom(models.TextChoices):
     """Whose invitations by name reach a person (issue #39, finding 3). "Played with": sat at a
@@ -32,6 +35,9 @@ class User(AbstractUser):
     # Whose invitations by name are delivered; the others are kept from this person without a word
     # to their sender (games.services.invitation_create answers as for any invitation).
     invitations_from = models.CharField(max_length=16, choices=InvitationsFrom.choices, default=InvitationsFrom.ANYONE)
+    # The table's sound cues, 0 to 100 (frontend/static/frontend/js/sound.js); 0 is muted. Kept on
+    # the account so a person's choice follows them to every device.
+    sound_volume = models.PositiveSmallIntegerField(default=SOUND_VOLUME_DEFAULT)
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # the stubs omit AbstractUser.Meta
         # Usernames are one per reader-visible name, whatever the path that creates the user.

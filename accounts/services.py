@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from accounts.authentication import user_for_token_hash
 from accounts.avatars import AVATAR_VARIANTS
-from accounts.models import ApiToken, InvitationsFrom, MutedSender, RetiredName, User
+from accounts.models import SOUND_VOLUME_MAX, ApiToken, InvitationsFrom, MutedSender, RetiredName, User
 from accounts.names import USERNAME_MAX, invisible_problem, name_key, username_problem
 from accounts.signals import account_deleted
 from accounts.tokens import key_hash, key_new
@@ -167,6 +167,7 @@ def _password_validate(password: str, *, user: User) -> None:
 def user_profile_update(
     *, user: User, display_name: str | None = None, email: str | None = None, avatar: int | None = None,
     password: str | None = None, language: str | None = None, invitations_from: str | None = None,
+    sound_volume: int | None = None,
 ) -> User:
     """Changes what the user gave (None: unchanged). A new display name passes `user_names_check`;
     a new e-mail needs the current password, since whoever holds the e-mail can reset the password
@@ -206,6 +207,12 @@ def user_profile_update(
                               "with, or nobody."), field="invitations_from", choices=InvitationsFrom.values)
         user.invitations_from = invitations_from
         fields.append("invitations_from")
+    if sound_volume is not None:
+        if not 0 <= sound_volume <= SOUND_VOLUME_MAX:
+            raise bad_request("invalid_sound_volume", _("The sound volume is a number from 0 (muted) to %(max)s.")
+                              % {"max": SOUND_VOLUME_MAX}, field="sound_volume", max=SOUND_VOLUME_MAX)
+        user.sound_volume = sound_volume
+        fields.append("sound_volume")
     if fields:
         user.save(update_fields=fields)
     return user

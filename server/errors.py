@@ -59,6 +59,7 @@ CATALOGUE: dict[str, ErrorCode] = {
     "invalid_avatar": ErrorCode(400, "No generated avatar has that number."),
     "unknown_language": ErrorCode(400, "A language the site is not written in (`extra.languages` lists them)."),
     "unknown_invitations_from": ErrorCode(400, "`invitations_from` is not one of `extra.choices`."),
+    "invalid_sound_volume": ErrorCode(400, "`sound_volume` is not a whole number from 0 to `extra.max`."),
     "cannot_mute_yourself": ErrorCode(400, "A person cannot mute themselves."),
     "cannot_mute_bot": ErrorCode(400, "Bots send no invitations: they cannot be muted."),
     "weak_password": ErrorCode(400, "The new password fails the password validators."),
