@@ -11,6 +11,7 @@ import {
 import { tableChat } from "./chat.js";
 import { MatchSocket } from "./socket.js";
 import { tableSetup } from "./table-setup.js";
+import { screenReaderMode } from "./screen-reader.js";
 
 const data = pageData("table-data");
 const root = document.getElementById("table");
@@ -523,6 +524,7 @@ document.addEventListener("keydown", (event) => {
 });
 setInterval(tickClock, 1000);
 window.cardLeagueTable = { socket, state };
+screenReaderMode({ state, renderer, context, send });
 render();
 renderConnection();
 socket.connect();
