@@ -525,6 +525,8 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
             # A delayed table's moves of delay for this reader while they hold no seat (None: live).
             "delay_moves": watch.delay_moves,
             "auto_pass": auto_pass,
+            # The sound cues' volume (0: muted); None: an anonymous reader, whose browser keeps it.
+            "sound_volume": request.user.sound_volume if isinstance(request.user, User) else None,
             "bots": sorted(BOTS.get(match.game, {})),
             "strong_bot": STRONG_BOT.get(match.game),
             "chat": {

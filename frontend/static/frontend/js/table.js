@@ -9,6 +9,7 @@ import {
   changedResultText, countedRanks, countedWinners, DECK_CHOSEN_TEXT, placeText, ratingText, spectatorText,
 } from "./matches.js";
 import { tableChat } from "./chat.js";
+import { tableSound } from "./sound.js";
 import { MatchSocket } from "./socket.js";
 import { tableSetup } from "./table-setup.js";
 import { screenReaderMode } from "./screen-reader.js";
@@ -114,6 +115,9 @@ const { act, contributeToShuffle, loadInvitations, pollWhileOpen, renderSetup, r
   state, el, data, matchId, user, socket, render, seatNumber, nameOrYou, isCreator, startsWhen, errorText,
 });
 
+const sound = tableSound({ volume: data.sound_volume, seated: () => state.seat !== null && state.seat !== undefined });
+document.querySelector(".table-links").prepend(sound.button);
+
 function receive(frame) {
   if (chat.receive(frame)) return;
   switch (frame.type) {
@@ -168,6 +172,7 @@ function applyView(frame) {
   if (before !== state.status || (frame.type === "update" && !fresh.length)) refreshMatch();
   render();
   appendLog(fresh);
+  sound.heard(fresh, { seat: state.seat, status: state.status, view: state.view, match: state.match, myTurn: myTurn() });
 }
 
 async function refreshMatch() {
