@@ -165,7 +165,10 @@ export function tableSound({ volume, seated }) {
   function heard(events, table) {
     show(); // the reader may have sat down since
     const now = { finished: table.status === "finished", myTurn: table.myTurn, phase: table.view && table.view.phase };
-    if (!table.view) return;
+    if (!table.view) {
+      if (!before && table.status === "open") before = now; // a table that starts while watched: its first turn sounds
+      return;
+    }
     const cues = before ? cuesFor(events, table, before) : [];
     before = now;
     if (!cues.length || muted()) return;
