@@ -11,6 +11,7 @@ import {
 import { tableChat } from "./chat.js";
 import { tableSound } from "./sound.js";
 import { MatchSocket } from "./socket.js";
+import { measure as measureCards, motionControl, play as playMotion } from "./motion.js";
 import { tableSetup } from "./table-setup.js";
 import { screenReaderMode } from "./screen-reader.js";
 
@@ -324,7 +325,9 @@ function renderBoard() {
         : gettext("Loading the table…")));
     return;
   }
+  const first = measureCards(el.board);
   rerender(el.board, () => renderer.render(state.view, state.legal, context()));
+  playMotion(first, el.board, { seq: state.seq, log: state.log, seat: state.seat });
   if (wasInside && !el.board.contains(document.activeElement)) {
     const next = el.board.querySelector("button:not([disabled]), select:not([disabled])");
     if (next) next.focus({ preventScroll: true });
@@ -522,6 +525,7 @@ function appendLog(entries) {
 // --- start ------------------------------------------------------------------------------------
 
 el.autoPass.querySelector("input").addEventListener("change", (event) => setAutoPass(event.target.checked));
+el.autoPass.after(motionControl());
 document.addEventListener("keydown", (event) => {
   if (renderer.onKey && el.board.contains(document.activeElement) && renderer.onKey(event, context())) {
     event.preventDefault();
