@@ -40,13 +40,15 @@ export function bindSetting(checkbox, onChange) {
 function spoken(node) {
   if (node.nodeType === Node.TEXT_NODE) return node.textContent;
   if (node.nodeType !== Node.ELEMENT_NODE || node.hidden || node.getAttribute("aria-hidden") === "true") return "";
-  const label = node.getAttribute("aria-label");
-  if (label && node.getAttribute("role") !== "group" && node.tagName !== "SECTION") return label;
-  const inner = [...node.childNodes].map(spoken).join(" ");
-  return label && node.tagName !== "SECTION" ? `${label}: ${inner}` : inner;
+  // A section's label is its heading, read with its content; any other label (a pile's, a
+  // button's) says in one phrase what the content shows piece by piece.
+  const label = node.tagName === "SECTION" ? null : node.getAttribute("aria-label");
+  return label || [...node.childNodes].map(spoken).join(" ");
 }
 
-const tidy = (text) => text.replace(/\s+/g, " ").replace(/\s+([,.:;)])/g, "$1").trim();
+// The symbols drawn beside the words ("● 5 currency", "↑ Up 1") are read as their names
+// ("black circle"): only the words are told.
+const tidy = (text) => text.replace(/[●◆↑↓→←▶]/g, " ").replace(/\s+/g, " ").replace(/\s+([,.:;)])/g, "$1").trim();
 
 // Split names its cards "2♥ top": a suit is typed by its name ("2 hearts top", "2 h top").
 const SUIT_WORDS = () => ({ "♠": gettext("spades"), "♥": gettext("hearts"), "♦": gettext("diamonds"), "♣": gettext("clubs") });
