@@ -32,7 +32,7 @@ function chosenSetting() {
   if (chosenHere) return chosenHere;
   try {
     const value = localStorage.getItem(STORAGE_KEY);
-    return value === "off" || value in DURATIONS ? value : "normal";
+    return value === "off" || Object.hasOwn(DURATIONS, value ?? "") ? value : "normal";
   } catch {
     return "normal"; // storage refused (private mode): the default
   }
@@ -49,11 +49,17 @@ function signature(card) {
   return face ? face.outerHTML.replace(/(\bid="|url\(#)[^")]*/g, "$1") : card.textContent;
 }
 
+// A key without its trailing position ("card:R3:2" → "card:R3", "row:4" → "row"): a card that
+// only moved along its row keeps its place, and one that went elsewhere changes it.
+function place(key) {
+  return key.replace(/:\d+$/, "");
+}
+
 function cards(root) {
   const found = [];
   for (const card of root.querySelectorAll(".card:not(.card-back)")) {
     const box = card.getBoundingClientRect();
-    if (box.width && box.height) found.push({ card, box, sig: signature(card), key: card.dataset.key || "" });
+    if (box.width && box.height) found.push({ card, box, sig: signature(card), key: place(card.dataset.key || "") });
   }
   return found;
 }
@@ -171,19 +177,21 @@ export function play(first, root, { seq, log, seat }) {
   const seatBoxes = seats.map(boxOf);
   const back = drawPileBack(root);
   const backBox = boxOf(back);
+  const scroll = { x: window.scrollX, y: window.scrollY };
+  const onPage = (box) => ({ left: box.left + scroll.x, top: box.top + scroll.y });
   const { moved, arrived } = advanced ? pair(first.cards, after) : { moved: [], arrived: [] };
 
   // Then write.
   if (advanced) {
     const mover = events.map(seatOf).find((seat) => seat !== null) ?? null;
     const moves = moved.filter((item) => item.from.key !== item.key);
-    highlight = { cards: [...moves, ...arrived].map((item) => ({ sig: item.sig, key: item.key })), seat: mover };
+    highlight = { cards: [...moves, ...arrived].map((item) => ({ sig: item.sig, box: onPage(item.box) })), seat: mover };
     const setting = effectiveSetting();
     if (setting !== "off") {
       animate(setting, { moved, arrived, events, mover, first, seatBoxes, back, backBox, seq, seat });
     }
   }
-  markLastMove(after, seats);
+  markLastMove(after, seats, onPage);
 }
 
 function animate(setting, { moved, arrived, events, mover, first, seatBoxes, back, backBox, seq, seat: mine }) {
@@ -232,10 +240,11 @@ function animate(setting, { moved, arrived, events, mover, first, seatBoxes, bac
   if (record.log.length > 200) record.log.splice(0, record.log.length - 200);
 }
 
-function markLastMove(after, seats) {
-  const wanted = new Set(highlight.cards.map((entry) => `${entry.key}\n${entry.sig}`));
+function markLastMove(after, seats, onPage) {
+  // By face and place on the page: two cards of the same face (two piles started at 1) are told apart.
   for (const item of after) {
-    if (wanted.has(`${item.key}\n${item.sig}`)) item.card.classList.add("motion-last");
+    const box = onPage(item.box);
+    if (highlight.cards.some((entry) => entry.sig === item.sig && near(entry.box, box))) item.card.classList.add("motion-last");
   }
   const seat = highlight.seat === null ? null : seats[highlight.seat];
   if (seat) seat.classList.add("motion-last-seat");
