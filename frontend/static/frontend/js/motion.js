@@ -185,7 +185,9 @@ export function play(first, root, { seq, log, seat }) {
   if (advanced) {
     const mover = events.map(seatOf).find((seat) => seat !== null) ?? null;
     const moves = moved.filter((item) => item.from.key !== item.key);
-    highlight = { cards: [...moves, ...arrived].map((item) => ({ sig: item.sig, box: onPage(item.box) })), seat: mover };
+    const marked = [...moves, ...arrived].map((item) => ({ sig: item.sig, box: onPage(item.box) }));
+    // A step that moved no card (a bot ending its turn) keeps the cards its mover just played marked.
+    highlight = { cards: marked.length || mover !== highlight.seat ? marked : highlight.cards, seat: mover };
     const setting = effectiveSetting();
     if (setting !== "off") {
       animate(setting, { moved, arrived, events, mover, first, seatBoxes, back, backBox, seq, seat });
