@@ -18,6 +18,7 @@ class UserShown(TypedDict):
     avatar_url: Any
     language: str
     invitations_from: str
+    sound_volume: int
 
 
 class MutedSenderShown(TypedDict):
