@@ -109,7 +109,11 @@ def test_a_whole_match_in_the_screen_reader_mode(pages, game):
         else:
             box.fill(text.lower())
             box.press("Enter")
-        wait_for_seq_after(page, state["seq"])
+        try:
+            wait_for_seq_after(page, state["seq"])
+        except AssertionError as failure:  # what the mode answered says why a move was not sent (FLAKES.md)
+            said, how = page.locator("#sr-live").inner_text(), "from the list" if moves % 3 == 2 else "typed"
+            raise AssertionError(f"{failure}; sent {text!r} {how}; the mode said {said!r}") from None
         if moves == 0:
             # The move is told once, in the log's words.
             page.wait_for_function(
