@@ -57,6 +57,13 @@ class ShuffleOutputSerializer(serializers.Serializer):
     )
 
 
+class ConcessionOutputSerializer(serializers.Serializer):
+    agreed = serializers.ListField(child=serializers.IntegerField(), help_text="The seats that agree to concede.")
+    waiting = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats a person still plays that have not agreed yet."
+    )
+
+
 class MatchOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
@@ -99,6 +106,10 @@ class MatchOutputSerializer(serializers.Serializer):
         "has finished (README, Security).",
     )
     spectator_delay_moves = serializers.IntegerField(allow_null=True, help_text="A delayed table's delay in moves.")
+    concession = ConcessionOutputSerializer(
+        allow_null=True,
+        help_text="A running cooperative match's pending proposal to concede (null: none): who agrees, who is still to.",
+    )
 
 
 class MatchPageSerializer(PageSerializer):
@@ -342,6 +353,25 @@ class MatchClaimApi(MatchRouteApi):
             match_id=match_id, user=request.user, seat=data.validated_data["seat"],
             present=selectors.seats_present(match_id),
         )
+        return Response(_summary(selectors.match_get(match_id), request.user))
+
+
+class MatchConcedeApi(MatchRouteApi):
+    """The team of a running cooperative match concedes together: a seated person who still plays
+    their seat proposes or agrees (POST), and the match ends at once as the team's loss once every
+    person still playing a seat has; anyone still playing withdraws the proposal (DELETE). Another
+    game refuses with 409 `game_not_cooperative`."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: MatchOutputSerializer})
+    def post(self, request, match_id: int):
+        services.concession_agree(match_id=match_id, user=request.user)
+        return Response(_summary(selectors.match_get(match_id), request.user))
+
+    @extend_schema(request=None, responses={200: MatchOutputSerializer})
+    def delete(self, request, match_id: int):
+        services.concession_withdraw(match_id=match_id, user=request.user)
         return Response(_summary(selectors.match_get(match_id), request.user))
 
 

@@ -26,6 +26,7 @@ MOVE_MESSAGES = {
     "card_not_playable": _("That card cannot be used now."),
     "deck_empty": _("The deck is empty."),
     "game_over": _("The game has ended."),
+    "game_not_cooperative": _("Only the team of a cooperative game can concede."),
     "hand_not_empty": _("You still hold cards: end your turn with a discard."),
     "insufficient_funds": _("You cannot pay that much."),
     "malformed_move": _("The move is not in the game's move shape."),

@@ -17,10 +17,19 @@ from games.chain import canonical_time
 from games.engines import ENGINES
 from games.models import Event, Invitation, Match, Seat, ShuffleContribution, SpectatorPolicy
 from games.presence import presence
-from games.shapes import MatchRating, MatchSummary, MatchView, ShuffleShown
+from games.shapes import ConcessionShown, MatchRating, MatchSummary, MatchView, ShuffleShown
 from games.shuffle import DERIVATION
 from games.state import state_at_head, state_behind
-from games.verification import ENGINE_KIND, Report, StoredEvent, leading_engine_events, verify_stream
+from games.verification import (
+    CONCESSION_AGREED,
+    CONCESSION_PROPOSED,
+    CONCESSION_WITHDRAWN,
+    ENGINE_KIND,
+    Report,
+    StoredEvent,
+    leading_engine_events,
+    verify_stream,
+)
 from server.errors import ApplicationError, forbidden, match_not_found
 from server.limits import whole_number
 
@@ -191,13 +200,67 @@ def match_summaries(matches: list[Match], viewer: User | AnonymousUser | None = 
     shuffles = _shuffles([m for m in matches if m.shuffle_id is not None], seats_of, firsts)
     finished = [m.pk for m in matches if m.status == Match.Status.FINISHED]
     rematches = dict(Match.objects.filter(rematch_of_id__in=finished).values_list("rematch_of_id", "pk")) if finished else {}
+    concessions = _concessions(matches, seats_of, behind)
     return [
         _summary(
             match, seats_of[match.pk], moved, firsts.get(match.pk, (None, None))[0], shuffles.get(match.pk),
-            rematches.get(match.pk), behind.get(match.pk),
+            rematches.get(match.pk), behind.get(match.pk), concessions.get(match.pk),
         )
         for match in matches
     ]
+
+
+CONCESSION_FACTS = (CONCESSION_PROPOSED, CONCESSION_AGREED, CONCESSION_WITHDRAWN)
+
+
+def concession_agreed(facts: Iterable[tuple[str, int]]) -> set[int]:
+    """The seats that agree to concede now, from a match's concession facts (type, seat) in order:
+    a proposal and each agreement add their seat; a withdrawal, by anyone playing, ends the proposal."""
+    agreed: set[int] = set()
+    for kind, seat in facts:
+        if kind == CONCESSION_WITHDRAWN:
+            agreed.clear()
+        else:
+            agreed.add(seat)
+    return agreed
+
+
+def concession_facts(match_id: int) -> list[tuple[str, int]]:
+    """A match's concession facts (type, seat) in order."""
+    rows = Event.objects.filter(match_id=match_id, kind=Event.Kind.TABLE, type__in=CONCESSION_FACTS)
+    return [(kind, data["seat"]) for kind, data in rows.order_by("seq").values_list("type", "data")]
+
+
+def seats_playing(seat_rows: Iterable[Seat]) -> set[int]:
+    """The seats a person still plays: the ones whose agreement a concession needs."""
+    return {row.seat for row in seat_rows if row.user_id is not None and not row.abandoned}
+
+
+def concession_shown(agreed: set[int], playing: set[int]) -> ConcessionShown | None:
+    """A pending concession as a table shows it (None: none): who agrees, who is still to agree."""
+    agreeing = agreed & playing
+    if not agreeing:
+        return None
+    return {"agreed": sorted(agreeing), "waiting": sorted(playing - agreed)}
+
+
+def _concessions(
+    matches: list[Match], seats_of: dict[int, list[Seat]], behind: dict[int, int]
+) -> dict[int, ConcessionShown | None]:
+    """Each running cooperative match's pending concession, read in one go; a viewer kept behind
+    (`behind`) sees it as it stood at the position shown."""
+    running = [m.pk for m in matches if m.status == Match.Status.RUNNING and ENGINES[m.game].cooperative]
+    if not running:
+        return {}
+    facts: dict[int, list[tuple[str, int]]] = {match_id: [] for match_id in running}
+    rows = Event.objects.filter(match_id__in=running, kind=Event.Kind.TABLE, type__in=CONCESSION_FACTS)
+    for match_id, seq, kind, data in rows.order_by("match_id", "seq").values_list("match_id", "seq", "type", "data"):
+        if match_id not in behind or seq <= behind[match_id]:
+            facts[match_id].append((kind, data["seat"]))
+    return {
+        match_id: concession_shown(concession_agreed(found), seats_playing(seats_of[match_id]))
+        for match_id, found in facts.items()
+    }
 
 
 def _shown_behind(
@@ -251,6 +314,7 @@ def _summary(
     shuffle: ShuffleShown | None,
     rematch: int | None,
     behind: int | None = None,
+    concession: ConcessionShown | None = None,
 ) -> MatchSummary:
     finished = match.revealed
     options = match.options if finished else {k: v for k, v in match.options.items() if k != "deck"}
@@ -293,6 +357,7 @@ def _summary(
         "rematch": rematch,
         "spectator_policy": match.spectator_policy,
         "spectator_delay_moves": match.spectator_delay_moves if match.spectator_policy == SpectatorPolicy.DELAYED else None,
+        "concession": concession,
     }
 
 

@@ -36,6 +36,12 @@ class MatchSummary(TypedDict):
     rematch: int | None
     spectator_policy: str
     spectator_delay_moves: int | None
+    concession: ConcessionShown | None
+
+
+class ConcessionShown(TypedDict):
+    agreed: list[int]
+    waiting: list[int]
 
 
 class MatchView(TypedDict):

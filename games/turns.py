@@ -19,7 +19,7 @@ from games.bot_budget import bot_move_postponed
 from games.bots import BOTS, STRONG_BOT
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
-from games.services import move_play, table_fact_append
+from games.services import concession_settle, move_play, table_fact_append
 from games.state import state_at_head
 from server.errors import ApplicationError
 
@@ -72,6 +72,7 @@ def seat_abandon(*, match_id: int, seat: int) -> None:
             return
         table_fact_append(match_id=match_id, fact={"type": "SeatAbandoned", "seat": seat}, actor="clock")
 
+        concession_settle(match_id)  # everyone still playing may have agreed to concede already
 
 def window_close(*, match_id: int, deadline: str) -> int:
     """An interrupt window's time is up: every person still asked passes. Returns the passes made."""

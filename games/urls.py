@@ -25,6 +25,7 @@ urlpatterns = [
     path("matches/<int:match_id>/auto-pass", api.SeatAutoPassApi.as_view(), name="seat-auto-pass"),
     path("matches/<int:match_id>/resign", api.MatchResignApi.as_view(), name="match-resign"),
     path("matches/<int:match_id>/claim", api.MatchClaimApi.as_view(), name="match-claim"),
+    path("matches/<int:match_id>/concede", api.MatchConcedeApi.as_view(), name="match-concede"),
     path("matches/<int:match_id>/view", api.MatchViewApi.as_view(), name="match-view"),
     path("matches/<int:match_id>/log", api.MatchLogApi.as_view(), name="match-log"),
     path("matches/<int:match_id>/events", api.MatchEventsApi.as_view(), name="match-events"),

@@ -15,6 +15,11 @@ from games.engines import ENGINES, IllegalMove
 from games.shuffle import deck_seed, shuffle_problem
 
 ENGINE_KIND, TABLE_KIND = "engine", "table"
+# The table facts of a cooperative game's concession (`games.services.concessions`): a seat
+# proposes, others agree, anyone playing withdraws it. The one that completes the agreement
+# is followed by the engine's `concede` events, which the replay checks as it checks a move's.
+CONCESSION_PROPOSED, CONCESSION_AGREED, CONCESSION_WITHDRAWN = "ConcessionProposed", "ConcessionAgreed", "ConcessionWithdrawn"
+CONCESSION_CAUSES = (CONCESSION_PROPOSED, CONCESSION_AGREED)
 FORMAT = "cardleague.match"  # the export file (games.exchange)
 # 2: the header names the chain version its events are hashed under (`chain_header`). A file of
 # format 1 (written before there were versions) has none: its events are chain version 1.
@@ -164,7 +169,8 @@ def _check_practice(engine, events: list[StoredEvent], prefix: list[StoredEvent]
 
 
 def _check_moves(engine, events: list[StoredEvent], index: int, state: Any, seed: Any, report: Report) -> None:
-    """From `index` on: each MovePlayed causes exactly the engine events after it; the outcome holds."""
+    """From `index` on: each MovePlayed (or completed concession) causes exactly the engine events
+    after it; the outcome holds."""
     while index < len(events):
         event = events[index]
         if event.kind == ENGINE_KIND:
@@ -183,6 +189,19 @@ def _check_moves(engine, events: list[StoredEvent], index: int, state: Any, seed
                 return
             if expected != [e.data for e in caused]:
                 report.problems.append(f"seq {event.seq}: the stored events are not what the move causes")
+                return
+            for produced in expected:
+                state = engine.evolve(state, produced)
+            index += 1 + len(caused)
+        elif kind in CONCESSION_CAUSES and (caused := leading_engine_events(events[index + 1 :])):
+            # The agreement that completed the team's concession: the engine's end follows it.
+            try:
+                expected = engine.concede(state)
+            except IllegalMove as exc:
+                report.problems.append(f"seq {event.seq}: the team cannot concede in its position ({exc.code})")
+                return
+            if expected != [e.data for e in caused]:
+                report.problems.append(f"seq {event.seq}: the stored events are not what the team's concession causes")
                 return
             for produced in expected:
                 state = engine.evolve(state, produced)

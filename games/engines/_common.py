@@ -77,6 +77,16 @@ class Engine:
     def outcome(self, state: Any) -> dict[str, Any] | None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    # A cooperative game's team may give the game up together (the proposed extension of
+    # shared/ENGINE.md, `concede`). No seat's move: the server appends these events once every
+    # person still playing a seat has agreed, and the verifier asks `concede` for them again.
+    cooperative: bool = False
+
+    def concede(self, state: Any) -> list[Any]:
+        """The events of the team conceding the game now (a loss); IllegalMove `game_not_cooperative`
+        in a game without a team, `game_over` once it has ended."""
+        raise IllegalMove("game_not_cooperative", f"{self.slug} is not a cooperative game: there is no team to concede")
+
     def canonical_deck(self, players: int) -> list[str]:
         """The game's deck for `players`, in the rules page's canonical card order (a new list).
 

@@ -3,8 +3,10 @@
 Two piles climb from 1 and two fall from 100; the team tries to lay all 98 number cards
 (2..99) on them. A turn plays at least its minimum (2 while the draw pile lasts, then 1,
 R1), may go on, then refills the hand (R7). The game ends won when every card is played
-(R9) or lost as soon as the current seat is below its minimum with no legal card (R10);
-the team's score is the number of cards never played (lower is better).
+(R9) or lost as soon as the current seat is below its minimum with no legal card (R10), or
+when the team concedes (`concede`, an extension of the contract: the server asks it once every
+person still playing a seat has agreed); the team's score is the number of cards never played
+(lower is better).
 
 Cards are strings in a move, an event or a view and ints inside the state.
 """
@@ -54,6 +56,7 @@ class GameState:
     finished: bool = False
     won: bool = False
     stuck_seat: int | None = None
+    conceded: bool = False
 
 
 def _update(state: GameState, **changes: Any) -> GameState:
@@ -109,6 +112,11 @@ class GameEnded(TypedDict):
     cards_left: int
 
 
+class TeamConceded(TypedDict):
+    type: str
+    cards_left: int  # as GameEnded's: the team's score, lower is better
+
+
 # --- the engine -----------------------------------------------------------------------------------
 
 
@@ -118,6 +126,7 @@ class TheGameEngine(Engine):
     max_players = 5
     version = _VERSION
     known_options = _OPTIONS
+    cooperative = True
 
     def _canonical_deck(self, players: int) -> list[str]:
         return list(_CANONICAL_DECK)  # the same 98 cards at every player count (Components)
@@ -202,6 +211,13 @@ class TheGameEngine(Engine):
         if not _has_legal_play(after, next_seat):
             events.append(_game_ended(after, won=False, stuck_seat=next_seat))  # R10 at turn start
         return events
+
+    def concede(self, state: GameState) -> list[Mapping[str, Any]]:
+        """The team gives up: the game ends lost at once, scored as a loss (the cards never played)."""
+        if state.finished:
+            raise IllegalMove("game_over", "the game has ended")
+        conceded: TeamConceded = {"type": "TeamConceded", "cards_left": _cards_left(state)}
+        return [conceded]
 
     # --- evolve ---
 
@@ -293,7 +309,7 @@ class TheGameEngine(Engine):
                 "cards_left": cards_left,
                 "in_hands": cards_left - len(state.draw_pile),
                 "in_draw_pile": len(state.draw_pile),
-                "reason": "all_cards_played" if state.won else "stuck",
+                "reason": "all_cards_played" if state.won else "conceded" if state.conceded else "stuck",
                 "stuck_seat": state.stuck_seat,
             },
         }
@@ -345,6 +361,10 @@ def _on_game_ended(state: GameState, event: Mapping[str, Any]) -> GameState:
     return _update(state, finished=True, won=event["won"], stuck_seat=event["stuck_seat"])
 
 
+def _on_team_conceded(state: GameState, event: Mapping[str, Any]) -> GameState:
+    return _update(state, finished=True, won=False, stuck_seat=None, conceded=True)
+
+
 _EVOLVERS: dict[str, Callable[[Any, Mapping[str, Any]], GameState]] = {
     "GameStarted": _on_game_started,
     "TurnStarted": _on_turn_started,
@@ -352,6 +372,7 @@ _EVOLVERS: dict[str, Callable[[Any, Mapping[str, Any]], GameState]] = {
     "TurnEnded": _on_turn_ended,
     "CardsDrawn": _on_cards_drawn,
     "GameEnded": _on_game_ended,
+    "TeamConceded": _on_team_conceded,
 }
 
 
@@ -453,6 +474,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> GameState:
             finished=view["finished"],
             won=bool(outcome and outcome["won"]),
             stuck_seat=outcome["detail"]["stuck_seat"] if outcome else None,
+            conceded=bool(outcome and outcome["detail"]["reason"] == "conceded"),
         )
         if current is None or current == seat or state.played_this_turn >= state.required or _has_legal_play(state, current):
             break  # the seat whose turn goes on has a card to play, or the game would have ended (R10)

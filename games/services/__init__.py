@@ -5,11 +5,13 @@ each, from the stream's append up:
     moves         moves, decided and claimed (shared with the fast lane, `games.fastlane`)
     deals         committed shuffles, their contributions, the seed, the opening fact
     tables        a table opened, started, recorded whole, practised from
+    concessions   a cooperative team conceding together: proposals, agreements, withdrawals
     seats         joining, leaving, bots; resigning, claiming, automatic passes
     seated        the server's own tables, started in batches
     invitations   invitation links and rematches
 
-A room imports only rooms below it: _append < moves | deals < tables < seats | seated < invitations.
+A room imports only rooms below it:
+_append < moves | deals < tables < concessions < seats | seated < invitations.
 Callers import this package (`from games import services`); it re-exports each room's public names.
 
 Every write happens in one transaction; everything that leaves it (broadcasts, tasks) is
@@ -26,6 +28,7 @@ from games.services._append import (
     user_actor,
     user_actor_of,
 )
+from games.services.concessions import concession_agree, concession_settle, concession_withdraw
 from games.services.deals import shuffle_contribution_save, shuffles_commit
 from games.services.invitations import (
     INVITATION_SECONDS_MAX,
@@ -59,6 +62,9 @@ from games.services.tables import (
 )
 
 __all__ = [
+    "concession_agree",
+    "concession_settle",
+    "concession_withdraw",
     "invitation_accept",
     "invitation_create",
     "invitation_revoke",

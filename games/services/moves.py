@@ -225,16 +225,23 @@ def move_decide(head: store.Head, state: Any, seat: int, move: dict, actor: str)
     Reads and writes nothing, so the event loop's own path (`games.fastlane`) decides moves
     exactly as this module does.
     """
-    match = head.match
-    engine = ENGINES[match.game]
-    previous_to_act = engine.to_act(state)
+    engine = ENGINES[head.match.game]
     try:
         produced = engine.decide(state, seat, move)
     except IllegalMove as exc:
         raise ApplicationError(exc.code, move_message(exc)) from None
+    return _decided(head, state, seat, {"type": "MovePlayed", "seat": seat, "move": move}, produced, actor)
+
+
+def _decided(head: store.Head, state: Any, seat: int, cause: dict, produced: list, actor: str) -> MoveDecided:
+    """What the table fact `cause` and the engine events it `produced` append after the head, the
+    match's end with them if they end it, and the answer for `seat`."""
+    match = head.match
+    engine = ENGINES[match.game]
+    previous_to_act = engine.to_act(state)
     for event in produced:
         state = engine.evolve(state, event)
-    new = [NewEvent(Event.Kind.TABLE, {"type": "MovePlayed", "seat": seat, "move": move}, actor)]
+    new = [NewEvent(Event.Kind.TABLE, cause, actor)]
     new += [NewEvent(Event.Kind.ENGINE, e, actor) for e in produced]
     outcome = engine.outcome(state)
     if outcome is not None:
@@ -267,6 +274,34 @@ def move_decide(head: store.Head, state: Any, seat: int, move: dict, actor: str)
         changes.get("status", match.status), changes.get("deadline", match.deadline), outcome is not None, followups,
         head.seat_users(),
     )
+
+
+def team_concede(*, match_id: int, fact: dict, actor: str) -> None:
+    """Appends `fact`, the agreement that completes a cooperative team's concession (its `seat`'s),
+    with the engine's end of the game (`concede`) after it: the match finishes as after a move
+    that ends it (its result, ratings and tournaments follow from `move_tasks_send`)."""
+    for _attempt in range(MAX_APPEND_ATTEMPTS):
+        decided = _concession_decided(match_id, fact, actor)
+        if store.head_claim(match_id, decided.base_seq, decided.changes, decided.rows):
+            break
+    else:
+        raise table_busy()
+    transaction.on_commit(lambda: match_committed(match_id, decided))
+    transaction.on_commit(lambda: move_tasks_send(match_id, decided))
+
+
+def _concession_decided(match_id: int, fact: dict, actor: str) -> MoveDecided:
+    head = store.head_read(match_id)
+    if head is None:
+        raise match_not_found(match_id)
+    if head.match.status != Match.Status.RUNNING:
+        raise conflict("match_not_running", _("The match is not running."))
+    state = state_at_head(match_id, head.match.game, head.match.last_seq)
+    try:
+        produced = ENGINES[head.match.game].concede(state)
+    except IllegalMove as exc:
+        raise ApplicationError(exc.code, move_message(exc)) from None
+    return _decided(head, state, fact["seat"], fact, produced, actor)
 
 
 def match_committed(match_id: int, decided: MoveDecided) -> None:

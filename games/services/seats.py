@@ -22,6 +22,7 @@ from games.models import (
 )
 from games.selectors import deck_chosen_by_creator
 from games.services._append import table_fact_append, user_actor
+from games.services.concessions import concession_settle
 from games.services.tables import _open_match_for_update
 from games.state import state_at_head
 from server.errors import bad_request, conflict, forbidden, match_not_found
@@ -107,7 +108,8 @@ def seat_resign(*, match_id: int, user: User) -> int:
     """A seated person gives up a running match: from then on the game's fallback bot plays their
     seat to the end (as an abandoned seat's, `games.turns.bot_move`) and it ranks after every seat
     that played on (`selectors.result_ranks`). Recorded as a table fact, `SeatResigned`, by its
-    person. In a cooperative game the team plays on with the bot. Returns the seat."""
+    person. In a cooperative game the team plays on with the bot (or, if everyone still playing
+    has agreed to concede, the team's concession is carried: `concession_settle`). Returns the seat."""
     with transaction.atomic():
         match, row = _running_seat_for_update(match_id, user)
         _seat_give_up(match, row, fact="SeatResigned", actor=user_actor(user))
@@ -158,6 +160,7 @@ def _seat_give_up(match: Match, row: Seat, *, fact: str, actor: str) -> None:
     """The fallback bot plays the seat from now on; the fact's append schedules its turn if due."""
     Seat.objects.filter(pk=row.pk).update(abandoned=True)
     table_fact_append(match_id=match.pk, fact={"type": fact, "seat": row.seat}, actor=actor)
+    concession_settle(match.pk)  # everyone still playing may have agreed to concede already
     transaction.on_commit(lambda: notify.match_seats_changed(match.pk))
 
 

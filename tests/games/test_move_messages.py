@@ -12,6 +12,7 @@ import pytest
 from django.utils import translation
 
 from games.engines import ENGINES, IllegalMove
+from games.engines import _common as engines_common
 from games.move_messages import MOVE_MESSAGES, move_message
 from server.errors import CATALOGUE
 
@@ -30,13 +31,15 @@ def raised_codes(source: str) -> set[str]:
 ENGINE_CODES = sorted(
     {(slug, code) for slug, engine in ENGINES.items() for code in raised_codes(inspect.getsource(inspect.getmodule(engine)))}
 )
+# The refusals the engines' common base raises for every game (a team's concession in a game without one).
+COMMON_CODES = sorted(("*", code) for code in raised_codes(inspect.getsource(engines_common)))
 
 
 def test_the_engines_raise_refusals_at_all():
     assert {slug for slug, _code in ENGINE_CODES} == set(ENGINES)
 
 
-@pytest.mark.parametrize(("game", "code"), ENGINE_CODES)
+@pytest.mark.parametrize(("game", "code"), ENGINE_CODES + COMMON_CODES)
 def test_every_code_an_engine_raises_has_a_welsh_message(game, code):
     assert code in MOVE_MESSAGES and code in CATALOGUE
     with translation.override("cy"):
@@ -47,7 +50,7 @@ def test_every_code_an_engine_raises_has_a_welsh_message(game, code):
 
 
 def test_the_table_holds_no_code_that_no_engine_raises():
-    assert set(MOVE_MESSAGES) == {code for _game, code in ENGINE_CODES}
+    assert set(MOVE_MESSAGES) == {code for _game, code in ENGINE_CODES + COMMON_CODES}
 
 
 def test_an_english_reader_keeps_the_engines_detail_and_a_welsh_one_gets_the_codes_message():
