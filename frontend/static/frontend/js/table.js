@@ -15,6 +15,7 @@ import { measure as measureCards, motionControl, play as playMotion } from "./mo
 import { tableSetup } from "./table-setup.js";
 import { screenReaderMode } from "./screen-reader.js";
 
+import { concedeControl } from "./concede.js";
 const data = pageData("table-data");
 const root = document.getElementById("table");
 const renderer = rendererFor(data.match.game);
@@ -399,7 +400,8 @@ function renderPlayers() {
   rerender(el.players, () => [h("ul", { class: "players" }, items),
     watching === null ? null : h("p", { class: "muted small" }, interpolate(
       ngettext("%(count)s spectator watching", "%(count)s spectators watching", watching), { count: formatNumber(watching) })),
-    resignControl()]);
+    resignControl(), concedeControl({ state, matchId, cooperative: Boolean(renderer.cooperative), playing: playing(), name: nameOrYou,
+      redraw: renderPlayers, refresh: refreshMatch, focus: focusKey, errorText })]);
 }
 
 // Resigning asks twice: the seat goes to the bot for good, and it ranks last.

@@ -131,6 +131,9 @@ function describe(event, ctx) {
         { name: who(event.stuck_seat), count: formatNumber(event.cards_left) });
     default:
       return event.type;
+    case "TeamConceded":
+      return interpolate(ngettext("The team conceded: %(count)s card was never played.",
+        "The team conceded: %(count)s cards were never played.", event.cards_left), { count: formatNumber(event.cards_left) });
   }
 }
 
@@ -154,6 +157,12 @@ function resultText(outcome) {
   if (outcome.won) return gettext("The team won: every card was played.");
   return interpolate(ngettext(
     "The team lost with %(count)s card left (%(hands)s in hands, %(pile)s in the draw pile).",
+  if (detail.reason === "conceded") {
+    return interpolate(ngettext(
+      "The team conceded with %(count)s card left (%(hands)s in hands, %(pile)s in the draw pile).",
+      "The team conceded with %(count)s cards left (%(hands)s in hands, %(pile)s in the draw pile).", detail.cards_left), {
+      count: formatNumber(detail.cards_left), hands: formatNumber(detail.in_hands), pile: formatNumber(detail.in_draw_pile) });
+  }
     "The team lost with %(count)s cards left (%(hands)s in hands, %(pile)s in the draw pile).", detail.cards_left), {
     count: formatNumber(detail.cards_left), hands: formatNumber(detail.in_hands), pile: formatNumber(detail.in_draw_pile) });
 }
@@ -170,6 +179,6 @@ function onKey(event, ctx) {
 
 export default {
   slug: "the-game", get title() { return pgettext("game title", "The Game"); }, render, describe, describeMove, turnText,
-  resultText, onKey,
+  resultText, onKey, cooperative: true,
 };
 
