@@ -71,8 +71,8 @@ def seat_abandon(*, match_id: int, seat: int) -> None:
         if not Seat.objects.filter(match_id=match_id, seat=seat, abandoned=False).update(abandoned=True):
             return
         table_fact_append(match_id=match_id, fact={"type": "SeatAbandoned", "seat": seat}, actor="clock")
-
         concession_settle(match_id)  # everyone still playing may have agreed to concede already
+
 
 def window_close(*, match_id: int, deadline: str) -> int:
     """An interrupt window's time is up: every person still asked passes. Returns the passes made."""

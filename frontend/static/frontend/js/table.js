@@ -14,8 +14,8 @@ import { MatchSocket } from "./socket.js";
 import { measure as measureCards, motionControl, play as playMotion } from "./motion.js";
 import { tableSetup } from "./table-setup.js";
 import { screenReaderMode } from "./screen-reader.js";
-
 import { concedeControl } from "./concede.js";
+
 const data = pageData("table-data");
 const root = document.getElementById("table");
 const renderer = rendererFor(data.match.game);

@@ -129,11 +129,11 @@ function describe(event, ctx) {
         : interpolate(ngettext("The game is lost: %(name)s cannot play. %(count)s card was never played.",
           "The game is lost: %(name)s cannot play. %(count)s cards were never played.", event.cards_left),
         { name: who(event.stuck_seat), count: formatNumber(event.cards_left) });
-    default:
-      return event.type;
     case "TeamConceded":
       return interpolate(ngettext("The team conceded: %(count)s card was never played.",
         "The team conceded: %(count)s cards were never played.", event.cards_left), { count: formatNumber(event.cards_left) });
+    default:
+      return event.type;
   }
 }
 
@@ -155,14 +155,14 @@ function turnText(view) {
 function resultText(outcome) {
   const detail = outcome.detail || {};
   if (outcome.won) return gettext("The team won: every card was played.");
-  return interpolate(ngettext(
-    "The team lost with %(count)s card left (%(hands)s in hands, %(pile)s in the draw pile).",
   if (detail.reason === "conceded") {
     return interpolate(ngettext(
       "The team conceded with %(count)s card left (%(hands)s in hands, %(pile)s in the draw pile).",
       "The team conceded with %(count)s cards left (%(hands)s in hands, %(pile)s in the draw pile).", detail.cards_left), {
       count: formatNumber(detail.cards_left), hands: formatNumber(detail.in_hands), pile: formatNumber(detail.in_draw_pile) });
   }
+  return interpolate(ngettext(
+    "The team lost with %(count)s card left (%(hands)s in hands, %(pile)s in the draw pile).",
     "The team lost with %(count)s cards left (%(hands)s in hands, %(pile)s in the draw pile).", detail.cards_left), {
     count: formatNumber(detail.cards_left), hands: formatNumber(detail.in_hands), pile: formatNumber(detail.in_draw_pile) });
 }
