@@ -23,6 +23,18 @@ function seatName(match, seat) {
   return (info && info.name) || interpolate(gettext("Seat %(number)s"), { number: seat + 1 });
 }
 
+/** A seat's name at its table: a person's, or a bot's kind, numbered when two bots at the table
+ * share a kind ("tight 1 (bot)", "tight 2 (bot)"); "Seat 3" while it is empty. */
+export function playerName(match, seat) {
+  const info = match.seats[seat];
+  if (!info || !info.name) return interpolate(gettext("Seat %(number)s"), { number: seat + 1 });
+  if (!info.bot) return info.name;
+  const alike = match.seats.filter((other) => other.bot && other.name === info.name);
+  if (alike.length < 2) return interpolate(gettext("%(name)s (bot)"), { name: info.name });
+  return interpolate(gettext("%(name)s %(number)s (bot)"),
+    { name: info.name, number: formatNumber(alike.findIndex((other) => other.seat === seat) + 1) });
+}
+
 function seatNames(match, seats) {
   return formatList(seats.map((seat) => seatName(match, seat)));
 }

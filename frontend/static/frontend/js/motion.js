@@ -64,10 +64,15 @@ function cards(root) {
   return found;
 }
 
-// The seats in seat order: the board's seat boxes, else the players list beside it.
+// The seats in seat order: the board's seat boxes (by their data-seat: around the felt they sit
+// from the reader's left, not in seat order), else the players list beside it.
 function seatElements(root) {
-  const boxes = root.querySelectorAll(".seat-box");
-  return [...(boxes.length ? boxes : document.querySelectorAll("#players .player"))];
+  const boxes = [...root.querySelectorAll(".seat-box")];
+  if (!boxes.length) return [...document.querySelectorAll("#players .player")];
+  if (!boxes.every((box) => box.dataset.seat)) return boxes;
+  const bySeat = [];
+  for (const box of boxes) bySeat[Number(box.dataset.seat)] = box;
+  return bySeat;
 }
 
 function boxOf(element) {

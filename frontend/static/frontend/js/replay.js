@@ -6,7 +6,7 @@ import { chatTranscript } from "./chat.js";
 import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
 import { formatDateTime, formatList, formatNumber, gettext, interpolate, pgettext } from "./i18n.js";
-import { changedResultText, countedWinners, DECK_CHOSEN_TEXT, ratingText } from "./matches.js";
+import { changedResultText, countedWinners, DECK_CHOSEN_TEXT, playerName, ratingText } from "./matches.js";
 
 const data = pageData("replay-data");
 const match = data.match;
@@ -46,9 +46,7 @@ const state = {
 };
 
 function name(seat) {
-  const info = match.seats[seat];
-  if (!info || !info.name) return interpolate(gettext("Seat %(number)s"), { number: seat + 1 });
-  return info.bot ? interpolate(gettext("%(name)s (bot)"), { name: info.name }) : info.name;
+  return playerName(match, seat);
 }
 
 function seatParam(seat) {
@@ -86,6 +84,7 @@ function context(seat) {
   return {
     seat: viewer,
     name,
+    seatInfo: (seat) => match.seats[seat] || null,
     send: () => {},
     busy: false,
     interactive: false,

@@ -137,20 +137,28 @@ export function screenReaderMode({ state, renderer, context, send }) {
     return [...board.querySelectorAll(selector)].map((node) => tidy(spoken(node))).filter(Boolean);
   }
 
+  // A seat's group is named in short ("Ana, 5 cards, to play"); read, it tells all it shows.
+  function seatWords(seat) {
+    return tidy([...seat.childNodes].map(spoken).join(" "));
+  }
+
   function readHand() {
     const hand = board.querySelector(".hand-panel .hand");
     if (hand) {
       const cards = [...hand.children].map((card) => tidy(spoken(card)).replace(/:.*$/, ""));
       return cards.length ? interpolate(gettext("Your hand: %(cards)s."), { cards: cards.join(", ") }) : gettext("Your hand is empty.");
     }
-    const mine = board.querySelector(".seat-strip .is-me");
-    if (mine) return interpolate(gettext("Your cards: %(cards)s."), { cards: tidy(spoken(mine)) });
+    const mine = board.querySelector(".seat-box.is-me");
+    if (mine) return interpolate(gettext("Your cards: %(cards)s."), { cards: seatWords(mine) });
     return gettext("You hold no cards at this table.");
   }
 
   function readPiles() {
-    const skip = ".hand-panel, .ten-market, .controls, .seat-strip, .action-bar, .hint";
-    const parts = [...board.children].filter((node) => !node.matches(skip)).map((node) => tidy(spoken(node))).filter(Boolean);
+    const skip = ".hand-panel, .ten-market, .controls, .seat-strip, .action-bar, .hint, .felt";
+    // Around the felt (common.js feltTable), what lies in its middle; then the board's other parts.
+    const centre = board.querySelector(".felt-centre");
+    const nodes = [...(centre ? centre.children : []), ...board.children];
+    const parts = nodes.filter((node) => !node.matches(skip)).map((node) => tidy(spoken(node))).filter(Boolean);
     return parts.length ? parts.join(". ") : gettext("Nothing is on the table yet.");
   }
 
@@ -173,10 +181,10 @@ export function screenReaderMode({ state, renderer, context, send }) {
   }
 
   function readScores() {
-    const seats = boardParts(".seat-strip > li");
+    const seats = [...board.querySelectorAll(".seat-box")].map(seatWords).filter(Boolean);
     const parts = [];
     if (!result.hidden) parts.push(tidy([...result.querySelectorAll(".result-headline, p:not([class]), tbody tr")]
-      .map((node) => node.textContent).join(". ")));
+      .map(spoken).join(". ")));
     if (seats.length) parts.push(seats.join("; "));
     return parts.length ? parts.join(". ") : gettext("No scores yet.");
   }

@@ -6,8 +6,9 @@ import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
 import { formatList, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import {
-  changedResultText, countedRanks, countedWinners, DECK_CHOSEN_TEXT, placeText, ratingText, spectatorText,
+  changedResultText, countedRanks, countedWinners, DECK_CHOSEN_TEXT, placeText, playerName, ratingText, spectatorText,
 } from "./matches.js";
+import { clockText, endMotion, seatName } from "./games/common.js";
 import { tableChat } from "./chat.js";
 import { tableSound } from "./sound.js";
 import { MatchSocket } from "./socket.js";
@@ -64,9 +65,7 @@ function seatInfo(seat) {
 
 function name(seat) {
   if (seat === null || seat === undefined) return gettext("nobody");
-  const info = seatInfo(seat);
-  if (!info.name) return seatNumber(seat);
-  return info.bot ? interpolate(gettext("%(name)s (bot)"), { name: info.name }) : info.name;
+  return playerName(state.match, seat);
 }
 
 function seatNumber(seat) {
@@ -223,9 +222,18 @@ function setAutoPass(enabled) {
 // --- rendering --------------------------------------------------------------------------------
 
 function context() {
+  const outcome = state.status === "finished" && state.view ? (state.view.outcome || state.match.outcome) : null;
   return {
     seat: state.seat,
     name,
+    seatInfo: (seat) => state.match.seats[seat] || null,
+    // The seat's time left while it is to move (the table's clock is the one running).
+    clock: () => (state.deadline && state.status === "running" ? clockText(Date.parse(state.deadline) - Date.now()) : null),
+    // A cooperative game's one team score is the result's, not each seat's.
+    finalScores: outcome && !outcome.cooperative && (state.endShown === "fresh" || state.endShown === "done") ? outcome.scores : null,
+    // Every hand face up once the game is over (the replay's view of every seat at its end).
+    hands: state.status === "finished" && state.endHands ? state.endHands : undefined,
+    freshEnd: state.endShown === "fresh",
     send,
     busy: state.busy !== null,
     interactive: state.status === "running" && playing(),
@@ -251,6 +259,7 @@ function myTurn() {
 }
 
 function render() {
+  if (state.status === "finished" && state.view && !state.endShown) showTheEnd();
   root.dataset.seq = String(state.seq);
   root.dataset.status = state.status;
   root.dataset.myTurn = myTurn() ? "true" : "false";
@@ -318,6 +327,56 @@ function startsWhen() {
     : gettext("The game starts when every seat is taken and the table's creator starts it.");
 }
 
+// --- the end of a game: every hand face up, the scores counted up (issue #42 item 6) ------------
+
+// A finished table's view still hides the other hands: the replay of its end shows every seat's
+// (the same that the replay page shows once a match is over). Asked once; until it answers, and
+// if it is refused (a sealed deal), the table shows what its view holds.
+async function showTheEnd() {
+  state.endShown = "asking";
+  try {
+    const position = await get(`matches/${matchId}/replay`, { seat: "all" });
+    if (position.views) state.endHands = position.views.map((view) => view.hand);
+  } catch {
+    // nothing more to show than the view holds
+  }
+  state.endShown = "fresh";
+  render();
+  countUp([...el.board.querySelectorAll(".seat-score"), ...el.result.querySelectorAll(".score-count")]);
+  state.endShown = "done";
+}
+
+/** A score as shown while it counts up: the figure, a picture of the count, and the final
+ * value as words for a screen reader (the live result panel must not read every step). */
+function countedScore(score) {
+  const counting = state.endShown !== "done" && endMotion();
+  return [h("span", { class: "score-count", "aria-hidden": "true", "data-score": String(score) }, formatNumber(counting ? 0 : score)),
+    h("span", { class: "visually-hidden" }, formatNumber(score))];
+}
+
+// The final scores count up from 0 together, in about a second (half at the fast motion setting).
+function countUp(nodes) {
+  const finish = () => {
+    for (const node of nodes) node.textContent = formatNumber(Number(node.dataset.score));
+    root.dataset.scoresCounted = "true";
+  };
+  if (!endMotion() || !nodes.length) {
+    finish();
+    return;
+  }
+  const duration = document.getElementById("motion-setting")?.value === "fast" ? 500 : 1000;
+  const start = performance.now();
+  const step = (now) => {
+    const done = Math.min(1, (now - start) / duration);
+    const eased = 1 - (1 - done) ** 3;
+    for (const node of nodes) node.textContent = formatNumber(Math.round(Number(node.dataset.score) * eased));
+    if (done < 1) requestAnimationFrame(step);
+    else finish();
+  };
+  for (const node of nodes) node.textContent = formatNumber(0);
+  requestAnimationFrame(step);
+}
+
 function renderBoard() {
   const wasInside = el.board.contains(document.activeElement);
   if (!state.view) {
@@ -370,6 +429,11 @@ function tickClock() {
   const left = Date.parse(state.deadline) - Date.now();
   el.clock.hidden = false;
   el.clock.textContent = interpolate(gettext("%(time)s left to move"), { time: formatClock(left) });
+  for (const pod of el.board.querySelectorAll(".seat-pod.is-current")) {
+    const shown = pod.querySelector(".seat-clock");
+    if (shown) shown.textContent = ` · ${formatClock(left)}`;
+    pod.setAttribute("aria-label", seatName(pod.dataset.label, formatClock(left)));
+  }
   el.clock.classList.toggle("clock-low", left < 10000);
   if (left < -2000 && state.connection === "live") socket.resync(); // the clock's move should have come
 }
@@ -451,10 +515,12 @@ function renderResult() {
   // A cooperative game's seats share one result: places ("1st Ana, 1st tight") under "The team
   // lost" read as a win, so its table lists the team without them.
   const team = outcome.cooperative;
-  const rows = order.map((info) => h("tr", { class: winners.includes(info.seat) ? "winner" : "", "data-seat": String(info.seat) },
+  const parts = renderer.scoreParts ? order.map((info) => renderer.scoreParts(outcome, info.seat, context())) : [];
+  const rows = order.map((info, index) => h("tr", { class: winners.includes(info.seat) ? "winner" : "", "data-seat": String(info.seat) },
     team ? null : h("td", { class: "place" }, placeText(ranks[info.seat])),
-    h("th", { scope: "row" }, name(info.seat)),
-    h("td", {}, formatNumber(outcome.scores[info.seat]))));
+    // What the score is made of (Ten's runs, Split's pad) under the name: the side column has no room for a column more.
+    h("th", { scope: "row" }, name(info.seat), parts[index] ? h("span", { class: "score-parts" }, parts[index]) : null),
+    h("td", { class: "num" }, countedScore(outcome.scores[info.seat]))));
   const headline = outcome.cooperative ? (outcome.won ? gettext("The team won!") : gettext("The team lost."))
     : winners.length ? interpolate(gettext("%(names)s won."), { names: formatList(winners.map(name)) }) : gettext("Nobody won.");
   rerender(el.result, () => [
@@ -493,6 +559,8 @@ function rematchOffer() {
   } }, gettext("Offer a rematch")));
 }
 
+let shownMoves = ""; // what the list of legal moves shows (renderAllMoves)
+
 function renderAllMoves() {
   const show = context().interactive && state.legal.length > 0;
   el.allMoves.hidden = !show;
@@ -501,10 +569,18 @@ function renderAllMoves() {
   el.allMoves.querySelector("summary").textContent = interpolate(gettext("Every legal move as a list (%(count)s)"),
     { count: formatNumber(state.legal.length) });
   const list = el.allMoves.querySelector("ul");
-  list.replaceChildren(...state.legal.map((move) => h("li", {}, h("button", {
-    type: "button", class: "btn btn-small", disabled: ctx.busy, "data-list-move": JSON.stringify(move),
-    onclick: () => send(move),
-  }, renderer.describeMove(move, ctx)))));
+  const described = state.legal.map((move) => renderer.describeMove(move, ctx));
+  // Rebuilt only when the moves change: a frame that changes nothing here (presence, a resync's
+  // answer) would otherwise replace the button under a press, which then clicks nothing, and take
+  // a keyboard or screen-reader user's focus away.
+  const shown = JSON.stringify([state.legal, described.map((text) => (typeof text === "string" ? text : text.textContent))]);
+  if (shown !== shownMoves) {
+    shownMoves = shown;
+    list.replaceChildren(...state.legal.map((move, index) => h("li", {}, h("button", {
+      type: "button", class: "btn btn-small", "data-list-move": JSON.stringify(move), onclick: () => send(move),
+    }, described[index]))));
+  }
+  for (const button of list.querySelectorAll("button")) button.disabled = ctx.busy;
 }
 
 function appendLog(entries) {

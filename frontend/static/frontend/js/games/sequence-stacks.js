@@ -1,7 +1,9 @@
 // Sequence Stacks: build blue and red stacks 1-5, take chips, block an opponent's stack.
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
-import { actionBar, backs, cardCount, cardFace, drawPile, hint, moveButton, section, seatLabel, shuffledWith } from "./common.js";
+import {
+  actionBar, cardCount, cardFace, drawPile, fannedHand, feltTable, hint, moveButton, seatPod, section, shuffledWith,
+} from "./common.js";
 import { ssFace } from "./faces.js";
 
 const ACTION_CARDS = new Set(["skip", "reverse", "block", "steal_card", "steal_chip"]);
@@ -111,17 +113,18 @@ function render(view, legal, ctx) {
       : gettext("%(name)s finished a blue stack. Opponents may block it: %(names)s."),
     { name: ctx.name(view.completion.seat), names: view.to_act.map((s) => ctx.name(s)).join(", ") })) : null;
 
-  const seats = h("ul", { class: "seat-strip ss-seats" }, view.seats.map((seat) => {
+  const pods = view.seats.map((seat) => {
     const mine = seat.seat === ctx.seat;
     const top = seat.discard.length ? seat.discard[seat.discard.length - 1] : null;
     const topPick = mine && top ? { source: "discard", card: top } : null;
     const topUsable = topPick && ctx.interactive && movesFor(topPick, legal).length > 0;
     const hand = ctx.hands ? ctx.hands[seat.seat] : null;
     const active = view.active === seat.seat && !view.finished; // a finished game has no turn
-    return h("li", { class: ["seat-box", active && "is-current", mine && "is-me"] },
-      h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), active ? ` · ${gettext("active")}` : ""),
-      h("span", { class: "seat-meta" },
-        h("span", {}, cardCount(seat.hand_size)), hand || mine ? null : backs(seat.hand_size),
+    return seatPod(ctx, seat.seat, {
+      count: seat.hand_size, current: active || (view.phase === "block" && view.to_act.includes(seat.seat)),
+      note: active ? ` · ${gettext("active")}` : "",
+      hand: hand && !mine ? hand.map((c) => ssCard(c, { className: "card-sm" })) : null,
+      extras: [h("span", { class: "seat-meta" },
         h("span", { class: "chip chip-red", title: gettext("red chips") }, `● ${formatNumber(seat.chips.R)}`,
           h("span", { class: "token-label" }, " ", pgettext("colour", "red"))),
         h("span", { class: "chip chip-blue", title: gettext("blue chips") }, `● ${formatNumber(seat.chips.B)}`,
@@ -134,9 +137,9 @@ function render(view, legal, ctx) {
             onPick: () => choose(topPick, "discard-top") })
           : ssCard(top, { className: "card-sm" }),
         seat.discard.length > 1 ? h("span", { class: "muted" }, " ",
-          interpolate(gettext("+%(count)s below"), { count: formatNumber(seat.discard.length - 1) })) : null),
-      hand ? h("span", { class: "mini-hand" }, hand.map((c) => ssCard(c, { className: "card-sm" }))) : null);
-  }));
+          interpolate(gettext("+%(count)s below"), { count: formatNumber(seat.discard.length - 1) })) : null)],
+    });
+  });
 
   let handPanel = null;
   // A finished table's empty hand (the player went out) is no panel: an empty box reads as a fault.
@@ -157,7 +160,7 @@ function render(view, legal, ctx) {
     const endTurn = legal.find((m) => m.action === "end_turn");
     const others = pickMoves.filter((m) => m.action !== "play");
     handPanel = section(ctx.handTitle || gettext("Your hand"), legal.length ? "hand-panel" : "hand-panel waiting",
-      h("div", { class: "hand", role: "group", "aria-label": gettext("Your cards") }, cards),
+      fannedHand(cards),
       ctx.interactive && view.phase === "play" && legal.length
         ? hint(pick ? interpolate(gettext("%(card)s: pick a pile or an action below (Esc to cancel)."), { card: cardName(pick.card) })
           : gettext("Pick a card (or the top of your discard pile), then where it goes. A discard ends your turn."))
@@ -169,7 +172,7 @@ function render(view, legal, ctx) {
         { key: `ss:${m.action}`, className: m.action === "block" ? "btn-danger" : "" }))) : null,
       endTurn ? actionBar(moveButton(ctx, endTurn, gettext("End turn"), { key: "ss:end_turn", className: "btn-primary" })) : null);
   }
-  return [banner, piles, facts, seats, handPanel];
+  return feltTable(ctx, pods, [banner, piles, facts], handPanel, "ss-seats");
 }
 
 function describe(event, ctx) {
@@ -254,6 +257,16 @@ function resultText(outcome, ctx) {
     : gettext("No winner (turn limit) after %(turns)s turns. Chips: %(chips)s."), values);
 }
 
+/** A seat's chips at the end, as chips: five of one colour wins. */
+function scoreParts(outcome, seat) {
+  const chips = ((outcome.detail || {}).chips || [])[seat];
+  if (!chips) return null;
+  return h("span", { class: "ss-chips" },
+    h("span", { class: "chip chip-red" }, `● ${formatNumber(chips.R)}`, h("span", { class: "token-label" }, " ", pgettext("colour", "red"))),
+    " ",
+    h("span", { class: "chip chip-blue" }, `● ${formatNumber(chips.B)}`, h("span", { class: "token-label" }, " ", pgettext("colour", "blue"))));
+}
+
 function onKey(event, ctx) {
   if (event.key === "Escape" && ctx.ui.pick) {
     ctx.ui.pick = null;
@@ -265,7 +278,7 @@ function onKey(event, ctx) {
 
 export default {
   slug: "sequence-stacks", get title() { return pgettext("game title", "Sequence Stacks"); }, render, describe, describeMove,
-  turnText, resultText, onKey,
+  turnText, resultText, onKey, scoreParts,
 
   interrupts: true,
 };

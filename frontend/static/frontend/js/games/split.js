@@ -1,8 +1,10 @@
 // Split: half-cards, matches of a top and a bottom half, upgrades, bonuses, three rounds.
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, pgettext } from "../i18n.js";
-import { actionBar, backs, cardCount, cardFace, drawPile, hint, keepSelection, moveButton, section, seatLabel, shuffledWith, spokenAs }
-  from "./common.js";
+import {
+  actionBar, cardFace, drawPile, endMotion, fannedHand, feltTable, hint, keepSelection, moveButton, seatPod, section, shuffledWith,
+  spokenAs,
+} from "./common.js";
 import { splitFace } from "./faces.js";
 
 // The suit's symbol and colour (two suits of one colour make a strong match); its name comes from suitName.
@@ -73,16 +75,28 @@ function matchBox(match, ctx, upgrade) {
     ...body);
 }
 
-function padTable(seats, ctx) {
+// The score pads: open at the end of the game, when they are the result, and filled box by box
+// before the reader's eyes (not when the reader asked for less motion).
+function padTable(view, ctx) {
   const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
   const negative = (round) => h("th", { scope: "col" }, interpolate(gettext("−R%(round)s"), { round }));
-  return h("details", { class: "pad" }, h("summary", {}, gettext("Score pads")),
-    h("div", { class: "table-scroll" }, h("table", { class: "data" },
+  const filling = view.finished && ctx.freshEnd && endMotion();
+  let order = 0;
+  const box = (content) => {
+    const cell = h("td", { class: content ? "pad-filled" : "" }, content);
+    if (filling && content) cell.style.setProperty("--pad-order", String(order++));
+    return cell;
+  };
+  return h("details", { class: ["pad", view.finished && "pad-final", filling && "pad-filling"], open: view.finished },
+    h("summary", {}, view.finished ? gettext("Final score pads") : gettext("Score pads")),
+    // A region that scrolls sideways on a phone: reachable and scrolled by the keyboard too.
+    h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": gettext("Score pads") }, h("table", { class: "data" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, gettext("Player")), ranks.map((r) => h("th", { scope: "col" }, rankText(r))),
         negative(1), negative(2), negative(3), h("th", { scope: "col" }, gettext("Total")))),
-      h("tbody", {}, seats.map((seat) => h("tr", {}, h("th", { scope: "row" }, ctx.name(seat.seat)),
-        ranks.map((r) => h("td", {}, seat.match_rows[r] || "")),
-        seat.negative_rows.map((n) => h("td", {}, n ? formatNumber(n) : "")), h("td", {}, formatNumber(seat.score))))))));
+      h("tbody", {}, view.seats.map((seat) => h("tr", {}, h("th", { scope: "row" }, ctx.name(seat.seat)),
+        ranks.map((r) => box(seat.match_rows[r] || "")),
+        seat.negative_rows.map((n) => box(n ? formatNumber(n) : "")),
+        h("td", { class: "pad-total" }, formatNumber(seat.score))))))));
 }
 
 function render(view, legal, ctx) {
@@ -111,18 +125,19 @@ function render(view, legal, ctx) {
       return splitCard(card, { key: `row:${index}` });
     }) : h("span", { class: "muted" }, pgettext("pile", "empty"))));
 
-  const seats = h("ul", { class: "seat-strip split-seats" }, view.seats.map((seat) => {
+  const pods = view.seats.map((seat) => {
     const hand = ctx.hands ? ctx.hands[seat.seat] : null;
     const owned = view.matches.filter((m) => m.owner === seat.seat);
-    return h("li", { class: ["seat-box", view.current === seat.seat && "is-current", seat.seat === ctx.seat && "is-me"] },
-      h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), seat.seat === view.dealer ? ` · ${gettext("dealer")}` : ""),
-      h("span", { class: "seat-meta" }, h("span", {}, cardCount(seat.hand_size)),
-        hand || seat.seat === ctx.seat ? null : backs(seat.hand_size),
+    return seatPod(ctx, seat.seat, {
+      count: seat.hand_size, current: view.to_act.includes(seat.seat) && !view.finished,
+      note: seat.seat === view.dealer ? ` · ${gettext("dealer")}` : "",
+      hand: hand && seat.seat !== ctx.seat ? hand.map((c) => splitCard(c, { className: "card-sm" })) : null,
+      extras: [h("span", { class: "seat-meta" },
         h("span", { title: gettext("match points minus negative points") }, interpolate(gettext("score %(score)s (%(plus)s − %(minus)s)"),
           { score: formatNumber(seat.score), plus: formatNumber(seat.match_points), minus: formatNumber(seat.negative_points) }))),
-      owned.length ? h("span", { class: "matches" }, owned.map((m) => matchBox(m, ctx, upgrades.get(m.id)))) : null,
-      hand ? h("span", { class: "mini-hand" }, hand.map((c) => splitCard(c, { className: "card-sm" }))) : null);
-  }));
+      owned.length ? h("span", { class: "matches" }, owned.map((m) => matchBox(m, ctx, upgrades.get(m.id)))) : null],
+    });
+  });
 
   let handPanel = null;
   // A finished table's empty hand (the player went out) is no panel: an empty box reads as a fault.
@@ -174,7 +189,7 @@ function render(view, legal, ctx) {
       last_matches: gettext("Someone went out on their first turn: lay any matches you can, then say done."),
     };
     handPanel = section(ctx.handTitle || gettext("Your hand"), legal.length ? "hand-panel" : "hand-panel waiting",
-      h("div", { class: "hand", role: "group", "aria-label": gettext("Your cards") }, cards),
+      fannedHand(cards),
       ctx.interactive && legal.length ? hint(selected
         ? interpolate(gettext("%(card)s: choose what to do with it (Esc to cancel)."), { card: shortName(selected) })
         : phaseHints[view.phase]) : null,
@@ -184,7 +199,7 @@ function render(view, legal, ctx) {
       upgrades.size ? hint(gettext("Or pick a highlighted match above to upgrade it.")) : null,
       general.length ? actionBar(general) : null);
   }
-  return [facts, row, seats, handPanel, padTable(view.seats, ctx)];
+  return [feltTable(ctx, pods, [facts, row], handPanel, "split-seats"), padTable(view, ctx)];
 }
 
 function describe(event, ctx) {
@@ -255,6 +270,15 @@ function resultText(outcome, ctx) {
       formatNumber((detail.negative_points || [])[seat])})`).join("; ") });
 }
 
+/** A seat's pad total as its two parts: the match points less the negative boxes. */
+function scoreParts(outcome, seat) {
+  const detail = outcome.detail || {};
+  if (!detail.match_points) return null;
+  const values = { plus: formatNumber(detail.match_points[seat]), minus: formatNumber(detail.negative_points[seat]) };
+  return h("span", { class: "split-parts" }, h("span", { "aria-hidden": "true" }, `${values.plus} − ${values.minus}`),
+    h("span", { class: "visually-hidden" }, interpolate(gettext("%(plus)s match points − %(minus)s negative"), values)));
+}
+
 function onKey(event, ctx) {
   if (event.key === "Escape" && ctx.ui.card) {
     const card = ctx.ui.card;
@@ -267,6 +291,6 @@ function onKey(event, ctx) {
 
 export default {
   slug: "split", get title() { return pgettext("game title", "Split"); }, render, describe, describeMove, turnText, resultText,
-  onKey,
+  onKey, scoreParts,
 };
 

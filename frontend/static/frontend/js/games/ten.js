@@ -1,8 +1,10 @@
 // Ten: draw from one shared pile, stop before 11, auctions for wild cards, a market to buy from.
-import { h } from "../dom.js";
+import { h, s } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
-import { actionBar, cardCount, cardFace, drawPile, hint, keepSelection, moveButton, section, seatLabel, shuffledWith } from "./common.js";
-import { tenFace } from "./faces.js";
+import {
+  actionBar, cardCount, cardFace, drawPile, feltTable, hint, keepSelection, moveButton, seatPod, section, shuffledWith,
+} from "./common.js";
+import { colourShape, TEN_COLOURS, tenFace } from "./faces.js";
 import { bestTotal, cheapestCards } from "./ten-score.js";
 
 function colourName(letter) {
@@ -186,25 +188,27 @@ function render(view, legal, ctx) {
     view.discard.length ? h("span", { class: "card-row" }, view.discard.slice(-5).map((c) => tenCard(c, { className: "card-sm" })))
       : null);
 
-  const seats = h("ul", { class: "seat-strip ten-seats" }, view.seats.map((seat) => h("li", {
-    class: ["seat-box", view.to_act.includes(seat.seat) && "is-current", seat.seat === ctx.seat && "is-me"],
-  },
-  h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat), seat.seat === view.active && !view.finished
-    ? ` · ${gettext("active")}` : ""),
-  h("span", { class: "seat-meta" },
-    // The symbols alone mean nothing to a newcomer: each counter says what it counts.
-    h("span", { class: "token token-currency", title: gettext("currency tokens: they pay for market cards") },
-      `● ${formatNumber(seat.currency)}`, h("span", { class: "token-label" }, " ", gettext("currency"))),
-    h("span", { class: "token token-bust", title: gettext("bust tokens: each pays 3 in a bid or a purchase") },
-      `◆ ${formatNumber(seat.bust)}`, h("span", { class: "token-label" }, " ", gettext("bust"))),
-    h("span", {}, cardCount(seat.cards))),
-  h("span", { class: "mini-hand" }, seat.collection.map((c) => tenCard(c, { className: "card-sm" }))))));
+  const pods = view.seats.map((seat) => seatPod(ctx, seat.seat, {
+    current: view.to_act.includes(seat.seat),
+    note: seat.seat === view.active && !view.finished ? ` · ${gettext("active")}` : "",
+    extras: [h("span", { class: "seat-meta" },
+      // The symbols alone mean nothing to a newcomer: each counter says what it counts.
+      h("span", { class: "token token-currency", title: gettext("currency tokens: they pay for market cards") },
+        `● ${formatNumber(seat.currency)}`, h("span", { class: "token-label" }, " ", gettext("currency"))),
+      h("span", { class: "token token-bust", title: gettext("bust tokens: each pays 3 in a bid or a purchase") },
+        `◆ ${formatNumber(seat.bust)}`, h("span", { class: "token-label" }, " ", gettext("bust"))),
+      h("span", {}, cardCount(seat.cards))),
+    seat.collection.length ? h("span", { class: "mini-hand ten-collection", role: "group",
+      "aria-label": interpolate(gettext("%(name)s's collection"), { name: ctx.name(seat.seat) }) },
+    seat.collection.map((c) => tenCard(c, { className: "card-sm" }))) : null],
+  }));
 
   // The decision sits beside what it is about, above the fold at 1280 px: a bid right under the
   // auction, a draw or a purchase under the tableau and the market (it was below every seat).
   const controls = ctx.interactive && legal.length ? section(gettext("Your move"), "controls", renderControls(view, legal, ctx)) : null;
-  return view.phase === "auction" ? [totals, renderAuction(view, ctx), controls, tableau, market, discard, seats]
-    : [totals, renderAuction(view, ctx), tableau, market, controls, discard, seats];
+  const centre = view.phase === "auction" ? [totals, renderAuction(view, ctx), controls, market, tableau, discard]
+    : [totals, renderAuction(view, ctx), tableau, market, controls, discard];
+  return feltTable(ctx, pods, centre, null, "ten-seats");
 }
 
 function describe(event, ctx) {
@@ -264,6 +268,22 @@ function resultText(outcome, ctx) {
   return interpolate(gettext("Scores: %(scores)s."), { scores: lines.join("; ") });
 }
 
+/** A seat's score drawn as its four runs (R13): a bar of its colour's shape per card of the run,
+ * in colour order red, blue, orange, green; a complete run scores 10. */
+function scoreParts(outcome, seat) {
+  const runs = ((outcome.detail || {}).runs || [])[seat];
+  if (!runs) return null;
+  const letters = ["R", "B", "O", "G"];
+  const words = runs.map((length, i) => interpolate(gettext("%(colour)s run %(length)s"),
+    { colour: colourName(letters[i]), length: formatNumber(length) })).join(", ");
+  return h("span", { class: "ten-runs" }, runs.map((length, i) => h("span", { class: "ten-run", "aria-hidden": "true" },
+    s("svg", { class: "run-bar", viewBox: `0 0 ${9 * 8} 8`, width: 9 * 5, height: 5, "aria-hidden": "true", focusable: "false" },
+      Array.from({ length: 9 }, (_, n) => n < length ? colourShape(letters[i], n * 8 + 4, 4, 3.2, TEN_COLOURS[letters[i]].ink)
+        : s("circle", { cx: n * 8 + 4, cy: 4, r: 1, fill: "#b8c2bd" }))),
+    h("span", { class: "run-length" }, length >= 9 ? formatNumber(10) : formatNumber(length)))),
+  h("span", { class: "visually-hidden" }, words));
+}
+
 function onKey(event, ctx) {
   if (event.key === "Escape" && ctx.ui.market) {
     const card = ctx.ui.market;
@@ -276,5 +296,6 @@ function onKey(event, ctx) {
 
 export default {
   slug: "ten", get title() { return pgettext("game title", "Ten"); }, render, describe, describeMove, turnText, resultText, onKey,
+  scoreParts,
 };
 

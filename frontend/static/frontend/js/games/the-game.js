@@ -1,7 +1,9 @@
 // The Game: four piles (two up from 1, two down from 100), a hand, and "play at least two".
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
-import { actionBar, backs, cardCount, cardFace, drawPile, hint, keepSelection, moveButton, section, seatLabel, shuffledWith } from "./common.js";
+import {
+  actionBar, cardCount, cardFace, drawPile, fannedHand, feltTable, hint, keepSelection, moveButton, seatPod, section, shuffledWith,
+} from "./common.js";
 import { theGameFace } from "./faces.js";
 
 function pileName(pile) {
@@ -68,13 +70,13 @@ function render(view, legal, ctx) {
         { played: formatNumber(view.played_this_turn), required: formatNumber(view.required) }))
       : null);
 
-  const seats = h("ul", { class: "seat-strip" }, view.seats.map((seat) => {
+  const pods = view.seats.map((seat) => {
     const hand = ctx.hands ? ctx.hands[seat.seat] : null;
-    return h("li", { class: ["seat-box", view.current === seat.seat && "is-current", seat.seat === ctx.seat && "is-me"] },
-      h("span", { class: "seat-name" }, seatLabel(ctx, seat.seat)),
-      h("span", { class: "seat-meta" }, cardCount(seat.hand_count), hand || seat.seat === ctx.seat ? null : backs(seat.hand_count)),
-      hand ? h("span", { class: "mini-hand" }, hand.map((c) => cardFace(theGameFace(c), c, { className: "card-sm" }))) : null);
-  }));
+    return seatPod(ctx, seat.seat, {
+      count: seat.hand_count, current: view.current === seat.seat,
+      hand: hand && seat.seat !== ctx.seat ? hand.map((c) => cardFace(theGameFace(c), c, { className: "card-sm" })) : null,
+    });
+  });
 
   let handPanel = null;
   if (view.hand !== null && view.hand !== undefined) {
@@ -93,7 +95,7 @@ function render(view, legal, ctx) {
       });
     });
     handPanel = section(ctx.handTitle || gettext("Your hand"), legal.length ? "hand-panel" : "hand-panel waiting",
-      h("div", { class: "hand", role: "group", "aria-label": gettext("Your cards") }, faces),
+      fannedHand(faces),
       ctx.interactive && plays.length
         ? hint(selected ? interpolate(gettext("Now pick a pile for %(card)s (Esc to cancel)."), { card: selected })
           : gettext("Pick a card, then a pile."))
@@ -101,7 +103,7 @@ function render(view, legal, ctx) {
       actionBar(endTurn ? moveButton(ctx, endTurn, view.played_this_turn >= view.required
         ? gettext("End turn and draw") : gettext("End turn"), { key: "end_turn", className: "btn-primary" }) : null));
   }
-  return [piles, info, seats, handPanel];
+  return feltTable(ctx, pods, [piles, info], handPanel);
 }
 
 function describe(event, ctx) {
