@@ -284,3 +284,21 @@ def test_the_verifier_refuses_a_forged_concession(alice):
     ]:
         report = verify_stream("the-game", _forged(match, forgery), chain_version=match.chain_version)
         assert not report.ok and problem in " ".join(report.problems), (forgery.__name__, report.problems)
+
+
+def test_a_delayed_tables_spectator_learns_of_a_proposal_only_once_the_position_shown_reaches_it(alice, bob):
+    """A spectator kept moves behind sees the table's concession as it stood at the position shown,
+    never what the players decided since (as the rest of the summary)."""
+    body = {"game": "the-game", "players": 2, "rated": False, "spectator_policy": "delayed", "spectator_delay_moves": 1}
+    created = client_for(alice).post("/api/matches", body, format="json")
+    assert created.status_code == 201, created.json()
+    match_id = created.json()["id"]
+    assert client_for(bob).post(f"/api/matches/{match_id}/join", {}, format="json").status_code == 200
+    assert client_for(alice).post(f"/api/matches/{match_id}/start").status_code == 200
+    move_once(match_id, [alice, bob])  # the spectator is shown the position before it
+    assert concede(alice, match_id).status_code == 200
+    spectator = client_for(make_user("spec"))
+    assert spectator.get(f"/api/matches/{match_id}").json()["concession"] is None
+    assert client_for(bob).get(f"/api/matches/{match_id}").json()["concession"] == {"agreed": [0], "waiting": [1]}
+    move_once(match_id, [alice, bob])  # the position shown is now the one this move was made in
+    assert spectator.get(f"/api/matches/{match_id}").json()["concession"] == {"agreed": [0], "waiting": [1]}
