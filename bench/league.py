@@ -193,8 +193,9 @@ class Worker:
         self.lock_log = self.folder / "lock-holds"
         self.lock_log.touch()
         env = dict(os.environ, BOT_MOVE_DELAY="0", LOG_LEVEL="WARNING")
-        options = [f"--concurrency={concurrency}", f"--pool={pool}", "--loglevel=warning", "--without-gossip",
-                   "--without-mingle", "--without-heartbeat"]
+        # Both queues (the bots' moves have their own, settings.BOTS_QUEUE): one pool plays the night.
+        options = [f"--concurrency={concurrency}", f"--pool={pool}", "-Q", "celery,bots", "--loglevel=warning",
+                   "--without-gossip", "--without-mingle", "--without-heartbeat"]
         if parked:
             env.update(BENCH_LOCK_LOG=str(self.lock_log), BENCH_PARKED_TASKS=BOT_MOVE_TASK)
             entry = "from bench.league import parking_worker_main; parking_worker_main()"

@@ -17,6 +17,7 @@ from django.utils import timezone
 from games import schedule
 from games.bot_budget import bot_move_postponed
 from games.bots import BOTS, STRONG_BOT
+from games.bots.search import SearchBot
 from games.engines import ENGINES
 from games.models import Event, Match, Seat
 from games.services import concession_settle, move_play, table_fact_append
@@ -102,7 +103,12 @@ def _play_for(match: Match, seat: int, bot_name: str, *, actor: str) -> bool:
         return False
     # Seeded by the hidden seed and the position, so a replayed task makes the same choice.
     rng = random.Random(f"{match.seed}:{seat}:{match.last_seq}")
-    move = BOTS[match.game][bot_name].choose(engine.view(state, seat), legal, rng)
+    bot = BOTS[match.game][bot_name]
+    view = engine.view(state, seat)
+    if isinstance(bot, SearchBot):  # it thinks as long as the server allows a move
+        move = bot.choose(view, legal, rng, cap_seconds=settings.BOT_MOVE_BUDGET_MS / 1000)
+    else:
+        move = bot.choose(view, legal, rng)
     try:
         move_play(match_id=match.pk, seat=seat, move=move, actor=actor, expected_seq=match.last_seq)
     except ApplicationError as exc:

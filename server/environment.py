@@ -424,6 +424,13 @@ SECTIONS: tuple[Section, ...] = (
     _section(
         "Play",
         Variable("BOT_MOVE_DELAY", number(0), 0.5, "seconds a bot waits before it moves (0: at once)", example="0.5"),
+        Variable("BOT_MOVE_BUDGET_MS", integer(1), 200,
+                 "milliseconds a search bot may think about one move, by the wall clock (its level's playouts may "
+                 "end it sooner); bot moves run in the `bots` queue, apart from clocks and tournaments",
+                 example="200"),
+        Variable("BOT_WORKER_CONCURRENCY", integer(1), 2,
+                 "processes of the bots' worker (`manage.py serve`'s, and compose's `bots-worker`), which alone "
+                 "takes the `bots` queue", example="2"),
         Variable("INTERRUPT_WINDOW_SECONDS", number(0, above=True), 10.0,
                  "how long a Block window waits for people before it passes for them", example="10"),
         Variable("CLAIM_SEAT_AFTER_SECONDS", integer(1), 120,

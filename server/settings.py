@@ -460,6 +460,11 @@ else:
         "store_processed": False,
     }
 CELERY_TASK_ALWAYS_EAGER = read_bool("CELERY_TASK_ALWAYS_EAGER")
+# Bot moves go to a queue of their own, which a worker of their own takes (`manage.py serve`
+# starts one, compose runs `bots-worker`): a search thinks for up to BOT_MOVE_BUDGET_MS a move,
+# and a worker busy with searches must never hold a clock, a window or a tournament's round.
+BOTS_QUEUE = "bots"
+CELERY_TASK_ROUTES = {"games.tasks.bot_move_task": {"queue": BOTS_QUEUE}}
 
 # Periodic tasks (celery beat). Each is idempotent: a late or doubled run does no harm.
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
@@ -565,6 +570,10 @@ RATINGS_TRUESKILL: dict[str, dict[str, float]] = {
 
 # Seconds a bot waits before it moves, so people at the table can follow its play.
 BOT_MOVE_DELAY = read_float("BOT_MOVE_DELAY")
+# How long a search bot may think about one move (games/bots/search.py), by the wall clock.
+BOT_MOVE_BUDGET_MS = read_int("BOT_MOVE_BUDGET_MS")
+# The processes of the bots' worker that `manage.py serve` starts (compose reads it too).
+BOT_WORKER_CONCURRENCY = read_int("BOT_WORKER_CONCURRENCY")
 # Live sockets look for new moves this often when no shared channel layer tells them (the
 # embedded default: bots and clocks move in the worker process); 0 turns it off.
 LIVE_POLL_SECONDS = read_float("LIVE_POLL_SECONDS", 0.0 if _redis_on else 1.0)

@@ -26,7 +26,9 @@ def env(**overrides: str) -> dict[str, str]:
 
 def start_worker(**overrides: str) -> subprocess.Popen:
     process = subprocess.Popen(
+        # Both queues: the bots' moves have a queue of their own (settings.BOTS_QUEUE).
         [sys.executable, "-m", "celery", "-A", "server", "worker", "--pool=prefork", "--concurrency=2",
+         "-Q", f"celery,{settings.BOTS_QUEUE}",
          "--loglevel=" + os.environ.get("WORKER_LOG_LEVEL", "warning"),
          "--without-gossip", "--without-mingle", "--without-heartbeat"],
         cwd=ROOT, env=env(**overrides), stdout=subprocess.DEVNULL, stderr=_logs(),

@@ -32,7 +32,9 @@ def celery_worker(*, pool: str = "prefork", concurrency: int = 2, **env_override
     env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=settings.REDIS_URL, BOT_MOVE_DELAY="0")
     env.update(env_overrides)
     process = subprocess.Popen(
+        # Both queues: the bots' moves have a queue of their own (settings.BOTS_QUEUE).
         [sys.executable, "-m", "celery", "-A", "server", "worker", f"--pool={pool}", f"--concurrency={concurrency}",
+         "-Q", f"{app.conf.task_default_queue},{settings.BOTS_QUEUE}",
          "--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

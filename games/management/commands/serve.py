@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import uvicorn
 from django.conf import settings
@@ -13,15 +14,19 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from games.demo import DEMO_PASSWORD, DEMO_USERS, demo_tables_live, demo_tables_top_up, demo_users_ensure
+from server.celery import app
 
 
 class Command(BaseCommand):
-    help = "Migrate, create the demo users and bot tables, start a Celery worker, and serve HTTP and WebSockets."
+    help = (
+        "Migrate, create the demo users and bot tables, start the Celery workers (one for the bots' moves), and "
+        "serve HTTP and WebSockets."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default=settings.SERVE_HOST)  # HOST
         parser.add_argument("--port", type=int, default=settings.SERVE_PORT)  # PORT
-        parser.add_argument("--no-worker", action="store_true", help="do not start a Celery worker")
+        parser.add_argument("--no-worker", action="store_true", help="do not start the Celery workers")
         parser.add_argument("--no-demo", action="store_true", help="no demo users or bot tables")
 
     def handle(self, *args, host, port, no_worker, no_demo, **options):
@@ -37,7 +42,7 @@ class Command(BaseCommand):
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             # Said once here for the whole process tree, in place of the worker's own six lines.
             self.stderr.write("Running as root: the server and its worker have root's rights. Run as an ordinary user.")
-        worker = None if no_worker else self._start_worker(demo=not no_demo, port=port)
+        workers = [] if no_worker else self._start_workers(demo=not no_demo, port=port)
         try:
             self.stdout.write(f"Serving on http://{host}:{port}/ (API docs at /api/docs/)")
             uvicorn.run(
@@ -49,13 +54,19 @@ class Command(BaseCommand):
                 forwarded_allow_ips=",".join(settings.TRUSTED_PROXIES),  # as the throttles: none unless set
             )
         finally:
-            if worker is not None:
+            for worker in workers:
                 worker.send_signal(signal.SIGTERM)
+            for worker in workers:
                 worker.wait(timeout=30)
 
-    def _start_worker(self, *, demo: bool, port: int) -> subprocess.Popen:
-        """A Celery worker beside the server; on the embedded default its broker is the filesystem."""
-        self.stdout.write(f"Starting a Celery worker (broker {settings.CELERY_BROKER_URL})")
+    def _start_workers(self, *, demo: bool, port: int) -> list[subprocess.Popen]:
+        """Two Celery workers beside the server (on the embedded default their broker is the
+        filesystem): one for clocks, windows, tournaments and the rest, with beat, and one that
+        alone takes the bots' moves (`settings.BOTS_QUEUE`), so a bot thinking for its whole
+        BOT_MOVE_BUDGET_MS never holds a clock or a round."""
+        self.stdout.write(
+            f"Starting two Celery workers, one for the bots' moves (broker {settings.CELERY_BROKER_URL})"
+        )
         env = {**os.environ, "DEMO": "1" if demo else "0"}  # DEMO puts the demo's top-up on beat's schedule
         # The mails the worker sends link to this server: on the port it serves, unless SITE_URL says.
         env["PORT"] = str(port)
@@ -63,15 +74,26 @@ class Command(BaseCommand):
         env["PYTHONWARNINGS"] = ",".join(
             filter(None, [os.environ.get("PYTHONWARNINGS"), "ignore:You're running the worker with superuser privileges"])
         )
-        return subprocess.Popen(
-            # -B: beat runs inside this one worker (its sweeps, the demo's top-up, the tournaments'
-            # schedule). --quiet: no start-up banner; warnings and errors still reach the console.
-            [sys.executable, "-m", "celery", "-A", "server", "--quiet", "worker", "--pool=prefork", "--concurrency=2",
-             "-B", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
-             "--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            env=env,
-            preexec_fn=_die_with_parent,
-        )
+        return [
+            subprocess.Popen(command, env=env, preexec_fn=_die_with_parent)
+            for command in worker_commands(schedule=settings.VAR_DIR / "celerybeat-schedule")
+        ]
+
+
+def worker_commands(*, schedule: Path) -> list[list[str]]:
+    """The command lines of `serve`'s two workers (the processes tests start them as serve does).
+
+    The first runs beat inside it (-B: its sweeps, the demo's top-up, the tournaments' schedule)
+    and takes the default queue; the second takes only the bots' queue, with processes of its own
+    (BOT_WORKER_CONCURRENCY). --quiet: no start-up banner; warnings and errors still reach the console.
+    """
+    common = [sys.executable, "-m", "celery", "-A", "server", "--quiet", "worker", "--pool=prefork",
+              "--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+    return [
+        [*common, "--concurrency=2", "-Q", app.conf.task_default_queue, "-n", "default@%h",
+         "-B", "--schedule", str(schedule)],
+        [*common, f"--concurrency={settings.BOT_WORKER_CONCURRENCY}", "-Q", settings.BOTS_QUEUE, "-n", "bots@%h"],
+    ]
 
 
 def _die_with_parent() -> None:
