@@ -30,7 +30,9 @@ class TableConsumer(MatchConsumer):
     frame_handlers = {
         **MatchConsumer.frame_handlers, "chat": "_chat", "chat_channels": "_chat_channels", "chat_since": "_chat_since",
     }
-    unknown_frame_message = gettext_lazy("Frames are move, resync, auto_pass, ping, chat, chat_channels or chat_since.")
+    unknown_frame_message = gettext_lazy(
+        "Frames are move, resync, auto_pass, ping, review_position, chat, chat_channels or chat_since."
+    )
 
     async def _after_snapshot(self, query: dict[str, list[str]]) -> None:
         self.chat_seq = nonnegative_int(query.get("chat_since", ["0"])[0])

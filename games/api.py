@@ -11,7 +11,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import exchange, replay, selectors, services
+from games import exchange, replay, reviews, selectors, services
 from games.engines import ENGINES
 from games.models import (
     SPECTATOR_DELAY_MOVES_DEFAULT,
@@ -643,6 +643,51 @@ class MatchReplayApi(MatchRouteApi):
         match = selectors.match_get(match_id)
         position = replay.replay_position(match, request.user, seq=seq, seat=seat)
         return Response(self.OutputSerializer(position).data)
+
+
+class EstimateSerializer(serializers.Serializer):
+    value = serializers.FloatField(help_text="A win chance (0 to 1), or in The Game the team's expected cards left.")
+    low = serializers.FloatField(help_text="The 95% interval's lower end (Wilson's for a win chance).")
+    high = serializers.FloatField()
+
+
+class DecisionReviewSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The position the move was made in.")
+    after = serializers.IntegerField(help_text="The position the move led to.")
+    seat = serializers.IntegerField()
+    move = serializers.DictField(help_text="The move played.")
+    options = serializers.IntegerField(help_text="How many legal moves the seat had.")
+    best = serializers.DictField(help_text="The best move the review found (the move played, when it is).")
+    played = EstimateSerializer()
+    best_value = EstimateSerializer()
+    loss = serializers.FloatField(help_text="How much worse the move played was than the best (win chance or cards).")
+    loss_low = serializers.FloatField(help_text="The paired 95% interval's lower end of the loss.")
+    mistake = serializers.BooleanField(help_text="The loss is at least `threshold` and its interval lies above 0.")
+
+
+class MatchReviewApi(MatchRouteApi):
+    """A finished match's review by the search bot: at each decision of each seat, from that seat's
+    view then, the best move and the win chance (The Game: expected cards left) of the move played
+    and of the best; 404 before the end, 202 `pending` while it is computed."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        match = serializers.IntegerField()
+        status = serializers.ChoiceField(choices=["pending", "done"])
+        metric = serializers.ChoiceField(choices=["win", "cards_left"], required=False)
+        playouts = serializers.IntegerField(required=False, help_text="Playouts of each compared move at a decision.")
+        threshold = serializers.FloatField(required=False, help_text="The loss from which a move is a mistake.")
+        decisions = DecisionReviewSerializer(many=True, required=False)
+
+    @extend_schema(responses={200: OutputSerializer, 202: OutputSerializer})
+    def get(self, request, match_id: int):
+        match = selectors.match_get(match_id)
+        user = request.user if request.user.is_authenticated else None
+        state, analysis = reviews.review_read(match, user)
+        if analysis is None:
+            return Response({"match": match.pk, "status": state}, status=status.HTTP_202_ACCEPTED)
+        return Response(self.OutputSerializer({"match": match.pk, "status": state, **analysis}).data)
 
 
 class MatchExportApi(MatchRouteApi):

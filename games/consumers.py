@@ -6,6 +6,9 @@ events as its seat may see them and its new view. Every frame carries `seq`; a c
 sees a gap sends `{"type": "resync", "since": <seq>}`. Moves go through the same service as
 the REST endpoint: `{"type": "move", "move": {...}, "id": "<client id>"}` -> `ack` or `error`.
 `{"type": "auto_pass", "enabled": true}` makes the seat pass at once in interrupt windows.
+Once the match has ended, its players review it together (issue #44 item 6): a seated person's
+`{"type": "review_position", "seq": <position>}` is sent on as a `review_position` frame (with
+the leader's `seat`) to every other socket of a person seated there, never to a spectator's.
 The frames a client may send are `MatchConsumer.frame_handlers`; the table's socket as mounted
 (`server/routing.py`) is `chat.consumers.TableConsumer`, which adds the table chat's frames to them.
 
@@ -47,7 +50,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.sockets import credential_ended
-from games import fastlane, frames, notify, selectors, services
+from games import fastlane, frames, notify, reviews, selectors, services
 from games.models import Match, SpectatorPolicy
 from games.presence import TTL, presence
 from server import languages, metrics
@@ -67,8 +70,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     # over the table's (chat.consumers.TableConsumer) adds its own, and names them all in its refusal.
     frame_handlers: ClassVar[dict[str, str]] = {
         "move": "_move", "resync": "_resync", "auto_pass": "_auto_pass", "ping": "_ping",
+        "review_position": "_review_position",
     }
-    unknown_frame_message: ClassVar[StrOrPromise] = gettext_lazy("Frames are move, resync, auto_pass or ping.")
+    unknown_frame_message: ClassVar[StrOrPromise] = gettext_lazy(
+        "Frames are move, resync, auto_pass, ping or review_position."
+    )
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -260,6 +266,31 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._error(None, exc.code, exc.message)
             return
         await self.send_json({"type": "auto_pass", "enabled": enabled, "seq": self.last_seq})
+
+    async def _review_position(self, message: dict) -> None:
+        """A seated player leads the shared review to a position of the finished match."""
+        seq = message.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            await self._error(None, "malformed_frame", _("A review_position frame carries \"seq\", a position number."))
+            return
+        if self.user is None:
+            await self._error(None, "not_authenticated", _("Log in to lead a shared review."))
+            return
+        try:
+            seat = await in_thread(reviews.review_lead_seat)(self.match_id, self.user, seq)
+        except ApplicationError as exc:
+            await self._error(None, exc.code, exc.message, exc.extra)
+            return
+        await self.channel_layer.group_send(
+            self.group, {"type": "review.position", "seq": seq, "seat": seat, "socket": self.socket_id}
+        )
+
+    async def review_position(self, message: dict) -> None:
+        """The leader's position, to the sockets of the other people seated here (a spectator's
+        socket joins the same group, and is sent nothing of it)."""
+        if self.refused or message["socket"] == self.socket_id or self.seat is None:
+            return
+        await self.send_json({"type": "review_position", "seq": message["seq"], "seat": message["seat"]})
 
     async def match_changed(self, message: dict) -> None:
         """A hint from the channel layer. A move's hint carries the move, and a process that holds

@@ -248,3 +248,25 @@ class MoveReceipt(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "match", "key"], name="receipt_unique_per_user_match_key")]
+
+
+class MatchReview(models.Model):
+    """The search bot's review of a finished match (`games.review`), computed once in the
+    background (`games.tasks.match_review_task`) and kept: pending until `analysis` is written."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        DONE = "done", "done"
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="review")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    # What the review was computed with (`games.review.REVIEW_VERSION`, REVIEW_PLAYOUTS): one made
+    # under other settings is computed again when asked for.
+    version = models.PositiveSmallIntegerField(default=0)
+    playouts = models.PositiveSmallIntegerField(default=0)
+    analysis = models.JSONField(null=True, blank=True)
+    requested_at = models.DateTimeField(default=timezone.now)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"review of match {self.match_id} ({self.status})"

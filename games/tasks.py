@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from games import demo, turns
+from games import demo, reviews, turns
 from server.celery import idempotent_task
 
 
@@ -54,3 +54,10 @@ def demo_table_finished_task(match_id: int) -> list[int]:
     if not settings.DEMO:
         return []
     return [match.pk for match in demo.demo_table_replace(match_id)]
+
+
+@idempotent_task
+def match_review_task(match_id: int, asked: bool = False) -> bool:
+    """A finished match's review (MATCH_FINISHED_TASKS, or asked for by a reader): computed and
+    kept once; a copy that finds it kept does nothing."""
+    return reviews.review_compute(match_id, asked=asked)

@@ -30,6 +30,7 @@ urlpatterns = [
     path("matches/<int:match_id>/log", api.MatchLogApi.as_view(), name="match-log"),
     path("matches/<int:match_id>/events", api.MatchEventsApi.as_view(), name="match-events"),
     path("matches/<int:match_id>/replay", api.MatchReplayApi.as_view(), name="match-replay"),
+    path("matches/<int:match_id>/review", api.MatchReviewApi.as_view(), name="match-review"),
     path("matches/<int:match_id>/export", api.MatchExportApi.as_view(), name="match-export"),
     path("matches/<int:match_id>/practice", api.MatchPracticeApi.as_view(), name="match-practice"),
     path("matches/import", api.MatchImportApi.as_view(), name="match-import"),

@@ -445,6 +445,13 @@ SECTIONS: tuple[Section, ...] = (
                  "beat keeps the demo's bot tables at play (`manage.py serve` sets it for its worker)"),
         Variable("DEMO_LIVE_TABLES", integer(0), 4,
                  "bot tables `manage.py serve` keeps at play (one of each game first); `serve --no-demo` starts none"),
+        Variable("REVIEW_AFTER_MATCH", YES_NO, True,
+                 "each match with a person seated is reviewed by the search bot as it ends (else only when its "
+                 "review is first asked for)"),
+        Variable("REVIEW_PLAYOUTS", integer(2, 1000), 12,
+                 "a finished match's review plays each compared move out to the end this many times at each "
+                 "decision (more: narrower intervals; a review of The Game takes about 8 s of a worker's core per "
+                 "playout)"),
     ),
     _section(
         "Accounts and limits",

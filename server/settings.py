@@ -529,6 +529,16 @@ MATCH_FINISHED_TASKS: list[str] = [
 if DEMO:
     MATCH_FINISHED_TASKS.append("games.tasks.demo_table_finished_task")
 
+# A finished match's review (games/review.py): each compared move played out REVIEW_PLAYOUTS
+# times at each decision, queued as a match with a person seated ends (REVIEW_AFTER_MATCH), or
+# when its review is first asked for.
+REVIEW_PLAYOUTS = read_int("REVIEW_PLAYOUTS")
+REVIEW_AFTER_MATCH = read_bool("REVIEW_AFTER_MATCH")
+MATCH_FINISHED_TASKS.append("games.tasks.match_review_task")
+# A review takes a minute or two of a core: on the bots' queue, whose worker a long search may
+# hold, never on the default one, whose clocks, windows and rounds must not wait behind it.
+CELERY_TASK_ROUTES["games.tasks.match_review_task"] = {"queue": BOTS_QUEUE}
+
 # A match's export file may carry, after its events, sections kept by other apps: each is read,
 # by name, from the function named here, which takes the match and returns the section's lines
 # (`games.exchange.export_section_lines`). So games exports the table's chat without importing chat.

@@ -28,6 +28,10 @@ os.environ.setdefault("THROTTLE_PASSWORD_CHECK", "100000/hour")
 # Tests play many bot games a minute for a few users (ids are reused between tests); the budget's
 # tests (tests/games/test_bot_move_budget.py) set their own.
 os.environ.setdefault("BOT_MOVES_PER_MINUTE_PER_USER", "1000000")
+# A match's review costs seconds of a core even at the smallest budget: tests (and the servers and
+# workers they start) review only the matches whose review is asked for, with the smallest budget.
+os.environ.setdefault("REVIEW_AFTER_MATCH", "0")
+os.environ.setdefault("REVIEW_PLAYOUTS", "2")
 
 
 def _redis_url_of_this_worker() -> None:

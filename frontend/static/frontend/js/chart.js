@@ -1,5 +1,6 @@
 // A small SVG line chart (no library needed for one line and a band): x is the match number,
-// y the rating; each point has a tooltip and the chart a text summary for screen readers.
+// y the rating (or, in a review, the move and the win chance); each point has a tooltip and the
+// chart a text summary for screen readers.
 import { s } from "./dom.js";
 import { formatFixed, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 
@@ -19,10 +20,12 @@ function niceTicks(min, max, count = 5) {
 }
 
 /**
- * points: [{y, low, high, label}] in order. Draws y as a line, low..high as a band.
+ * points: [{y, low, high, label, className}] in order. Draws y as a line, low..high as a band;
+ * a point's className marks its dot (a review's mistakes). `summary` replaces the text summary
+ * (which counts matches), `yRange` widens the axis to at least [min, max].
  */
-export function lineChart(points, { title = gettext("Chart"), yLabel = "" } = {}) {
-  const ys = points.flatMap((p) => [p.y, p.low ?? p.y, p.high ?? p.y]);
+export function lineChart(points, { title = gettext("Chart"), yLabel = "", summary: told = null, yRange = null } = {}) {
+  const ys = [...points.flatMap((p) => [p.y, p.low ?? p.y, p.high ?? p.y]), ...(yRange || [])];
   const minY = Math.min(...ys);
   const maxY = Math.max(...ys);
   const ticks = niceTicks(minY, maxY);
@@ -38,7 +41,7 @@ export function lineChart(points, { title = gettext("Chart"), yLabel = "" } = {}
     : null;
   const first = points[0];
   const last = points[points.length - 1];
-  const summary = interpolate(ngettext(
+  const summary = told || interpolate(ngettext(
     "%(title)s: %(count)s match, from %(first)s to %(last)s (lowest %(lowest)s, highest %(highest)s).",
     "%(title)s: %(count)s matches, from %(first)s to %(last)s (lowest %(lowest)s, highest %(highest)s).", points.length), {
     title, count: formatNumber(points.length), first: oneDecimal(first.y), last: oneDecimal(last.y),
@@ -57,6 +60,7 @@ export function lineChart(points, { title = gettext("Chart"), yLabel = "" } = {}
     yLabel ? s("text", { x: 12, y: PAD.top + 4, text: yLabel }) : null,
     band ? s("path", { class: "band", d: band }) : null,
     s("path", { class: "line", d: line }),
-    points.map((p, i) => s("circle", { class: "dot", cx: x(i), cy: y(p.y), r: points.length > 60 ? 1.8 : 3.5 },
+    points.map((p, i) => s("circle", { class: p.className ? `dot ${p.className}` : "dot", cx: x(i), cy: y(p.y),
+      r: p.className ? 4.5 : points.length > 60 ? 1.8 : 3.5 },
       s("title", { text: p.label || oneDecimal(p.y) }))));
 }

@@ -1,11 +1,12 @@
 // The replay viewer: a finished match at any position (after each move), with everyone's cards
 // or as one seat (or a spectator) saw it, stepped, sought, played, and linked to; the table's
-// chat beside it (chat.js).
+// chat beside it (chat.js), and the search bot's review of each seat's decisions (review.js).
 import { get, pageData, post } from "./api.js";
 import { chatTranscript } from "./chat.js";
 import { flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
 import { formatDateTime, formatList, formatNumber, gettext, interpolate, pgettext } from "./i18n.js";
+import { startReview } from "./review.js";
 import { changedResultText, countedWinners, DECK_CHOSEN_TEXT, playerName, ratingText } from "./matches.js";
 
 const data = pageData("replay-data");
@@ -43,6 +44,7 @@ const state = {
   playing: false,
   playTimer: null,
   token: 0,
+  review: null, // review.js, once the replay is served
 };
 
 function name(seat) {
@@ -119,6 +121,7 @@ function show(position) {
   renderResult(view, ctx);
   history.replaceState(null, "", `?seq=${seq}&seat=${seatParam(state.seat)}`);
   showPractice(view);
+  if (state.review) state.review.at(seq);
   const seen = state.seat === "all" ? gettext("Everyone's cards") : state.seat === "spectator" ? gettext("As a spectator saw it")
     : interpolate(gettext("As %(name)s saw it"), { name: name(Number(state.seat)) });
   el.status.textContent = [seen, ratingText(match), match.deck_chosen ? DECK_CHOSEN_TEXT : null,
@@ -138,6 +141,16 @@ function renderDecisions() {
     h("button", { type: "button", class: "linkish", onclick: () => goTo(indexFor(decision.after)) },
       interpolate(decision.actor === "clock" ? gettext("%(name)s: %(move)s (timed out)") : gettext("%(name)s: %(move)s"),
         { name: name(decision.seat), move: renderer.describeMove(decision.move, ctx) })))));
+}
+
+/** The moves the review marks as mistakes, in the list of moves (reviews: after -> its review). */
+function markMistakes(reviews) {
+  for (const item of el.decisions.children) {
+    const review = reviews.get(Number(item.dataset.after));
+    if (!review || !review.mistake || item.classList.contains("is-mistake")) continue;
+    item.classList.add("is-mistake");
+    item.append(" ", h("span", { class: "review-badge" }, gettext("Mistake")));
+  }
 }
 
 function markDecision(seq) {
@@ -293,6 +306,14 @@ async function start() {
   // this reader may read of the chat.
   chatTranscript({ root: document.getElementById("chat"), matchId: match.id });
   state.index = state.positions.indexOf(first.seq);
+  const own = data.user ? match.seats.find((info) => info.user === data.user.id) : null;
+  state.review = startReview({
+    root: document.getElementById("review"), matchId: match.id, seats: match.seats, name,
+    describeMove: (move) => renderer.describeMove(move, context("all")),
+    goToSeq: (seq) => goTo(indexFor(seq)),
+    seatWanted: () => (own ? own.seat : state.seat !== "all" && state.seat !== "spectator" ? Number(state.seat) : 0),
+    signedIn: Boolean(data.user), markDecisions: markMistakes, ownSeat: own ? own.seat : null,
+  });
   show(first);
 
   document.getElementById("first").addEventListener("click", () => goTo(0));
