@@ -20,7 +20,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 README_START, README_END = "<!-- bench results: start -->", "<!-- bench results: end -->"
 BENCHMARKS = [
-    "engines", "bots", "seats", "pairing", "fair_tables", "ratings", "rating_models", "moves", "live", "memory", "league", "log",
+    "engines", "bots", "bot_latency", "seats", "pairing", "fair_tables", "ratings", "rating_models", "moves", "live",
+    "memory", "league", "log",
     "store_growth",
 ]
 
