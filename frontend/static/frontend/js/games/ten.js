@@ -277,7 +277,7 @@ function scoreParts(outcome, seat) {
   const words = runs.map((length, i) => interpolate(gettext("%(colour)s run %(length)s"),
     { colour: colourName(letters[i]), length: formatNumber(length) })).join(", ");
   return h("span", { class: "ten-runs" }, runs.map((length, i) => h("span", { class: "ten-run", "aria-hidden": "true" },
-    s("svg", { class: "run-bar", viewBox: `0 0 ${9 * 8} 8`, width: 9 * 5, height: 5, "aria-hidden": "true", focusable: "false" },
+    s("svg", { class: "run-bar", viewBox: `0 0 ${9 * 8} 8`, width: 9 * 8, height: 8, "aria-hidden": "true", focusable: "false" },
       Array.from({ length: 9 }, (_, n) => n < length ? colourShape(letters[i], n * 8 + 4, 4, 3.2, TEN_COLOURS[letters[i]].ink)
         : s("circle", { cx: n * 8 + 4, cy: 4, r: 1, fill: "#b8c2bd" }))),
     h("span", { class: "run-length" }, length >= 9 ? formatNumber(10) : formatNumber(length)))),
