@@ -9,7 +9,7 @@ unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-all lint bench check-engines clean messages settings-doc
+.PHONY: run test test-all test-thorough lint bench check-engines clean messages settings-doc
 
 # The Welsh (and any other) catalogues, compiled from locale/*/LC_MESSAGES/*.po by GNU gettext's
 # msgfmt, which also checks that every translation keeps its message's placeholders.
@@ -44,6 +44,11 @@ TEST_ALL_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test-all: $(VENV)/.installed $(MO_FILES) node_modules/.package-lock.json
 	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -n $(TEST_ALL_WORKERS) --dist worksteal \
 		--cov --cov-report=term --durations=25
+
+# The slow tier at full size, as a long hunt by hand or a nightly job: Hypothesis's `thorough`
+# profile and the sweeps at the sizes their issues promised (tests/sweeps.py; CI runs a quarter).
+test-thorough: $(VENV)/.installed $(MO_FILES)
+	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest -m slow -n auto --durations=10
 
 # ruff and mypy, each configured in pyproject.toml (mypy's paths are its `files`).
 lint: $(VENV)/.installed

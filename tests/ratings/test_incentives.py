@@ -4,7 +4,7 @@ finishing better would have, at every table size, with ties, for every game's pa
 "One place worse" is one step down the weak orders: a player tied with others drops just below
 them; a player alone ties with the group below. Over both μ and the conservative rating μ − 3σ
 the boards order by, through `ratings.math.table_updates`, which the server rates with. A sweep
-of 100,000 seeded random matches, and hypothesis for the corners (big ties, tiny σ), with μ from
+of 100,000 seeded random matches (25,000 in CI: tests/sweeps.py), and hypothesis for the corners (big ties, tiny σ), with μ from
 −10 to 60 (the prior 25 ± 4σ, where ladders live). Beyond that trueskill's approximations give
 out: a player 50 to 130 points from the table can gain up to 0.07 μ by finishing worse.
 """
@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from games.engines import ENGINES
 from ratings import math as rmath
+from tests.sweeps import sweep_size
 
 # Each competitive game's TrueSkill setting (server/settings.py RATINGS_TRUESKILL), with the
 # table sizes its engine allows. Kept here, not read from Django, so spawned workers stay pure.
@@ -28,7 +29,7 @@ GAMES = {
     "split": (rmath.Params(beta=25 / 6, draw_probability=0.01), range(2, 7)),
     "sequence-stacks": (rmath.Params(beta=25 / 6, draw_probability=0.10), range(2, 7)),
 }
-SWEEP_MATCHES = 100_000
+SWEEP_MATCHES = sweep_size(100_000)  # a quarter in CI (tests/sweeps.py)
 _CHUNK = 5_000
 _SLACK = 1e-9  # trueskill's own rounding: a tie that moves nobody differs in the last bits
 
@@ -90,7 +91,7 @@ def sweep(seed: int, count: int) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.processes
-def test_finishing_worse_never_rates_higher_over_100_000_random_matches():
+def test_finishing_worse_never_rates_higher_over_a_sweep_of_random_matches():
     seeds = range(SWEEP_MATCHES // _CHUNK)
     # Spawned, not forked: a fork of the test process (its database connections, threads) can hang.
     with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
