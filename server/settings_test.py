@@ -54,7 +54,7 @@ def _redis_url_of_this_worker() -> None:
 _redis_url_of_this_worker()
 
 from server.settings import *  # noqa: E402,F403
-from server.settings import CHANNEL_LAYERS, DATABASES  # noqa: E402
+from server.settings import CHANNEL_LAYERS, DATABASES, REDIS_URL  # noqa: E402
 
 # Hashing passwords properly is slow by design; tests need not pay for it.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -64,9 +64,10 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 if "replica" not in DATABASES and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["replica"] = {**DATABASES["default"], "OPTIONS": {"connect_timeout": 2}, "TEST": {"MIRROR": "default"}}
 
-# Pub/sub channels are not per Redis database: each xdist worker (and its server processes,
-# which inherit PYTEST_XDIST_WORKER) names its groups apart, or a match of one worker's
-# database would be heard at the other's table of the same id.
-if os.environ.get("PYTEST_XDIST_WORKER") and "CONFIG" in CHANNEL_LAYERS["default"]:
+# Pub/sub channels are not per Redis database: each run's Redis database (each xdist worker's, and
+# its server processes', which inherit the URL) names its groups apart, or a match of one
+# database would be heard at another's table of the same id, in another worker or in another
+# run of the suite on the same Redis.
+if REDIS_URL and "CONFIG" in CHANNEL_LAYERS["default"]:
     _layer = cast(dict[str, Any], CHANNEL_LAYERS["default"])
-    _layer["CONFIG"] = {**_layer["CONFIG"], "prefix": "asgi-" + os.environ["PYTEST_XDIST_WORKER"]}
+    _layer["CONFIG"] = {**_layer["CONFIG"], "prefix": "asgi-db" + (urlsplit(REDIS_URL).path.strip("/") or "0")}

@@ -118,7 +118,9 @@ def live_server_url(server_env) -> str:
 
 
 def _wait_until_up(base: str, process: subprocess.Popen) -> str:
-    deadline = time.monotonic() + 90
+    # Migrating a new database and starting the workers takes seconds on idle cores but went past
+    # 90 s with other suites beside it: the bound is for a server that hangs, not a slow one.
+    deadline = time.monotonic() + 300
     while True:
         try:
             if httpx.get(f"{base}/api/games", timeout=2).status_code == 200:
