@@ -3,9 +3,14 @@
 The test asks for real audio (window.cardLeagueSoundAudible, set before the page loads; other
 browser tests hear nothing) and reads window.cardLeagueSound.log, where the page writes each cue
 it let through and whether the Web Audio API played it (it may only once a click unlocked it).
+
+The table is dealt a descending deck (a casual table's chosen deck, added to the lobby's create
+request): every card a seat draws is then lower than every card on the descending piles, so the
+game cannot end before its muted part, as a random deal could (tests/FLAKES.md).
 """
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -16,6 +21,17 @@ from tests.frontend.players import choose, perform, table_state, wait_for_seq_af
 pytestmark = [pytest.mark.browser, needs_chromium]
 
 ASK_FOR_SOUND = "window.cardLeagueSoundAudible = true;"
+DESCENDING_DECK = [str(n) for n in range(99, 1, -1)]
+
+
+def with_descending_deck(route) -> None:
+    """The lobby's create request, with the deck added (other requests go on as they are)."""
+    if route.request.method != "POST":
+        route.continue_()
+        return
+    body = json.loads(route.request.post_data or "{}")
+    body["options"] = {**body.get("options", {}), "deck": DESCENDING_DECK}
+    route.continue_(post_data=json.dumps(body))
 
 
 def cues(page) -> list[dict]:
@@ -51,8 +67,11 @@ def test_turn_and_card_cues_play_mute_is_kept_and_the_end_sounds(pages, live_ser
     page.add_init_script(ASK_FOR_SOUND)
     sign_up(page, unique("hark"))
     page.get_by_label("Game", exact=True).select_option(game)
+    page.get_by_label("Casual").check()
+    page.route("**/api/matches", with_descending_deck)
     page.get_by_role("button", name="Open the table").click()
     page.wait_for_url("**/tables/*")
+    page.unroute("**/api/matches")
     page.wait_for_selector("#table[data-status=running]")
     table_url = page.url
 
