@@ -192,6 +192,8 @@ def broker_emptied() -> None:
     later, when any consumer polls: a test reading the queue would find another run's tasks.
     """
     app.control.purge()
+    with app.connection_for_write() as connection:
+        connection.SimpleQueue(settings.BOTS_QUEUE).clear()  # purge() empties the default queue only
     if settings.REDIS_URL:
         redis_client().delete(
             Channel.unacked_key, Channel.unacked_index_key, Channel.unacked_mutex_key

@@ -159,20 +159,23 @@ def test_the_returned_matches_are_the_stored_ones_in_the_order_of_the_tables(ali
 
 
 def queued_tasks() -> list[tuple[str, list, str | None]]:
-    """Every task waiting in the broker's queue, taken off it: (task name, args, eta)."""
+    """Every task waiting in the broker's queues (the default one and the bots'), taken off them:
+    (task name, args, eta)."""
     taken = []
-    with app.connection_for_read() as connection:
-        queue = connection.SimpleQueue(app.conf.task_default_queue)
-        try:
-            while True:
-                message = queue.get(block=True, timeout=0.5)
-                args, _kwargs, _embed = message.decode()
-                taken.append((message.headers["task"], args, message.headers.get("eta")))
-                message.ack()
-        except queue.Empty:
-            pass
-        finally:
-            queue.close()
+    for name in (app.conf.task_default_queue, settings.BOTS_QUEUE):
+        # A connection each: closing a SimpleQueue closes its connection's default channel.
+        with app.connection_for_read() as connection:
+            queue = connection.SimpleQueue(name)
+            try:
+                while True:
+                    message = queue.get(block=True, timeout=0.5)
+                    args, _kwargs, _embed = message.decode()
+                    taken.append((message.headers["task"], args, message.headers.get("eta")))
+                    message.ack()
+            except queue.Empty:
+                pass
+            finally:
+                queue.close()
     return taken
 
 
