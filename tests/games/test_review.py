@@ -235,3 +235,26 @@ def test_a_table_closed_to_spectators_opens_its_review_with_its_replay_once_it_h
     for user in (None, make_user("stranger")):
         assert client_for(user).get(f"/api/matches/{match.pk}/replay").status_code == 200
         assert client_for(user).get(f"/api/matches/{match.pk}/review").status_code == 200
+
+
+def test_only_the_players_and_staff_queue_a_review_not_yet_made(
+    alice, bob, staff, django_capture_on_commit_callbacks
+):
+    """A review costs a worker's core on the bots' queue: anonymous readers and other people are
+    told it is not made and queue nothing, so nobody can queue every demo table's review."""
+    match = _short_match([alice, bob])
+    moves = bot_moves("sequence-stacks", 2, 1, ["stack_finisher"] * 2)
+    bots_only = services.match_record(game="sequence-stacks", seats=["random", "random"], created_by=alice, seed=1,
+                                      moves=moves)
+    for table in (match, bots_only):
+        for user in (None, make_user(f"stranger{table.pk}")):
+            with django_capture_on_commit_callbacks(execute=False) as queued:
+                answer = client_for(user).get(f"/api/matches/{table.pk}/review")
+            assert answer.status_code == 404 and answer.json()["error"]["code"] == "review_not_made"
+            assert not queued and not MatchReview.objects.filter(match=table).exists()
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        assert client_for(bob).get(f"/api/matches/{match.pk}/review").status_code == 202
+        assert client_for(staff).get(f"/api/matches/{bots_only.pk}/review").status_code == 202
+    assert len(queued) == 2
+    # Once asked for, anyone the replay serves sees it pending, then done.
+    assert client_for(None).get(f"/api/matches/{match.pk}/review").status_code == 202
