@@ -674,7 +674,10 @@ class MatchReviewApi(MatchRouteApi):
 
     class OutputSerializer(serializers.Serializer):
         match = serializers.IntegerField()
-        status = serializers.ChoiceField(choices=["pending", "done"])
+        status = serializers.ChoiceField(
+            choices=["pending", "done", "none"],
+            help_text="none: no review is kept and only the table's players (or staff) may ask for one.",
+        )
         metric = serializers.ChoiceField(choices=["win", "cards_left"], required=False)
         playouts = serializers.IntegerField(required=False, help_text="Playouts of each compared move at a decision.")
         threshold = serializers.FloatField(required=False, help_text="The loss from which a move is a mistake.")
@@ -685,6 +688,8 @@ class MatchReviewApi(MatchRouteApi):
         match = selectors.match_get(match_id)
         user = request.user if request.user.is_authenticated else None
         state, analysis = reviews.review_read(match, user)
+        if state == "none":
+            return Response({"match": match.pk, "status": state})
         if analysis is None:
             return Response({"match": match.pk, "status": state}, status=status.HTTP_202_ACCEPTED)
         return Response(self.OutputSerializer({"match": match.pk, "status": state, **analysis}).data)

@@ -28,11 +28,12 @@ def _current(review: MatchReview) -> bool:
 
 
 def review_read(match: Match, user: User | None) -> tuple[str, dict[str, Any] | None]:
-    """("done", the analysis) or ("pending", None), for a person the replay serves (the caller
-    has checked that they may know of the table). Asking for a review not yet computed (a match
-    that ended before reviews were made, or with bots only) queues it, when the asker played at
-    the table or is staff: a review costs a worker's core for seconds to minutes, on the queue
-    bots move from, so nobody may queue the reviews of every demo table by walking their ids."""
+    """("done", the analysis), ("pending", None) or ("none", None), for a person the replay
+    serves (the caller has checked that they may know of the table). Asking for a review not yet
+    computed (a match that ended before reviews were made, or with bots only) queues it when the
+    asker played at the table or is staff, and is told "none" otherwise: a review costs a worker's
+    core for seconds to minutes, on the queue bots move from, so nobody may queue the reviews of
+    every demo table by walking their ids."""
     if match.status != Match.Status.FINISHED:
         raise not_found("review_not_ready", _("A match's review opens once the match has ended."))
     if not match.revealed and not (user is not None and user.is_staff):
@@ -44,7 +45,7 @@ def review_read(match: Match, user: User | None) -> tuple[str, dict[str, Any] | 
     now = timezone.now()
     asking = review is None or review.status == MatchReview.Status.DONE or review.requested_at < now - RESEND_AFTER
     if asking and not (user is not None and (user.is_staff or Seat.objects.filter(match=match, user=user).exists())):
-        raise not_found("review_not_made", _("This match has no review yet: its players can ask for one."))
+        return "none", None
     if review is None:
         review, created = MatchReview.objects.get_or_create(match=match)
         if created:

@@ -108,7 +108,6 @@ CATALOGUE: dict[str, ErrorCode] = {
     "invitation_not_found": ErrorCode(404, "No invitation has that token or id."),
     "match_not_started": ErrorCode(409, "The match has not started yet."),
     "review_not_ready": ErrorCode(404, "A match's review opens once the match has ended."),
-    "review_not_made": ErrorCode(404, "This match has no review yet: its players can ask for one."),
     "match_not_open": ErrorCode(409, "The match has already started."),
     "already_seated": ErrorCode(409, "The person already sits at this table."),
     "seat_taken": ErrorCode(409, "Someone already sits in that seat."),

@@ -241,7 +241,8 @@ def test_only_the_players_and_staff_queue_a_review_not_yet_made(
     alice, bob, staff, django_capture_on_commit_callbacks
 ):
     """A review costs a worker's core on the bots' queue: anonymous readers and other people are
-    told it is not made and queue nothing, so nobody can queue every demo table's review."""
+    told there is none (a state, not an error: the replay page asks on every visit) and queue
+    nothing, so nobody can queue every demo table's review."""
     match = _short_match([alice, bob])
     moves = bot_moves("sequence-stacks", 2, 1, ["stack_finisher"] * 2)
     bots_only = services.match_record(game="sequence-stacks", seats=["random", "random"], created_by=alice, seed=1,
@@ -250,7 +251,7 @@ def test_only_the_players_and_staff_queue_a_review_not_yet_made(
         for user in (None, make_user(f"stranger{table.pk}")):
             with django_capture_on_commit_callbacks(execute=False) as queued:
                 answer = client_for(user).get(f"/api/matches/{table.pk}/review")
-            assert answer.status_code == 404 and answer.json()["error"]["code"] == "review_not_made"
+            assert answer.status_code == 200 and answer.json() == {"match": table.pk, "status": "none"}
             assert not queued and not MatchReview.objects.filter(match=table).exists()
     with django_capture_on_commit_callbacks(execute=False) as queued:
         assert client_for(bob).get(f"/api/matches/{match.pk}/review").status_code == 202

@@ -137,9 +137,11 @@ export function startReview({ root, matchId, seats, name, describeMove, goToSeq,
     try {
       answer = await get(`matches/${matchId}/review`);
     } catch (err) {
-      // No review kept, and this reader may not ask for one: the server's words say who may.
-      el.status.textContent = err.code === "review_not_made" ? err.message
-        : interpolate(gettext("The review could not be loaded: %(reason)s"), { reason: err.message });
+      el.status.textContent = interpolate(gettext("The review could not be loaded: %(reason)s"), { reason: err.message });
+      return;
+    }
+    if (answer.status === "none") {
+      el.status.textContent = gettext("This match has no review yet: its players can ask for one by opening this page.");
       return;
     }
     if (answer.status !== "done") {
