@@ -16,6 +16,8 @@ import { measure as measureCards, motionControl, play as playMotion } from "./mo
 import { tableSetup } from "./table-setup.js";
 import { screenReaderMode } from "./screen-reader.js";
 import { concedeControl } from "./concede.js";
+import { handOrder } from "./hand-order.js";
+import { confirmControl, confirmedSend } from "./move-confirm.js";
 
 const data = pageData("table-data");
 const root = document.getElementById("table");
@@ -168,6 +170,7 @@ function applyView(frame) {
   const lastLogged = state.log.length ? state.log[state.log.length - 1].seq : 0;
   const fresh = (frame.events || []).filter((entry) => entry.seq > lastLogged);
   state.log.push(...fresh);
+  if (fresh.length) confirming.cancel(); // a move offered for confirming was made at an earlier position
   if (state.busy !== null && state.seq > state.busy) state.busy = null;
   // A table fact (a seat resigned or claimed) moves the head with no event of the game: re-read the seats.
   if (before !== state.status || (frame.type === "update" && !fresh.length)) refreshMatch();
@@ -234,10 +237,12 @@ function context() {
     // Every hand face up once the game is over (the replay's view of every seat at its end).
     hands: state.status === "finished" && state.endHands ? state.endHands : undefined,
     freshEnd: state.endShown === "fresh",
-    send,
+    send: confirming.send,
     busy: state.busy !== null,
     interactive: state.status === "running" && playing(),
     ui: state.ui,
+    // The order the reader keeps their hand in, while they play (hand-order.js).
+    handOrder: playing() && state.status === "running" ? handArrangement : null,
     refresh: (focusKey) => {
       renderBoard();
       renderAllMoves();
@@ -248,6 +253,15 @@ function context() {
     },
   };
 }
+
+const handArrangement = handOrder(matchId, (focusKey) => context().refresh(focusKey));
+const confirming = confirmedSend({
+  bar: document.querySelector(".turn-bar").appendChild(h("div", {
+    class: "move-confirm", role: "group", "aria-label": gettext("Confirm your move"), hidden: true })),
+  send,
+  describe: (move) => renderer.describeMove(move, context()),
+  timed: () => Boolean(state.match.clock_seconds),
+});
 
 /** Whether this reader holds a seat they still play (not given up to the bot). */
 function playing() {
@@ -577,7 +591,7 @@ function renderAllMoves() {
   if (shown !== shownMoves) {
     shownMoves = shown;
     list.replaceChildren(...state.legal.map((move, index) => h("li", {}, h("button", {
-      type: "button", class: "btn btn-small", "data-list-move": JSON.stringify(move), onclick: () => send(move),
+      type: "button", class: "btn btn-small", "data-list-move": JSON.stringify(move), onclick: () => confirming.send(move),
     }, described[index]))));
   }
   for (const button of list.querySelectorAll("button")) button.disabled = ctx.busy;
@@ -603,7 +617,7 @@ function appendLog(entries) {
 // --- start ------------------------------------------------------------------------------------
 
 el.autoPass.querySelector("input").addEventListener("change", (event) => setAutoPass(event.target.checked));
-el.autoPass.after(motionControl());
+el.autoPass.after(motionControl(), confirmControl());
 document.addEventListener("keydown", (event) => {
   if (renderer.onKey && el.board.contains(document.activeElement) && renderer.onKey(event, context())) {
     event.preventDefault();
@@ -611,7 +625,7 @@ document.addEventListener("keydown", (event) => {
 });
 setInterval(tickClock, 1000);
 window.cardLeagueTable = { socket, state };
-screenReaderMode({ state, renderer, context, send });
+screenReaderMode({ state, renderer, context, send: confirming.send });
 render();
 renderConnection();
 socket.connect();

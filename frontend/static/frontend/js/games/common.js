@@ -209,6 +209,18 @@ export function fannedHand(cards, label = gettext("Your cards")) {
   return h("div", { class: ["hand", "hand-fan", cards.length > 8 && "hand-long"], role: "group", "aria-label": label }, cards);
 }
 
+/** The reader's hand fanned in the order they chose (`ctx.handOrder`, hand-order.js), with the
+ * game's `sorts` as buttons: `cards` are `hand`'s cards drawn, one each. Where nobody arranges
+ * (the replay), as dealt. */
+export function arrangedHand(ctx, hand, cards, sorts) {
+  if (!ctx.handOrder) return fannedHand(cards);
+  const shown = ctx.handOrder.order(hand, sorts);
+  const ids = ctx.handOrder.identities(hand);
+  const fan = fannedHand(shown.map((index) => cards[index]));
+  ctx.handOrder.draggable(fan, shown.map((index) => ids[index]));
+  return h("div", { class: "hand-arranged" }, fan, hand.length > 1 ? ctx.handOrder.controls(sorts) : null);
+}
+
 /** Whether the end of a game may be shown moving (the reader's motion setting, or the system's). */
 export function endMotion() {
   return effectiveSetting() !== "off";

@@ -2,7 +2,7 @@
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import {
-  actionBar, cardCount, cardFace, drawPile, fannedHand, feltTable, hint, moveButton, seatPod, section, shuffledWith,
+  actionBar, arrangedHand, cardCount, cardFace, drawPile, feltTable, hint, moveButton, seatPod, section, shuffledWith,
 } from "./common.js";
 import { ssFace } from "./faces.js";
 
@@ -28,6 +28,20 @@ export function cardName(card) {
 /** "a red chip", "a blue chip". */
 function aChip(colour) {
   return colour === "R" ? gettext("a red chip") : gettext("a blue chip");
+}
+
+// The hand's natural orders (hand-order.js): by number (wilds after nine), or by colour; the
+// action cards last either way.
+function handSorts() {
+  const action = (card) => [...ACTION_CARDS].indexOf(card);
+  const number = (card) => (card[1] === "W" ? 10 : Number(card[1]));
+  const colour = (card) => (card[0] === "B" ? 0 : 1);
+  return [
+    { name: "number", label: gettext("By number"),
+      key: (card) => (action(card) >= 0 ? [1, action(card)] : [0, number(card), colour(card)]) },
+    { name: "colour", label: gettext("By colour"),
+      key: (card) => (action(card) >= 0 ? [1, action(card)] : [0, colour(card), number(card)]) },
+  ];
 }
 
 function ssCard(card, { name, ...options } = {}) {
@@ -160,7 +174,7 @@ function render(view, legal, ctx) {
     const endTurn = legal.find((m) => m.action === "end_turn");
     const others = pickMoves.filter((m) => m.action !== "play");
     handPanel = section(ctx.handTitle || gettext("Your hand"), legal.length ? "hand-panel" : "hand-panel waiting",
-      fannedHand(cards),
+      arrangedHand(ctx, view.hand, cards, handSorts()),
       ctx.interactive && view.phase === "play" && legal.length
         ? hint(pick ? interpolate(gettext("%(card)s: pick a pile or an action below (Esc to cancel)."), { card: cardName(pick.card) })
           : gettext("Pick a card (or the top of your discard pile), then where it goes. A discard ends your turn."))

@@ -2,7 +2,7 @@
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, pgettext } from "../i18n.js";
 import {
-  actionBar, cardFace, drawPile, endMotion, fannedHand, feltTable, hint, keepSelection, moveButton, seatPod, section, shuffledWith,
+  actionBar, arrangedHand, cardFace, drawPile, endMotion, feltTable, hint, keepSelection, moveButton, seatPod, section, shuffledWith,
   spokenAs,
 } from "./common.js";
 import { splitFace } from "./faces.js";
@@ -26,6 +26,20 @@ function rankText(rank) {
 function kindName(kind) {
   return { perfect: pgettext("match kind", "perfect"), strong: pgettext("match kind", "strong"),
     weak: pgettext("match kind", "weak") }[kind] || kind;
+}
+
+// The hand's natural orders (hand-order.js): by rank, or by suit; a top half before its bottom.
+const RANKS = "A23456789TJQK";
+const SUIT_ORDER = "SHDC";
+
+function handSorts() {
+  const rank = (card) => RANKS.indexOf(card[0]);
+  const suit = (card) => SUIT_ORDER.indexOf(card[1]);
+  const half = (card) => (card[2] === "t" ? 0 : 1);
+  return [
+    { name: "rank", label: gettext("By rank"), key: (card) => [rank(card), suit(card), half(card)] },
+    { name: "suit", label: gettext("By suit"), key: (card) => [suit(card), rank(card), half(card)] },
+  ];
 }
 
 export function cardName(card) {
@@ -189,7 +203,7 @@ function render(view, legal, ctx) {
       last_matches: gettext("Someone went out on their first turn: lay any matches you can, then say done."),
     };
     handPanel = section(ctx.handTitle || gettext("Your hand"), legal.length ? "hand-panel" : "hand-panel waiting",
-      fannedHand(cards),
+      arrangedHand(ctx, view.hand, cards, handSorts()),
       ctx.interactive && legal.length ? hint(selected
         ? interpolate(gettext("%(card)s: choose what to do with it (Esc to cancel)."), { card: shortName(selected) })
         : phaseHints[view.phase]) : null,

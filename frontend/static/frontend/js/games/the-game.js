@@ -2,9 +2,18 @@
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import {
-  actionBar, cardCount, cardFace, drawPile, fannedHand, feltTable, hint, keepSelection, moveButton, seatPod, section, shuffledWith,
+  actionBar, arrangedHand, cardCount, cardFace, drawPile, feltTable, hint, keepSelection, moveButton, seatPod, section, shuffledWith,
 } from "./common.js";
 import { theGameFace } from "./faces.js";
+
+// The hand's natural orders (hand-order.js): the engine deals it low to high. (A function: the
+// words are looked up once the page's catalogue has loaded.)
+function handSorts() {
+  return [
+    { name: "up", label: gettext("Low to high"), key: (card) => [Number(card)] },
+    { name: "down", label: gettext("High to low"), key: (card) => [-Number(card)] },
+  ];
+}
 
 function pileName(pile) {
   return pileNameFor(pile.pile);
@@ -95,7 +104,7 @@ function render(view, legal, ctx) {
       });
     });
     handPanel = section(ctx.handTitle || gettext("Your hand"), legal.length ? "hand-panel" : "hand-panel waiting",
-      fannedHand(faces),
+      arrangedHand(ctx, view.hand, faces, handSorts()),
       ctx.interactive && plays.length
         ? hint(selected ? interpolate(gettext("Now pick a pile for %(card)s (Esc to cancel)."), { card: selected })
           : gettext("Pick a card, then a pile."))
