@@ -44,10 +44,10 @@ def bot_table(api: httpx.Client, game: str, players: int) -> int:
     return table["id"]
 
 
-def play_to_end(api: httpx.Client, match_id: int, *, seed: int = 3) -> dict:
+def play_to_end(api: httpx.Client, match_id: int, *, seed: int = 3, seconds: float = 120) -> dict:
     """Seat 0 plays random legal moves until the match ends; returns the match."""
     rng = random.Random(seed)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         answer = api.get(f"/api/matches/{match_id}/view").json()
         if answer["view"] and answer["view"]["finished"]:

@@ -8,9 +8,7 @@ through the server's worker.
 """
 from __future__ import annotations
 
-import random
 import re
-import time
 
 import httpx
 import pytest
@@ -19,6 +17,7 @@ from games.engines.ten import canonical_deck
 from tests.frontend.conftest import PASSWORD, log_in, needs_chromium, unique
 from tests.frontend.players import choose, perform, table_state, wait_for_seq_after, wait_for_turn_or_end
 from tests.frontend.test_accessibility import AXE, AXE_PATH
+from tests.frontend.test_table_pages import play_to_end
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -73,24 +72,6 @@ def bot_table(api: httpx.Client, game: str, players: int, *, options: dict | Non
     answer = api.post(f"/api/matches/{table['id']}/start")
     assert answer.status_code == 200, answer.text
     return table["id"], bots
-
-
-def play_to_end(api: httpx.Client, match_id: int) -> dict:
-    rng = random.Random(7)
-    deadline = time.monotonic() + 150
-    while time.monotonic() < deadline:
-        answer = api.get(f"/api/matches/{match_id}/view").json()
-        if answer["view"] and answer["view"]["finished"]:
-            break
-        if answer["legal_moves"]:
-            api.post(f"/api/matches/{match_id}/moves", json={"move": rng.choice(answer["legal_moves"])})
-        else:
-            time.sleep(0.05)
-    deadline = time.monotonic() + 30
-    while (match := api.get(f"/api/matches/{match_id}").json())["status"] != "finished":
-        assert time.monotonic() < deadline, "the match did not finish"
-        time.sleep(0.1)
-    return match
 
 
 def open_table(pages, person, match_id: int, size: tuple[int, int], **options):
@@ -176,7 +157,7 @@ def test_the_seats_sit_around_the_felt(pages, person, axe_script, game):
 def test_the_end_shows_every_hand_and_counts_the_scores_up(pages, person, axe_script, game):
     pages.name = f"seated-end-{game}"
     match_id, _ = bot_table(person["api"], game, 3)
-    play_to_end(person["api"], match_id)
+    play_to_end(person["api"], match_id, seed=7, seconds=150)
     outcome = person["api"].get(f"/api/matches/{match_id}/view").json()["view"]["outcome"]
     end = person["api"].get(f"/api/matches/{match_id}/replay", params={"seat": "all"}).json()
     for size in SIZES:
