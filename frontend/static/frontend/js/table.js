@@ -36,6 +36,7 @@ const state = {
   log: [],
   presence: null,
   busy: null, // the seq a sent move was made at, until the table moves on or the move is refused
+  lastRefusal: null, // the last move refused, kept after its flash has gone (a failing test's report reads it)
   ui: {},
   autoPass: data.auto_pass,
   deckConfirmed: false, // the joiner ticked that they know the creator chose the deck
@@ -135,10 +136,7 @@ function receive(frame) {
       if ((frame.seats || []).some((entry) => !seatInfo(entry.seat).name)) refreshMatch();
       break;
     case "auto_pass":
-      state.autoPass = frame.enabled;
-      renderAutoPass();
-      flash(frame.enabled ? gettext("You now pass automatically in Block windows.")
-        : gettext("You answer Block windows yourself again."));
+      autoPassChanged(frame.enabled);
       break;
     case "error":
       // A closed table that was open for seats has started without this reader: its page says why.
@@ -207,17 +205,26 @@ async function send(move) {
     }
   } catch (err) {
     state.busy = null;
+    state.lastRefusal = { seq: from, code: err.code || null, message: err.message };
     flash(interpolate(gettext("That move was refused: %(reason)s"), { reason: errorText(err) }), "error");
     socket.resync();
     render();
   }
 }
 
+function autoPassChanged(enabled) {
+  state.autoPass = enabled;
+  renderAutoPass();
+  flash(enabled ? gettext("You now pass automatically in Block windows.")
+    : gettext("You answer Block windows yourself again."));
+}
+
 function setAutoPass(enabled) {
   state.autoPass = enabled;
+  // Before the socket opens (a page just loaded), the same answer comes by HTTP, with the same words.
   if (!socket.setAutoPass(enabled)) {
     post(`matches/${matchId}/auto-pass`, { enabled })
-      .then((answer) => { state.autoPass = answer.enabled; renderAutoPass(); })
+      .then((answer) => autoPassChanged(answer.enabled))
       .catch((err) => flash(errorText(err), "error"));
   }
 }
