@@ -68,6 +68,12 @@ export function seatLabel(ctx, seat) {
   return interpolate(ctx.replay ? gettext("%(name)s (this view)") : gettext("%(name)s (you)"), { name });
 }
 
+/** A seat's name with a line break allowed after each underscore ("stack_finisher 1" in a narrow
+ * seat breaks as "stack_ / finisher 1", not inside a word). */
+function seatNameParts(name) {
+  return name.split(/(?<=_)/).flatMap((part, index) => (index ? [h("wbr"), part] : [part]));
+}
+
 export function sameMove(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -162,7 +168,7 @@ export function seatPod(ctx, seat, { count = null, current = false, note = "", e
   },
   h("div", { class: "seat-head" }, seatAvatar(info),
     h("span", { class: "seat-who" },
-      h("span", { class: "seat-name" }, seatLabel(ctx, seat), note),
+      h("span", { class: "seat-name" }, ...seatNameParts(seatLabel(ctx, seat)), note),
       current ? h("span", { class: "seat-turn" }, gettext("to play"),
         clock ? h("span", { class: "seat-clock" }, " · ", clock) : null) : null),
     score !== undefined && score !== null ? h("span", { class: "seat-score-box" },
