@@ -52,7 +52,7 @@ def widest(page) -> int:
 @pytest.mark.parametrize("game", ["the-game", "ten", "sequence-stacks", "split"])
 def test_cards_move_against_a_bot_on_a_phone_and_stay_still_when_asked(pages, game):
     pages.name = f"motion-{game}"
-    page = pages.open(width=390, height=844, mobile=True)
+    page = pages.open(width=390, height=844, mobile=True, motion=True)
     page.add_init_script(COUNT_ANIMATIONS)
     sign_up(page, unique("mover"))
     page.get_by_label("Game", exact=True).select_option(game)

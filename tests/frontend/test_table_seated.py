@@ -162,7 +162,7 @@ def test_the_end_shows_every_hand_and_counts_the_scores_up(pages, person, axe_sc
     end = person["api"].get(f"/api/matches/{match_id}/replay", params={"seat": "all"}).json()
     for size in SIZES:
         width, _ = size
-        page = pages.open(width=width, height=size[1], mobile=width < 500)
+        page = pages.open(width=width, height=size[1], mobile=width < 500, motion=True)
         page.add_init_script(WATCH_SCORES)
         log_in(page, person["username"])
         page.goto(f"/tables/{match_id}")
@@ -195,8 +195,7 @@ def test_the_end_shows_every_hand_and_counts_the_scores_up(pages, person, axe_sc
         assert not axe_problems(page, axe_script), axe_problems(page, axe_script)
 
     # Asked for less motion, the scores are simply there: no figure but the final ones.
-    page = pages.open(width=1280, height=800)
-    page.emulate_media(reduced_motion="reduce")
+    page = pages.open(width=1280, height=800)  # which asks for reduced motion
     page.add_init_script(WATCH_SCORES)
     log_in(page, person["username"])
     page.goto(f"/tables/{match_id}")
