@@ -64,10 +64,10 @@ def test_a_worker_past_redis_s_sixteen_databases_is_refused(monkeypatch):
 
 
 class _Item:
-    """As much of a pytest item as the dealing reads: a name and its markers."""
+    """As much of a pytest item as the dealing reads: its node id (module and name) and its markers."""
 
-    def __init__(self, name: str, tier: str | None = None):
-        self.name, self.tier = name, tier
+    def __init__(self, name: str, tier: str | None = None, module: str = "test_a.py"):
+        self.name, self.tier, self.nodeid = name, tier, f"{module}::{name}"
 
     def get_closest_marker(self, name: str):
         return name if name == self.tier else None
@@ -75,15 +75,25 @@ class _Item:
 
 def test_each_worker_starts_with_its_share_of_the_later_tiers_longest_first():
     fast = [_Item(f"f{n}") for n in range(20)]
-    heavy = [_Item("p1", "processes"), _Item("b1", "browser"), _Item("e1", "e2e"), _Item("s1", "slow"),
-             _Item("p2", "processes"), _Item("e2", "e2e")]
+    heavy = [_Item("p1", "processes", "p.py"), _Item("b1", "browser", "b.py"), _Item("e1", "e2e", "e1.py"),
+             _Item("s1", "slow", "s.py"), _Item("p2", "processes", "p.py"), _Item("e2", "e2e", "e2.py")]
     items = fast[:5] + heavy[:3] + fast[5:] + heavy[3:]
     dealt = _dealt_to_workers(items, 3)
     assert sorted(item.name for item in dealt) == sorted(item.name for item in items)  # each test once
     blocks = [dealt[0:8], dealt[8:17], dealt[17:26]]  # worksteal sends 26 as 26 // 3, then 18 // 2, then 9
-    assert [block[0].name for block in blocks] == ["e1", "e2", "s1"]  # e2e first, then slow
-    assert [item.name for item in dealt if item.tier] == ["e1", "b1", "e2", "p1", "s1", "p2"]
+    assert [block[0].name for block in blocks] == ["e1", "e2", "s1"]  # the longest first
+    assert [[item.name for item in block if item.tier] for block in blocks] == [["e1"], ["e2"], ["s1", "b1", "p1", "p2"]]
     assert [item.name for item in dealt if not item.tier] == [item.name for item in fast]  # in file order
+
+
+def test_a_module_s_tests_of_a_tier_go_to_one_worker_and_the_shares_even_out():
+    browser = [_Item(f"{module}{n}", "browser", f"{module}.py") for module, count in (("a", 6), ("b", 3), ("c", 3))
+               for n in range(count)]
+    fast = [_Item(f"f{n}") for n in range(60)]
+    dealt = _dealt_to_workers(fast[:30] + browser + fast[30:], 2)
+    blocks = [dealt[:36], dealt[36:]]
+    assert [[item.name for item in block if item.tier] for block in blocks] == [
+        ["a0", "a1", "a2", "a3", "a4", "a5"], ["b0", "b1", "b2", "c0", "c1", "c2"]]
 
 
 def test_the_untraced_helper_removes_the_tracer_and_puts_it_back():
