@@ -20,7 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 README_START, README_END = "<!-- bench results: start -->", "<!-- bench results: end -->"
 BENCHMARKS = [
-    "engines", "bots", "bot_latency", "seats", "pairing", "fair_tables", "ratings", "rating_models", "moves", "live",
+    "engines", "bots", "bot_latency", "seats", "pairing", "fair_tables", "arena", "ratings", "rating_models", "moves", "live",
     "memory", "league", "log",
     "store_growth",
 ]
