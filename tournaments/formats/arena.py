@@ -36,8 +36,9 @@ Table forming (`form_tables`)
   4. tables close in the standings, then in rating: players cut in rank order (rating
      breaking ties), tables of the preferred size, sizes within one of each other;
   5. seat balance: tables are swapped to keep players in balance (`SeatRecord`: each seat's
-     count within 1 of its fair share), then each table is seated by `seat_table`, the rule
-     Swiss tables follow.
+     count within 1 of its fair share, the rule Swiss tables follow), then each table is
+     seated to keep the most in balance and give each seat to whoever is most owed it
+     (`_seat_order`).
   Pools up to `_EXACT_POOL` players are searched exhaustively for 2; larger ones are filled
   in rank order, then players are swapped between nearby tables, and a player who still sits
   with a previous table-mate is left waiting if not overdue.
@@ -52,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Any
 
 from tournaments.formats._common import (
@@ -340,8 +341,28 @@ def _seated(groups: list[list[Waiting]], reason: str, pool: int, now: float) -> 
         rematches = _rematches(group)
         if rematches:
             why["rematches"] = rematches
-        tables.append(FormedTable(seat_table([p.id for p in _by_rank(group)], records), why))
+        tables.append(FormedTable(_seat_order(_by_rank(group), records), why))
     return tables
+
+
+def _seat_order(group: list[Waiting], records: Mapping[PlayerId, SeatRecord]) -> tuple[PlayerId, ...]:
+    """Seat order for a table: the most players kept in seat balance (as `seat_table`), then each
+    seat to whoever is most owed it in all (the sum of fair share minus count over the seats
+    taken), so a player out of balance, whom tables of mixed sizes make, is brought back rather
+    than left the seat nobody wants; ties keep rank order. Two players: `seat_table`'s rules."""
+    ids = [p.id for p in group]
+    size = len(group)
+    if size == 2:
+        return seat_table(ids, records)
+    masks = [balanced_seats(records.get(player), size) for player in ids]
+    owed = [records.get(player, SeatRecord()).owed(size) for player in ids]
+
+    def merit(order: tuple[int, ...]) -> tuple[int, int]:
+        kept = sum(masks[index] >> seat & 1 for seat, index in enumerate(order))
+        return kept, sum(owed[index][seat] for seat, index in enumerate(order))
+
+    best = max(permutations(range(size)), key=merit)  # the first best: rank order breaks ties
+    return tuple(ids[index] for index in best)
 
 
 def _by_rank(players: Iterable[Waiting]) -> list[Waiting]:

@@ -327,6 +327,16 @@ def test_seats_go_to_whoever_is_owed_them():
     assert table.seats[0] != 1
 
 
+def test_a_player_out_of_seat_balance_is_brought_back_not_left_the_last_seat_again():
+    drifted = SeatRecord()
+    for _ in range(3):
+        drifted.sat(3, 4)
+    pool = [waiting(1, 30, rank=4, seats=drifted), waiting(2, 30, rank=1), waiting(3, 30, rank=2),
+            waiting(4, 30, rank=3)]
+    [table] = form_tables(pool, FOURS, NOW)
+    assert table.seats.index(1) != 3
+
+
 def test_a_player_cannot_be_in_the_pool_twice():
     with pytest.raises(ValueError):
         form_tables([waiting(1, 30), waiting(1, 30), waiting(2, 30)], FOURS, NOW)
