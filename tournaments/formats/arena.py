@@ -27,11 +27,13 @@ Table forming (`form_tables`)
 - A pool is looked at only when it can fill the smallest table. Tables form when someone has
   waited `wait_bound(clock)` (reason "waited"; the overdue players must all be seated, longest
   waiters first while there are more than the tables can take), or when the pool holds
-  `large_pool` players (reason "pool_large"). Then everyone the sizes can take is seated.
+  `large_pool` players (reason "pool_large"). Then everyone the sizes can take is seated,
+  unless rule 2 below keeps someone waiting.
 - What a forming must do, in order:
   1. seat every overdue player it can, longest waiter first;
   2. seat no two players of one previous table together when a forming that seats those
-     overdue players avoids it: an other player may be left waiting for that;
+     overdue players avoids it: another player may be left waiting for that (with nobody
+     overdue, forming nothing avoids it);
   3. seat as many players as it can, longest waiters first;
   4. tables close in the standings, then in rating: players cut in rank order (rating
      breaking ties), tables of the preferred size, sizes within one of each other;
@@ -39,9 +41,12 @@ Table forming (`form_tables`)
      count within 1 of its fair share, the rule Swiss tables follow), then each table is
      seated to keep the most in balance and give each seat to whoever is most owed it
      (`_seat_order`).
-  Pools up to `_EXACT_POOL` players are searched exhaustively for 2; larger ones are filled
-  in rank order, then players are swapped between nearby tables, and a player who still sits
-  with a previous table-mate is left waiting if not overdue.
+  Pools up to `_EXACT_POOL` players are searched exhaustively for 2 (every choice of who
+  waits, every grouping; the nearest in rank tried first). Larger ones are filled in rank
+  order and players swapped between nearby tables; while a rematch is left, more and smaller
+  tables are tried, then a player who still sits with a previous table-mate is left waiting
+  if not overdue. (bench/arena.py: no rematch in 2 hours of 1,000 bots; 10,000 waiting
+  players formed in about 0.6 s.)
 - Tables come out longest waiter's first, each with a machine-readable `why`.
 
 Pause: a paused player leaves the pool; the rejoin delay (`rejoin_delay`) is 10 s for the
