@@ -22,7 +22,7 @@ README_START, README_END = "<!-- bench results: start -->", "<!-- bench results:
 BENCHMARKS = [
     "engines", "bots", "bot_latency", "seats", "pairing", "fair_tables", "arena", "ratings", "rating_models", "moves", "live",
     "memory", "league", "log",
-    "store_growth",
+    "store_growth", "motion",
 ]
 
 
