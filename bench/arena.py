@@ -13,14 +13,19 @@ Standings are the arena scores (`score_game`), ranked every tick.
 
 Compared in the same run, on the same seeds: the project's former (`form_tables`) with lila's
 pool size of 100 for forming at once, the same with 40 (shorter waits, tables wider apart in
-the standings), and a baseline "first come, first seated", which seats the pool in arrival order at tables of 4 as
-soon as four wait, seats in arrival order, and knows nothing of standings or previous tables.
+the standings), and a baseline "first come, first seated", which seats the pool in arrival
+order at tables of 4 as soon as four wait, seats in arrival order, and knows nothing of
+standings or previous tables.
 Printed: games per player (p50, min), the wait between tables (p50, p99, max), the share of
 tables seating two players of one previous table ("rematch"), seat balance at the end (players
 whose every seat count is within 1 of its fair share, and the largest gap), how far apart in the
-standings a table's players are (mean of max − min rank), and the forming step's time per call
-(p50, p99, with the pool's p50 size); then one forming call on a pool of 10,000 waiting players.
-Run: `python -m bench.arena [--bots 1000] [--minutes 120] [--tick 2] [--seed 1] [--big 10000]`.
+standings a table's players are (mean of max − min rank), the forming step's time per call
+(p50, p99, with the pool's p50 size), and how many formings left a player past the wait bound
+while the pool could fill a table (the bound's promise: 0). The same for a small arena of 60
+bots, where a table's players come back together with few others free, so an overdue player's
+only table is often the one they just left (rule 1 of `form_tables` before rule 2). Then one
+forming call on a pool of 10,000 waiting players.
+Run: `python -m bench.arena [--bots 1000] [--small 60] [--minutes 120] [--tick 2] [--seed 1] [--big 10000]`.
 """
 from __future__ import annotations
 
@@ -90,6 +95,7 @@ class Figures:
     tables: int = 0
     rematch_tables: int = 0
     rank_spreads: list[int] = field(default_factory=list)
+    overdue_left: int = 0  # formings that left someone past the bound in a pool that could fill a table
 
 
 def simulate(former: Former, rules: TableRules, bots: int, minutes: float, tick: float,
@@ -130,6 +136,8 @@ def simulate(former: Former, rules: TableRules, bots: int, minutes: float, tick:
             berserks = [rng.random() < _BERSERK for _ in seats]
             serial += 1
             heapq.heappush(playing, (now + length, serial, seats, berserks))
+        if len(pool) >= rules.low and any(now - since >= rules.bound for since in pool.values()):
+            figures.overdue_left += 1
         now += tick
     return players, figures
 
@@ -206,12 +214,13 @@ def summary(name: str, players: list[Bot], figures: Figures) -> tuple[list[objec
         "tables": figures.tables, "rematch_share": rematch_share,
         "in_balance_share": in_balance, "worst_seat_gap": worst_gap, "rank_spread_mean": rank_spread,
         "forming_p50_ms": forming[0], "forming_p99_ms": forming[1], "pool_p50": pool,
+        "overdue_left": figures.overdue_left,
     }
     row: list[object] = [
         name, f"{percentile(games, 0.5):.0f} / {games[0]:.0f}", " / ".join(f"{w:.0f}" for w in waits),
         f"{figures.rematch_tables:,} of {figures.tables:,} ({100 * rematch_share:.1f}%)",
         f"{100 * in_balance:.1f}% / {worst_gap:.2f}", rank_spread,
-        f"{forming[0]:.2f} / {forming[1]:.2f} (pool {pool:.0f})",
+        f"{forming[0]:.2f} / {forming[1]:.2f} (pool {pool:.0f})", figures.overdue_left,
     ]
     return row, measured
 
@@ -250,21 +259,26 @@ def main(argv: list[str]) -> list[dict]:
     parser.add_argument("--minutes", type=float, default=120)
     parser.add_argument("--tick", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--small", type=int, default=60, help="bots of a small arena beside it (0: none)")
     parser.add_argument("--big", type=int, default=10_000, help="players of the one-call pool (0: none)")
     args = parser.parse_args(argv)
-    rows, figures = [], []
-    for name, former, rules in FORMERS:
-        started = time.perf_counter()
-        players, measured = simulate(former, rules, args.bots, args.minutes, args.tick, args.seed)
-        row, summed = summary(name, players, measured)
-        summed["simulated_s"] = time.perf_counter() - started
-        rows.append(row)
-        figures.append(summed)
-    print_table(f"A {args.minutes:.0f}-minute arena of {args.bots:,} bots at tables of 3-5 (prefer 4), "
-                f"pool looked at every {args.tick:g} s",
-                ["former", "games a player (p50 / min)", "wait between tables, s (p50 / p99 / max)",
-                 "tables with a rematch", "seat balance: in balance / worst gap", "table rank spread (mean)",
-                 "forming ms a call (p50 / p99)"], rows)
+    figures = []
+    for bots, formers in ((args.bots, FORMERS), (args.small, FORMERS[::2])):
+        if not bots:
+            continue
+        rows = []
+        for name, former, rules in formers:
+            started = time.perf_counter()
+            players, measured = simulate(former, rules, bots, args.minutes, args.tick, args.seed)
+            row, summed = summary(name, players, measured)
+            summed.update(bots=bots, simulated_s=time.perf_counter() - started)
+            rows.append(row)
+            figures.append(summed)
+        print_table(f"A {args.minutes:.0f}-minute arena of {bots:,} bots at tables of 3-5 (prefer 4), "
+                    f"pool looked at every {args.tick:g} s",
+                    ["former", "games a player (p50 / min)", "wait between tables, s (p50 / p99 / max)",
+                     "tables with a rematch", "seat balance: in balance / worst gap", "table rank spread (mean)",
+                     "forming ms a call (p50 / p99)", "formings leaving one overdue"], rows)
     if args.big:
         pool = big_pool(args.big, args.seed)
         now = 2 * RULES.bound
