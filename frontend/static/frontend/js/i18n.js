@@ -9,7 +9,14 @@ export const pgettext = (context, message) => globalThis.pgettext(context, messa
 export const interpolate = (format, values) => globalThis.interpolate(format, values, true);
 export const language = () => document.documentElement.lang || "en-GB";
 // Numbers, dates and times in the reader's language and the browser's time zone.
-export const formatNumber = (value, options) => new Intl.NumberFormat(language(), options).format(value);
+// One formatter per language and options: making one is dear (a table's board formats hundreds of
+// numbers a move, and making their formatters took 1.3 s of a 40-move match's main thread, bench/motion.py).
+const numberFormats = new Map();
+export const formatNumber = (value, options) => {
+  const key = `${language()} ${options ? JSON.stringify(options) : ""}`;
+  if (!numberFormats.has(key)) numberFormats.set(key, new Intl.NumberFormat(language(), options));
+  return numberFormats.get(key).format(value);
+};
 // "Ann, Bob and Ceri", "Ann, Bob a Ceri": names joined as the language joins them (the
 // browser's Intl.ListFormat writes Welsh's "a"/"ac" as "a(c)", which no reader writes).
 export const formatList = (items) => (items.length < 2 ? items.join("")

@@ -44,9 +44,14 @@ export function effectiveSetting() {
 }
 
 // A face's markup, without the ids a face numbers afresh each time it is drawn (Split's clip paths).
+// Kept per card: the cards read after one render are the cards read before the next.
+const signatures = new WeakMap();
 function signature(card) {
-  const face = card.querySelector("svg");
-  return face ? face.outerHTML.replace(/(\bid="|url\(#)[^")]*/g, "$1") : card.textContent;
+  if (!signatures.has(card)) {
+    const face = card.querySelector("svg");
+    signatures.set(card, face ? face.outerHTML.replace(/(\bid="|url\(#)[^")]*/g, "$1") : card.textContent);
+  }
+  return signatures.get(card);
 }
 
 // A key without its trailing position ("card:R3:2" → "card:R3", "row:4" → "row"): a card that

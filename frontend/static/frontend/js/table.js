@@ -172,8 +172,11 @@ function applyView(frame) {
   if (state.busy !== null && state.seq > state.busy) state.busy = null;
   // A table fact (a seat resigned or claimed) moves the head with no event of the game: re-read the seats.
   if (before !== state.status || (frame.type === "update" && !fresh.length)) refreshMatch();
+  // Read before the board is drawn again, while the page's layout is still the last frame's: read
+  // after, it would be laid out once more for this alone.
+  const logFollowed = logNearBottom();
   render();
-  appendLog(fresh);
+  appendLog(fresh, logFollowed);
   sound.heard(fresh, { seat: state.seat, status: state.status, view: state.view, match: state.match, myTurn: myTurn() });
 }
 
@@ -604,11 +607,14 @@ function renderAllMoves() {
   for (const button of list.querySelectorAll("button")) button.disabled = ctx.busy;
 }
 
-function appendLog(entries) {
+function logNearBottom() {
+  return el.log.scrollHeight - el.log.scrollTop - el.log.clientHeight < 40;
+}
+
+function appendLog(entries, nearBottom) {
   if (!entries.length) return;
   const ctx = context();
   const opening = !el.log.children.length;
-  const nearBottom = el.log.scrollHeight - el.log.scrollTop - el.log.clientHeight < 40;
   const first = state.log.length - entries.length + 1; // the entries are already in state.log
   entries.forEach((entry, index) => {
     // `value`: the number stays the entry's own once the oldest lines are dropped below.
