@@ -14,6 +14,7 @@ class Kind(models.TextChoices):
     MATCH = "match", "a finished match, once its hidden information is public"
     TOURNAMENT_EVENT = "tournament_event", "an event of a tournament's stream"
     RATING_ENTRY = "rating_entry", "a row of the rating ledger"
+    SERIES_DECISION = "series_decision", "a decision of a series' organiser"
 
 
 class LogEntry(models.Model):
@@ -21,7 +22,7 @@ class LogEntry(models.Model):
 
     index = models.BigIntegerField(primary_key=True)
     kind = models.CharField(max_length=24, choices=Kind.choices)
-    source_id = models.BigIntegerField(help_text="the fact's row: a match, a tournament event or a ledger row")
+    source_id = models.BigIntegerField(help_text="the fact's row: a match, a tournament event, a ledger row or a series decision")
     part = models.PositiveIntegerField(default=0, help_text="which part of a fact too long for one entry")
     body = models.BinaryField()
 

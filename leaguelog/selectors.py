@@ -8,6 +8,8 @@ Entry shapes (canonical JSON, `games.chain.canonical_json`, UTF-8; times as
   `events` (its last seq), `seed` (revealed) and `seed_sha256` (published at its start), `finished_at`,
   `chain_version` (what its events' hashes cover: `games.chain.CHAIN_COVERS`).
 - `tournament_event`: `tournament`, `seq`, `event` (its type), `data`, `actor`, `created`.
+- `series_decision`: `series`, `seq`, `event` (its type: SeriesCreated, SeriesRulesSet, SeriesEventAdded,
+  SeriesEventTierChanged, SeriesEventRemoved), `data`, `actor`, `created`.
 - `rating_entry`: `id`, `game`, `pool`, `epoch`, `position`, `match`, `competitor`, `seat`, `rank`,
   `mu_before`, `sigma_before`, `mu_after`, `sigma_after`, `revision`, `reversal`.
 - `part`: a fact whose entry is over a tile bundle's 65,535 bytes (a large round's pairing) is
@@ -36,7 +38,7 @@ from leaguelog.models import Kind, LogCheckpoint, LogEntry, LogHash, LogPending
 from leaguelog.notes import NoteError, parse_verifier_key, verifier_key_for
 from ratings.models import RatingEntry
 from server.errors import ApplicationError
-from tournaments.models import Round, TournamentEvent
+from tournaments.models import Round, SeriesDecision, TournamentEvent
 from tournaments.selectors import PLAYED_RESULTS, result_held
 
 T = TypeVar("T")
@@ -89,6 +91,7 @@ def pending_entries(pending: list[LogPending]) -> list[tuple[LogPending, list[by
         Kind.MATCH: _match_entries,
         Kind.TOURNAMENT_EVENT: _tournament_event_entries,
         Kind.RATING_ENTRY: _rating_entries,
+        Kind.SERIES_DECISION: _series_decision_entries,
     }
     entries = {kind: builders[kind](ids) for kind, ids in by_kind.items()}
     result = []
@@ -145,6 +148,16 @@ def _tournament_event_entries(event_ids: list[int]) -> dict[int, dict[str, Any] 
             "event": event.type, "data": event.data, "actor": event.actor, "created": canonical_time(event.created),
         }
         for event in events
+    }
+
+
+def _series_decision_entries(decision_ids: list[int]) -> dict[int, dict[str, Any] | None]:
+    return {
+        decision.pk: {
+            "v": 1, "type": Kind.SERIES_DECISION.value, "series": decision.series_id, "seq": decision.seq,
+            "event": decision.type, "data": decision.data, "actor": decision.actor, "created": canonical_time(decision.created),
+        }
+        for decision in SeriesDecision.objects.filter(pk__in=decision_ids)
     }
 
 

@@ -18,7 +18,7 @@ from leaguelog.models import Kind, LogCheckpoint, LogCosignature, LogEntry, LogH
 from leaguelog.notes import NoteError, parse_note, parse_signature_line, parse_signer_key, parse_verifier_key, sign_note
 from ratings.models import RatingEntry
 from server.errors import ApplicationError, bad_request, english_or, forbidden, not_found
-from tournaments.models import Tournament, TournamentEvent
+from tournaments.models import Series, SeriesDecision, Tournament, TournamentEvent
 
 log = logging.getLogger(__name__)
 
@@ -262,8 +262,8 @@ def _recovered(head: LogHead, mirror: LogMirror, mark: Checkpoint, note: str) ->
 
 def _sources_of(bodies: list[bytes]) -> list[tuple[str, int, int]]:
     """The rows behind entries read from a copy of the tiles without the server's `sources/` (a
-    verifier's or a cache's): named in the entries, but for a tournament event, which names its
-    tournament and seq; one the database lost gets a new id of its table (its own was never logged)."""
+    verifier's or a cache's): named in the entries, but for a tournament event or a series decision,
+    which name their stream and seq; one the database lost gets a new id of its table (its own was never logged)."""
     sources = []
     for body in bodies:
         entry = json.loads(body)
@@ -273,6 +273,9 @@ def _sources_of(bodies: list[bytes]) -> list[tuple[str, int, int]]:
         elif kind == Kind.TOURNAMENT_EVENT:
             row = TournamentEvent.objects.filter(tournament_id=entry["tournament"], seq=entry["seq"]).first()
             sources.append((kind, row.pk if row is not None else _fresh_id(TournamentEvent._meta.db_table), 0))
+        elif kind == Kind.SERIES_DECISION:
+            decision = SeriesDecision.objects.filter(series_id=entry["series"], seq=entry["seq"]).first()
+            sources.append((kind, decision.pk if decision is not None else _fresh_id(SeriesDecision._meta.db_table), 0))
         else:
             sources.append((kind, entry["match"] if kind == Kind.MATCH else entry["id"], 0))
     return sources
@@ -280,13 +283,14 @@ def _sources_of(bodies: list[bytes]) -> list[tuple[str, int, int]]:
 
 _SOURCE_MODELS: dict[str, type[models.Model]] = {
     Kind.MATCH: Match, Kind.TOURNAMENT_EVENT: TournamentEvent, Kind.RATING_ENTRY: RatingEntry,
+    Kind.SERIES_DECISION: SeriesDecision,
 }
 
 
 def _ids_never_given_again(entries: list[dict], sources: list[tuple[str, int, int]]) -> None:
-    """Moves the id sequences of matches, tournaments, their events and rating rows past every id
-    the recovered entries name: the rows lost with the restore keep their log entries, and a new
-    row given one of their ids would be taken for a fact already logged (and never logged)."""
+    """Moves the id sequences of matches, tournaments, their events, rating rows, series and their
+    decisions past every id the recovered entries name: the rows lost with the restore keep their
+    log entries, and a new row given one of their ids would be taken for a fact already logged (and never logged)."""
     highest: dict[type[models.Model], int] = {}
 
     def named(model: type[models.Model], row_id: int) -> None:
@@ -298,6 +302,8 @@ def _ids_never_given_again(entries: list[dict], sources: list[tuple[str, int, in
             named(Tournament, entry["tournament"])
         if entry.get("type") == Kind.RATING_ENTRY:
             named(Match, entry["match"])
+        if entry.get("type") == Kind.SERIES_DECISION:
+            named(Series, entry["series"])
     for model, row_id in highest.items():
         _sequence_past(model._meta.db_table, row_id)
 

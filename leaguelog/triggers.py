@@ -32,23 +32,24 @@ def _postgresql(up: bool) -> list[str]:
         END;
         $$ LANGUAGE plpgsql;"""
     ]
-    for name, table, event, condition, kind in _TRIGGERS:
-        when = f"WHEN ({condition})" if condition else ""
-        statements.append(
-            f"CREATE TRIGGER {name} AFTER {event} ON {table} FOR EACH ROW {when} "
-            f"EXECUTE FUNCTION leaguelog_pending_add('{kind}');"
-        )
-    return statements
+    return statements + [_postgresql_trigger(*trigger) for trigger in _TRIGGERS]
+
+
+def _postgresql_trigger(name: str, table: str, event: str, condition: str | None, kind: str) -> str:
+    when = f"WHEN ({condition})" if condition else ""
+    return (f"CREATE TRIGGER {name} AFTER {event} ON {table} FOR EACH ROW {when} "
+            f"EXECUTE FUNCTION leaguelog_pending_add('{kind}');")
 
 
 def _sqlite(up: bool) -> list[str]:
     if not up:
         return [f"DROP TRIGGER IF EXISTS {name};" for name, *_ in _TRIGGERS]
-    return [
-        f"""CREATE TRIGGER {name} AFTER {event} ON {table} FOR EACH ROW {f"WHEN {condition}" if condition else ""}
+    return [_sqlite_trigger(*trigger) for trigger in _TRIGGERS]
+
+
+def _sqlite_trigger(name: str, table: str, event: str, condition: str | None, kind: str) -> str:
+    return f"""CREATE TRIGGER {name} AFTER {event} ON {table} FOR EACH ROW {f"WHEN {condition}" if condition else ""}
             BEGIN INSERT INTO {_PENDING} (kind, source_id) VALUES ('{kind}', NEW.id); END;"""
-        for name, table, event, condition, kind in _TRIGGERS
-    ]
 
 
 # What was stored before the log existed, in the order it happened (as far as the rows say).
@@ -72,5 +73,22 @@ def pending_triggers() -> migrations.RunPython:
         vendor = schema_editor.connection.vendor
         for statement in (_postgresql if vendor == "postgresql" else _sqlite)(up=False):
             schema_editor.execute(statement)
+
+    return migrations.RunPython(forwards, backwards)
+
+
+def pending_trigger_added(name: str, table: str, kind: str) -> migrations.RunPython:
+    """A migration operation that adds one more kind of fact to the outbox (a trigger on every
+    INSERT into `table`, with the function the first migration made) and queues its rows stored."""
+
+    def forwards(apps, schema_editor):
+        trigger = (name, table, "INSERT", None, kind)
+        postgresql = schema_editor.connection.vendor == "postgresql"
+        schema_editor.execute(_postgresql_trigger(*trigger) if postgresql else _sqlite_trigger(*trigger))
+        schema_editor.execute(f"INSERT INTO {_PENDING} (kind, source_id) SELECT '{kind}', id FROM {table} ORDER BY id;")
+
+    def backwards(apps, schema_editor):
+        on_table = f" ON {table}" if schema_editor.connection.vendor == "postgresql" else ""
+        schema_editor.execute(f"DROP TRIGGER IF EXISTS {name}{on_table};")
 
     return migrations.RunPython(forwards, backwards)

@@ -333,3 +333,68 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"delivery {self.pk} of event {self.event_id} ({self.status})"
+
+
+class Series(models.Model):
+    """A series of tournaments (a circuit): standings across its finished events by the points
+    its rules give (`tournaments.series`). Its decisions are its own stream (`SeriesDecision`);
+    this row and its `SeriesEvent`s are what that stream says now, kept by the same writes."""
+
+    name = models.CharField(max_length=120)
+    games = models.JSONField(help_text="The games its tournaments may be of (slugs of games.engines.ENGINES).")
+    starts_on = models.DateField(help_text="The season's first day.")
+    ends_on = models.DateField(help_text="The season's last day.")
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # `tournaments.series.SeriesRules` as `series.rules_json` writes it, validated on every write.
+    rules = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Head of the decision stream; moved only while the row is locked (select_for_update).
+    last_seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "series"
+        constraints = [
+            models.CheckConstraint(condition=models.Q(ends_on__gte=models.F("starts_on")), name="series_season_in_order"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeriesEvent(models.Model):
+    """A tournament counted in a series, at a tier of the series' points table."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="events")
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="series_events")
+    tier = models.PositiveSmallIntegerField()
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["series_id", "tournament_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "tournament"], name="series_event_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"tournament {self.tournament_id} in series {self.series_id} (tier {self.tier})"
+
+
+class SeriesDecision(models.Model):
+    """One immutable decision of a series' organiser (SeriesCreated, SeriesRulesSet,
+    SeriesEventAdded, SeriesEventTierChanged, SeriesEventRemoved). `(series, seq)` is unique and
+    gapless from 1; the database refuses UPDATE and DELETE, and the league log takes each one."""
+
+    series = models.ForeignKey(Series, on_delete=models.PROTECT, related_name="decisions")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    data = models.JSONField()
+    actor = models.CharField(max_length=64, help_text="user:<id>")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["series_id", "seq"]
+        constraints = [models.UniqueConstraint(fields=["series", "seq"], name="series_decision_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"series {self.series_id} #{self.seq} {self.type}"
