@@ -232,6 +232,17 @@ CATALOGUE: dict[str, ErrorCode] = {
     "no_reentry": ErrorCode(409, "The format's fixed schedule cannot take players back."),
     "not_dropped": ErrorCode(409, "Only a dropped entrant can re-enter."),
     "use_reentry": ErrorCode(409, "A dropped entrant comes back by re-entering, not registering."),
+    # Series of tournaments
+    "bad_series_rules": ErrorCode(400, "A series' points table, best N or field scaling that is not valid."),
+    "bad_season": ErrorCode(400, "A series' season that ends before it starts."),
+    "not_series_organiser": ErrorCode(403, "Only the series' organiser (or staff) may do that."),
+    "series_not_found": ErrorCode(404, "No series has that id."),
+    "series_event_not_found": ErrorCode(404, "The series does not count that tournament."),
+    "already_in_series": ErrorCode(409, "The series already counts the tournament."),
+    "tier_in_use": ErrorCode(409, "New rules would drop a tier the series' tournaments are at (`extra.tiers`)."),
+    "series_game_mismatch": ErrorCode(422, "The tournament is of a game the series is not of."),
+    "outside_season": ErrorCode(422, "The tournament is held outside the series' season."),
+    "unknown_tier": ErrorCode(422, "The series' points table has no such tier."),
     # Ratings
     "duplicate_player": ErrorCode(400, "A proposed table seats someone twice."),
     "player_not_found": ErrorCode(404, "No player has that name."),

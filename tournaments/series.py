@@ -168,6 +168,75 @@ def placings(event: EventId, tier: int, field_size: int, places: Mapping[PlayerI
     return EventPlacings(event, tier, field_size, rows, revision)
 
 
+class SeriesRulesJson(TypedDict):
+    points: dict[str, list[int]]
+    best: int | None
+    field_scaling: int | None
+
+
+def rules_json(rules: SeriesRules) -> SeriesRulesJson:
+    """The rules as stored and logged: tiers as JSON's string keys, in order."""
+    return {"points": {str(tier): list(rules.points[tier]) for tier in sorted(rules.points)},
+            "best": rules.best, "field_scaling": rules.field_scaling}
+
+
+def rules_from_json(data: object) -> SeriesRules:
+    """`rules_json`'s shape read back and checked (ValueError naming what is wrong); keys left
+    out take their defaults (the circuit's table, all results counting, no scaling)."""
+    if not isinstance(data, Mapping):
+        raise ValueError("the rules are an object with points, best and field_scaling")
+    unknown = sorted(set(map(str, data)) - {"points", "best", "field_scaling"})
+    if unknown:
+        raise ValueError(f"the rules have no {', '.join(unknown)}: only points, best and field_scaling")
+    points: Mapping[int, tuple[int, ...]] = CIRCUIT_POINTS
+    if "points" in data:
+        raw = data["points"]
+        if not isinstance(raw, Mapping):
+            raise ValueError("points: an object of tiers, each a list of points by place")
+        table: dict[int, tuple[int, ...]] = {}
+        for tier, row in raw.items():
+            key = str(tier)
+            if not key.isdigit() or not isinstance(row, list | tuple):
+                raise ValueError(f"points: tier {tier!r} is not a whole number with a list of points")
+            table[int(key)] = tuple(row)
+        points = table
+    return SeriesRules(points=points, best=data.get("best"), field_scaling=data.get("field_scaling"))
+
+
+class StandingFacts(TypedDict):
+    """What `event_placings` reads of an event's standings row (`tournaments.fold.standings` and
+    the standings projection both have it)."""
+
+    entrant: int
+    rank: int
+    place: int | None
+    played: int
+    forfeits: int
+    withdrawn: bool
+    disqualified: bool
+
+
+def event_placings(event: EventId, tier: int, rows: Sequence[StandingFacts], players: Mapping[int, PlayerId], *,
+                   revision: int = 0) -> EventPlacings:
+    """A finished tournament's final standings as the series reads them: every row of the field
+    (`players` names each entrant as the series does), placed by the bracket's place where the
+    format has one, else by rank. Disqualified: void. A player who played no game (every table
+    they had went against them by forfeit, or they left before their first) was forfeited out:
+    void. Withdrawn after playing: keeps the place. Everyone else finished."""
+    placed = []
+    for row in rows:
+        status: Status = "finished"
+        if row["disqualified"]:
+            status = "disqualified"
+        elif row["played"] == row["forfeits"] and (row["withdrawn"] or row["played"] > 0):
+            status = "forfeited"
+        elif row["withdrawn"]:
+            status = "withdrawn"
+        place = row["place"] if row["place"] is not None else row["rank"]
+        placed.append(Placing(players[row["entrant"]], place, status))
+    return EventPlacings(event, tier, max(1, len(rows)), tuple(placed), revision)
+
+
 # --- outputs --------------------------------------------------------------------------------
 
 

@@ -9,8 +9,9 @@ One module per topic, each importing only the floors below it:
     results   a match's result for its table, corrections, forfeits
     start     tournament_start
     scheduler tournament_advance, tournament_match_finished, tournaments_due
+    series    series of tournaments: creating one, its rules, the tournaments it counts
 
-    floors: _stream < creation | seeding | rounds < field | results < start < scheduler
+    floors: _stream < creation | seeding | rounds | series < field | results < start < scheduler
 
 Callers use the names below (`from tournaments import services`, `services.entrant_register`).
 """
@@ -29,6 +30,13 @@ from tournaments.services.results import forfeit_award, result_correct
 from tournaments.services.rounds import canonical_deck, duplicate_deck, table_shuffle_contribute
 from tournaments.services.scheduler import tournament_advance, tournament_match_finished, tournaments_due
 from tournaments.services.seeding import entrant_ratings
+from tournaments.services.series import (
+    series_create,
+    series_event_add,
+    series_event_remove,
+    series_event_tier_change,
+    series_rules_set,
+)
 from tournaments.services.start import tournament_start
 
 __all__ = [
@@ -46,6 +54,11 @@ __all__ = [
     "entrant_withdraw",
     "forfeit_award",
     "result_correct",
+    "series_create",
+    "series_event_add",
+    "series_event_remove",
+    "series_event_tier_change",
+    "series_rules_set",
     "table_shuffle_contribute",
     "tournament_advance",
     "tournament_create",
