@@ -21,7 +21,7 @@ from accounts.models import User
 from games.engines import ENGINES
 from games.models import SpectatorPolicy
 from server.errors import bad_request, conflict, english_or, not_found
-from tournaments import fold, projections
+from tournaments import fold, projections, series
 from tournaments.formats import FORMATS
 from tournaments.formats._common import Entrant as FormatEntrant
 from tournaments.formats._common import PlayerId, seeded
@@ -30,6 +30,8 @@ from tournaments.models import (
     Entrant,
     Round,
     RoundTable,
+    Series,
+    SeriesEvent,
     StandingRow,
     Tournament,
     TournamentEvent,
@@ -43,6 +45,10 @@ from tournaments.shapes import (
     FieldDecision,
     PlayerShown,
     RoundShown,
+    SeriesEventShown,
+    SeriesShown,
+    SeriesStandingShown,
+    SeriesWithStandings,
     StandingShown,
     TableShown,
     TournamentEventShown,
@@ -935,3 +941,88 @@ def entries_in_play(user: User) -> dict[str, list[int]]:
     ongoing = [Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
     entered = Entrant.objects.filter(user=user, status=Entrant.Status.ACTIVE, tournament__status__in=ongoing)
     return {"tournaments": sorted(set(entered.values_list("tournament_id", flat=True)))}
+
+
+# --- series of tournaments --------------------------------------------------------------------------
+
+
+def series_get(series_id: int) -> Series:
+    found = Series.objects.filter(pk=series_id).first()
+    if found is None:
+        raise not_found("series_not_found", _("There is no series %(series_id)s.") % {"series_id": series_id})
+    return found
+
+
+def series_list(*, game: str | None = None, organiser: int | None = None) -> QuerySet[Series]:
+    rows = Series.objects.all().order_by("-id")
+    if game:
+        # A slug within its quotes in the list's JSON text (SQLite's JSON has no containment lookup).
+        rows = rows.filter(games__icontains=f'"{game}"')
+    if organiser:
+        rows = rows.filter(organiser_id=organiser)
+    return rows
+
+
+def series_shown(found: Series) -> SeriesShown:
+    """A series' facts and the tournaments it counts, at their tiers."""
+    events: list[SeriesEventShown] = [
+        {"tournament": event.tournament_id, "tournament_seq": event.tournament.last_seq, "name": event.tournament.name,
+         "game": event.tournament.game, "tier": event.tier, "status": event.tournament.status,
+         "counted": event.tournament.status == Tournament.Status.FINISHED}
+        for event in SeriesEvent.objects.filter(series=found).select_related("tournament").order_by("tournament_id")
+    ]
+    return {
+        "id": found.pk, "name": found.name, "games": list(found.games), "starts_on": found.starts_on,
+        "ends_on": found.ends_on, "organiser": found.organiser_id, "rules": found.rules, "seq": found.last_seq,
+        "created_at": found.created_at, "events": events,
+    }
+
+
+def series_with_standings(found: Series) -> SeriesWithStandings:
+    """A series with its standings now: each player's counting, dropped and void results."""
+    return {**series_shown(found), "standings": series_standings_shown(found)}
+
+
+def series_standings_shown(found: Series) -> list[SeriesStandingShown]:
+    """The standings computed (`tournaments.series.series_standings`) from the current final
+    standings of the series' finished tournaments, corrections included: the standings rows are
+    the projection of each tournament's stream. Players are named as the league log names them:
+    `user:<id>` for a person, `bot:<name>` for a bot by its name in the event (`series_placings`)."""
+    rows = series.standings_json(series.series_standings(series.rules_from_json(found.rules), series_placings(found)))
+    people = [int(str(row["player"]).removeprefix("user:")) for row in rows if str(row["player"]).startswith("user:")]
+    names = {user.pk: user.shown_name for user in User.objects.filter(pk__in=people).only("username", "display_name")}
+    shown: list[SeriesStandingShown] = []
+    for row in rows:
+        player = str(row["player"])
+        user_id = int(player.removeprefix("user:")) if player.startswith("user:") else None
+        name = names.get(user_id, "") if user_id is not None else player.removeprefix("bot:")
+        results = [{**result, "event": int(result["event"])} for result in row["results"]]
+        shown.append({**row, "player": player, "name": name, "results": results})  # type: ignore[typeddict-item]
+    return shown
+
+
+def series_placings(found: Series) -> list[series.EventPlacings]:
+    """Each finished tournament of the series as the series reads it (`series.event_placings`),
+    at its tier, its revision the position of its stream's head."""
+    counted = list(
+        SeriesEvent.objects.filter(series=found, tournament__status=Tournament.Status.FINISHED)
+        .select_related("tournament").order_by("tournament_id")
+    )
+    ids = [event.tournament_id for event in counted]
+    by_tournament: dict[int, list[series.StandingFacts]] = {tournament_id: [] for tournament_id in ids}
+    for row in StandingRow.objects.filter(tournament_id__in=ids).order_by("tournament_id", "position").values(
+        "tournament_id", "entrant_id", "rank", "place", "played", "forfeits", "withdrawn", "disqualified"
+    ):
+        by_tournament[row["tournament_id"]].append({
+            "entrant": row["entrant_id"], "rank": row["rank"], "place": row["place"], "played": row["played"],
+            "forfeits": row["forfeits"], "withdrawn": row["withdrawn"], "disqualified": row["disqualified"],
+        })
+    players: dict[int, series.PlayerId] = {
+        pk: f"user:{user_id}" if user_id is not None else f"bot:{name}"
+        for pk, user_id, name in Entrant.objects.filter(tournament_id__in=ids).values_list("pk", "user_id", "name")
+    }
+    return [
+        series.event_placings(event.tournament_id, event.tier, by_tournament[event.tournament_id], players,
+                              revision=event.tournament.last_seq)
+        for event in counted
+    ]

@@ -232,3 +232,52 @@ class ExportedTable(TypedDict):
     ranks: list[int] | None
     team_score: float | None
     forfeited: list[int]
+
+
+class SeriesEventShown(TypedDict):
+    tournament: int
+    tournament_seq: int
+    name: str
+    game: str
+    tier: int
+    status: str
+    counted: bool
+
+
+class SeriesShown(TypedDict):
+    id: int
+    name: str
+    games: list[str]
+    starts_on: date
+    ends_on: date
+    organiser: int
+    rules: dict[str, Any]
+    seq: int
+    created_at: datetime
+    events: list[SeriesEventShown]
+
+
+class SeriesResultShown(TypedDict):
+    event: int
+    tier: int
+    field_size: int
+    place: int
+    shared: int
+    status: str
+    points: str
+    mark: str
+
+
+class SeriesStandingShown(TypedDict):
+    rank: int
+    player: str
+    name: str
+    total: str
+    played: int
+    counting: int
+    head_to_head: int
+    results: list[SeriesResultShown]
+
+
+class SeriesWithStandings(SeriesShown):
+    standings: list[SeriesStandingShown]

@@ -3,6 +3,7 @@ from django.urls import path
 from tournaments import api
 
 _ONE = "tournaments/<int:tournament_id>"
+_SERIES = "series/<int:series_id>"
 _TABLE = f"{_ONE}/rounds/<int:round_number>/tables/<int:table_number>"
 
 urlpatterns = [
@@ -38,5 +39,12 @@ urlpatterns = [
     path(f"{_ONE}/webhooks", api.WebhookListCreateApi.as_view(), name="tournament-webhooks"),
     path(
         f"{_ONE}/webhooks/<int:webhook_id>", api.WebhookDeleteApi.as_view(), name="tournament-webhook-delete"
+    ),
+    path("series", api.SeriesListCreateApi.as_view(), name="series-list"),
+    path(_SERIES, api.SeriesDetailApi.as_view(), name="series-detail"),
+    path(f"{_SERIES}/rules", api.SeriesRulesSetApi.as_view(), name="series-rules"),
+    path(f"{_SERIES}/events", api.SeriesEventAddApi.as_view(), name="series-event-add"),
+    path(
+        f"{_SERIES}/events/<int:tournament_id>", api.SeriesEventChangeApi.as_view(), name="series-event-change"
     ),
 ]

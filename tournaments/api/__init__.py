@@ -23,6 +23,13 @@ from tournaments.api.rounds import (
     TournamentExportApi,
     TournamentRoundsApi,
 )
+from tournaments.api.series import (
+    SeriesDetailApi,
+    SeriesEventAddApi,
+    SeriesEventChangeApi,
+    SeriesListCreateApi,
+    SeriesRulesSetApi,
+)
 from tournaments.api.tournaments import (
     TournamentDetailApi,
     TournamentEventsApi,
@@ -34,6 +41,11 @@ from tournaments.api.tournaments import (
 from tournaments.api.webhooks import WebhookDeleteApi, WebhookListCreateApi
 
 __all__ = [
+    "SeriesDetailApi",
+    "SeriesEventAddApi",
+    "SeriesEventChangeApi",
+    "SeriesListCreateApi",
+    "SeriesRulesSetApi",
     "EntrantDisqualifyApi",
     "TableCorrectApi",
     "TableForfeitApi",
