@@ -20,6 +20,7 @@ from tournaments import shapes as tournaments_shapes
 from tournaments.api import field as tournaments_field_api
 from tournaments.api import results as tournaments_results_api
 from tournaments.api import rounds as tournaments_rounds_api
+from tournaments.api import series as tournaments_series_api
 from tournaments.api import tournaments as tournaments_api
 
 PAIRS = [
@@ -40,6 +41,8 @@ PAIRS = [
     (tournaments_shapes.TableState, tournaments_results_api.TableStateOutputSerializer),
     (tournaments_shapes.TournamentExport, tournaments_rounds_api.TournamentExportSerializer),
     (tournaments_shapes.TournamentEventShown, tournaments_api.EventOutputSerializer),
+    (tournaments_shapes.SeriesShown, tournaments_series_api.SeriesOutputSerializer),
+    (tournaments_shapes.SeriesWithStandings, tournaments_series_api.SeriesWithStandingsOutputSerializer),
     (tournaments_shapes.Matchday, tournaments_rounds_api.MatchdayOutputSerializer),
     (ratings_shapes.CooperativeRecord, ratings_api.RecordSerializer),
     (ratings_shapes.PredictedPlayer, ratings_api.PredictedPlayerSerializer),
