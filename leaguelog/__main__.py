@@ -22,10 +22,11 @@ _DESCRIPTION = """\
 Verify the league log and every fact in it, with no database: the checkpoint against the log's
 pinned key (and a quorum of witnesses' cosignatures), every entry against its signed root, every
 match's export replayed, every tournament's events folded again (its final standings recomputed),
-every rating ledger row recomputed bit for bit under the server's published TrueSkill parameters.
+every series' standings recomputed, every rating ledger row recomputed bit for bit under the
+server's published TrueSkill parameters.
 
 SOURCE is the server's URL, or a folder laid out as its files: checkpoint, tile/..., matches/<id>.jsonl
-(the exports), ratings-params.json; --mirror writes that folder from a server."""
+(the exports), ratings-params.json, series/<id>.json; --mirror writes that folder from a server."""
 
 _EPILOG = """\
 exit status: 0 when everything verified, 1 at the first disagreement (named on stderr), 2 on a
@@ -40,6 +41,8 @@ def served_path(path: str) -> str:
     """The server's path of a mirror's file: `matches/7.jsonl` is `/api/matches/7/export`."""
     if path.startswith("matches/") and path.endswith(".jsonl"):
         return f"/api/matches/{path[len('matches/'):-len('.jsonl')]}/export"
+    if path.startswith("series/") and path.endswith(".json"):
+        return f"/api/series/{path[len('series/'):-len('.json')]}"
     for mirrored, served in _SERVED_PREFIXES:
         if path.startswith(mirrored):
             return served + path[len(mirrored):]

@@ -2,7 +2,8 @@
 
 `verify_league(fetch, ...)` reads what a server (or a mirror of it) serves through `fetch(path)`,
 paths as a mirror lays them out: `checkpoint`, `tile/<L>/<N>`, `tile/entries/<N>`,
-`matches/<id>.jsonl` (a match's export), `ratings-params.json`. It stops at the first thing that
+`matches/<id>.jsonl` (a match's export), `ratings-params.json`, `series/<id>.json` (a series with
+its standings). It stops at the first thing that
 does not verify (`Disagreement`, its message naming the entry, match, tournament or ladder):
 
 1. the checkpoint is signed by the pinned log key, and cosigned by a quorum of the given witnesses;
@@ -12,7 +13,13 @@ does not verify (`Disagreement`, its message naming the entry, match, tournament
 4. every tournament's events are numbered 1..n and fold (`tournaments.fold.fold`); the
    standings and champion a TournamentFinished event logs are those of the folded results, and
    each table's result is its logged match's;
-5. every rating ledger row follows: its before-values are its competitor's previous after-values
+5. every series' decisions are numbered 1..n and follow (a tournament added once, at a tier of
+   the points table in force, changed or removed only while counted); its standings as the
+   server serves them (`series/<id>.json`) are those `tournaments.series` computes from the
+   logged rules and tiers and the folded final standings of its finished tournaments. The served
+   standings are compared when they are of the logged heads (the series' and each counted
+   tournament's seq); a server ahead of its last checkpoint gets a note instead;
+6. every rating ledger row follows: its before-values are its competitor's previous after-values
    in the ladder's epoch (or a new competitor's prior), and its after-values are recomputed with
    `ratings.math` from them and the logged match's ranks (or its tournament's logged
    correction), bit for bit, under the TrueSkill parameters the server publishes
@@ -30,7 +37,7 @@ import json
 from collections import ChainMap
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from games.verification import FileRefused, parse_match_file, verify_file_contents
 from leaguelog import merkle, tiles
@@ -38,7 +45,7 @@ from leaguelog.checkpoint import Checkpoint, open_checkpoint
 from leaguelog.cosignature import count_cosignatures
 from leaguelog.notes import NoteError, VerifierKey
 from ratings import math as rmath
-from tournaments import fold
+from tournaments import fold, series
 
 Fetch = Callable[[str], bytes]
 Progress = Callable[[Iterable[Any], int, str], Iterable[Any]]
@@ -70,15 +77,17 @@ class Summary:
     matches: int = 0
     exports: int = 0  # matches whose export was fetched and replayed
     tournaments: int = 0
+    series: int = 0
     ladders: int = 0
     rating_rows: int = 0
     notes: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         exports = f" ({self.exports} exports replayed)" if self.exports else " (exports not checked)"
+        series = f"{self.series} series, " if self.series else ""  # a league without any says nothing of them
         return (
             f"verify_league: ok: {self.size} entries up to root {base64.b64encode(self.root_hash).decode()}: "
-            f"{self.matches} matches{exports}, {self.tournaments} tournaments, "
+            f"{self.matches} matches{exports}, {self.tournaments} tournaments, {series}"
             f"{self.ladders} ladders ({self.rating_rows} rating rows) checked"
         )
 
@@ -104,6 +113,7 @@ class Facts:
 
     matches: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     tournament_events: dict[int, dict[int, tuple[int, dict[str, Any]]]] = field(default_factory=dict)
+    series_decisions: dict[int, dict[int, tuple[int, dict[str, Any]]]] = field(default_factory=dict)
     ratings: dict[tuple[str, str, int], list[LoggedRating]] = field(default_factory=dict)
     rating_ids: set[int] = field(default_factory=set)
     count: int = 0
@@ -265,6 +275,9 @@ def _fact_added(facts: Facts, index: int, entry: dict[str, Any]) -> None:
         elif kind == "tournament_event":
             stream = facts.tournament_events.setdefault(entry["tournament"], {})
             _once(stream, entry["seq"], (index, entry), f"entry {index}: tournament {entry['tournament']} seq {entry['seq']}")
+        elif kind == "series_decision":
+            stream = facts.series_decisions.setdefault(entry["series"], {})
+            _once(stream, entry["seq"], (index, entry), f"entry {index}: series {entry['series']} seq {entry['seq']}")
         elif kind == "rating_entry":
             if entry["id"] in facts.rating_ids:
                 raise Disagreement(f"entry {index}: rating entry {entry['id']} is logged twice")
@@ -333,9 +346,9 @@ class ResultChange(NamedTuple):
 def tournament_checked(
     tournament: int, stream: Mapping[int, tuple[int, dict[str, Any]]], matches: Mapping[int, tuple[int, dict]],
     changes: dict[int, list[ResultChange]], summary: Summary,
-) -> None:
+) -> fold.State:
     """The tournament's logged events fold, its final standings follow from them, its results
-    are its matches'; adds its corrections of matches' results to `changes`."""
+    are its matches'; adds its corrections of matches' results to `changes`. Returns its state."""
     events = _gapless(tournament, stream, summary)
     state = fold.empty_state()
     folded = 0
@@ -348,6 +361,7 @@ def tournament_checked(
     for index, event in events:
         if event["type"] in ("TableResult", *_RESULT_CHANGES):
             _result_checked(tournament, event, index, state, matches, changes)
+    return state
 
 
 def _gapless(tournament: int, stream: Mapping[int, tuple[int, dict[str, Any]]], summary: Summary) -> list:
@@ -456,7 +470,127 @@ def _result_checked(
         raise Disagreement(f"{where}: team score {data['team_score']}, but match {data['match']} left {outcome['scores'][0]}")
 
 
-# --- 5. the ratings ----------------------------------------------------------------------------------
+# --- 5. the series -------------------------------------------------------------------------------------
+
+
+@dataclass
+class LoggedSeries:
+    """A series as its logged decisions leave it: its rules and the tier of each tournament it counts."""
+
+    rules: series.SeriesRules
+    tiers: dict[int, int] = field(default_factory=dict)
+
+
+def series_checked(
+    series_id: int, stream: Mapping[int, tuple[int, dict[str, Any]]], states: Mapping[int, fold.State],
+    tournament_events: Mapping[int, Mapping[int, tuple[int, dict[str, Any]]]], fetch: Fetch, summary: Summary,
+) -> None:
+    """The series' decisions follow, and the standings the server serves for it are those its
+    logged rules and tiers give from its tournaments' folded final standings."""
+    logged = series_folded(series_id, stream)
+    served = _served_series(series_id, fetch)
+    heads = {event["tournament"]: event.get("tournament_seq") for event in served.get("events", [])}
+    behind = [t for t in logged.tiers if t not in states or heads.get(t) != states[t]["last_seq"]]
+    if served.get("seq") != max(stream) or set(heads) != set(logged.tiers) or behind:
+        summary.notes.append(
+            f"series {series_id}: the server's standings are of decisions or results after the log's checkpoint: "
+            f"not compared (its decisions were checked)"
+        )
+        return
+    placings = [
+        series.event_placings(tournament, tier, cast(list[series.StandingFacts], fold.standings(states[tournament])),
+                              _players(tournament_events[tournament], states[tournament]),
+                              revision=states[tournament]["last_seq"])
+        for tournament, tier in sorted(logged.tiers.items()) if states[tournament]["status"] == "finished"
+    ]
+    try:
+        expected = series.standings_json(series.series_standings(logged.rules, placings))
+    except ValueError as error:
+        raise Disagreement(f"series {series_id}: its standings cannot be computed from the log: {error}") from error
+    keys = ("rank", "player", "total", "played", "counting", "head_to_head", "results")
+    shown = [{key: row.get(key) for key in keys} for row in served.get("standings", [])]
+    if shown != expected:
+        wrong = next((i for i, (a, b) in enumerate(zip(shown, expected)) if a != b), min(len(shown), len(expected)))
+        raise Disagreement(
+            f"series {series_id}: its standings served are not those of its logged decisions and tournaments: row "
+            f"{wrong + 1} is {shown[wrong] if wrong < len(shown) else None}, recomputed "
+            f"{expected[wrong] if wrong < len(expected) else None}"
+        )
+
+
+def series_folded(series_id: int, stream: Mapping[int, tuple[int, dict[str, Any]]]) -> LoggedSeries:
+    """The series after its decisions, seq 1, 2, ...; Disagreement at the first that does not follow."""
+    logged: LoggedSeries | None = None
+    for expected_seq, seq in enumerate(sorted(stream), start=1):
+        index, entry = stream[seq]
+        where = f"series {series_id} seq {seq} (entry {index}, {entry.get('event')})"
+        if seq != expected_seq:
+            raise Disagreement(f"series {series_id}: seq {expected_seq} is missing from the log (seq {seq} follows)")
+        try:
+            logged = _decided(logged, entry["event"], entry["data"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise Disagreement(f"{where}: it does not follow from the series' decisions before it: {error}") from error
+    assert logged is not None  # a logged series has a first decision
+    return logged
+
+
+def _decided(logged: LoggedSeries | None, kind: str, data: dict[str, Any]) -> LoggedSeries:
+    if logged is None:
+        if kind != "SeriesCreated":
+            raise ValueError("a series' first decision is SeriesCreated")
+        return LoggedSeries(series.rules_from_json(data["rules"]))
+    if kind == "SeriesRulesSet":
+        rules = series.rules_from_json(data["rules"])
+        dropped = set(logged.tiers.values()) - set(rules.points)
+        if dropped:
+            raise ValueError(f"the new rules drop tiers {sorted(dropped)} still in use")
+        logged.rules = rules
+    elif kind == "SeriesEventAdded":
+        if data["tournament"] in logged.tiers:
+            raise ValueError(f"tournament {data['tournament']} is counted already")
+        logged.tiers[data["tournament"]] = _tier(logged, data["tier"])
+    elif kind == "SeriesEventTierChanged":
+        if logged.tiers[data["tournament"]] != data["from"]:
+            raise ValueError(f"tournament {data['tournament']} is at tier {logged.tiers[data['tournament']]}")
+        logged.tiers[data["tournament"]] = _tier(logged, data["tier"])
+    elif kind == "SeriesEventRemoved":
+        del logged.tiers[data["tournament"]]
+    else:
+        raise ValueError(f"no series decision is called {kind!r}")
+    return logged
+
+
+def _tier(logged: LoggedSeries, tier: int) -> int:
+    if tier not in logged.rules.points:
+        raise ValueError(f"the points table has no tier {tier}")
+    return tier
+
+
+def _players(events: Mapping[int, tuple[int, dict[str, Any]]], state: fold.State) -> dict[int, series.PlayerId]:
+    """Each entrant as the series names players: `user:<id>`, or `bot:<name>` by the name its
+    registration logged."""
+    names = {
+        entry["data"]["entrant"]: entry["data"].get("name")
+        for _index, entry in events.values() if entry["event"] == "PlayerRegistered" and entry["data"].get("bot")
+    }
+    return {
+        int(key): f"user:{entrant['user']}" if entrant["user"] is not None else f"bot:{names.get(int(key))}"
+        for key, entrant in state["entrants"].items()
+    }
+
+
+def _served_series(series_id: int, fetch: Fetch) -> dict[str, Any]:
+    path = f"series/{series_id}.json"
+    try:
+        served = json.loads(_fetched(fetch, path))
+    except ValueError as error:
+        raise Disagreement(f"{path} is not JSON: {error}") from error
+    if not isinstance(served, dict):
+        raise Disagreement(f"{path} is not a series")
+    return served
+
+
+# --- 6. the ratings ----------------------------------------------------------------------------------
 
 
 def params_parsed(published: bytes) -> dict[str, rmath.Params]:
@@ -646,9 +780,13 @@ def verify_league(
             match_checked(match_id, index, entry, _fetched(fetch, f"matches/{match_id}.jsonl"))
             summary.exports += 1
     changes: dict[int, list[ResultChange]] = {}
+    states: dict[int, fold.State] = {}
     for tournament in sorted(facts.tournament_events):
-        tournament_checked(tournament, facts.tournament_events[tournament], facts.matches, changes, summary)
+        states[tournament] = tournament_checked(tournament, facts.tournament_events[tournament], facts.matches, changes, summary)
     summary.tournaments = len(facts.tournament_events)
+    for series_id in sorted(facts.series_decisions):
+        series_checked(series_id, facts.series_decisions[series_id], states, facts.tournament_events, fetch, summary)
+    summary.series = len(facts.series_decisions)
     for match_changes in changes.values():
         match_changes.sort()
     _ratings_checked(fetch, facts, changes, summary, progress)
