@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -946,15 +946,21 @@ def entries_in_play(user: User) -> dict[str, list[int]]:
 # --- series of tournaments --------------------------------------------------------------------------
 
 
+def _series_rows() -> QuerySet[Series]:
+    """Series with the tournaments they count, in one more query for a whole page of them."""
+    counted = SeriesEvent.objects.select_related("tournament").order_by("tournament_id")
+    return Series.objects.prefetch_related(Prefetch("events", queryset=counted))
+
+
 def series_get(series_id: int) -> Series:
-    found = Series.objects.filter(pk=series_id).first()
+    found = _series_rows().filter(pk=series_id).first()
     if found is None:
         raise not_found("series_not_found", _("There is no series %(series_id)s.") % {"series_id": series_id})
     return found
 
 
 def series_list(*, game: str | None = None, organiser: int | None = None) -> QuerySet[Series]:
-    rows = Series.objects.all().order_by("-id")
+    rows = _series_rows().order_by("-id")
     if game:
         # A slug within its quotes in the list's JSON text (SQLite's JSON has no containment lookup).
         rows = rows.filter(games__icontains=f'"{game}"')
@@ -969,7 +975,7 @@ def series_shown(found: Series) -> SeriesShown:
         {"tournament": event.tournament_id, "tournament_seq": event.tournament.last_seq, "name": event.tournament.name,
          "game": event.tournament.game, "tier": event.tier, "status": event.tournament.status,
          "counted": event.tournament.status == Tournament.Status.FINISHED}
-        for event in SeriesEvent.objects.filter(series=found).select_related("tournament").order_by("tournament_id")
+        for event in found.events.all()
     ]
     return {
         "id": found.pk, "name": found.name, "games": list(found.games), "starts_on": found.starts_on,

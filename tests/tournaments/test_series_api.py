@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tests.conftest import client_for, make_user
@@ -202,3 +204,17 @@ def test_the_openapi_schema_describes_the_series_api():
     assert "put" in paths["/api/series/{series_id}/rules"]
     assert "post" in paths["/api/series/{series_id}/events"]
     assert set(paths["/api/series/{series_id}/events/{tournament_id}"]) >= {"patch", "delete"}
+
+
+def test_a_page_of_series_costs_the_same_queries_however_many_it_holds(setting):
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client_for().get("/api/series").status_code == 200
+        return len(captured)
+
+    one = queries()
+    for number in range(3):
+        more = services.series_create(organiser=setting["organiser"], name=f"S{number}", games=["sequence-stacks"],
+                                      starts_on=TODAY, ends_on=TODAY)
+        services.series_event_add(series_id=more.pk, user=setting["organiser"], tournament_id=setting["other"].pk, tier=1)
+    assert queries() == one
