@@ -11,10 +11,12 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from leaguelog.models import LogPending
+from leaguelog.verify import series_folded
 from server.errors import ApplicationError
 from tests.tournaments.builders import make_tournament
 from tournaments import services
 from tournaments.models import Series, SeriesDecision, SeriesEvent
+from tournaments.series import rules_json
 
 pytestmark = pytest.mark.django_db
 
@@ -178,3 +180,22 @@ def test_the_database_refuses_to_change_a_decision(alice):
         SeriesDecision.objects.filter(pk=decision.pk).update(type="SeriesRulesSet")
     with pytest.raises(DatabaseError), transaction.atomic():
         SeriesDecision.objects.filter(pk=decision.pk).delete()
+
+
+def test_the_decisions_alone_give_the_series_rules_and_tiers(alice, staff):
+    """The rows the writes keep are what the decisions say: the league log's verifier folds the
+    decisions (`leaguelog.verify.series_folded`) and must find the same rules and tiers."""
+    series = a_series(alice)
+    first, second, third = (make_tournament(alice) for _ in range(3))
+    services.series_event_add(series_id=series.pk, user=alice, tournament_id=first.pk, tier=1)
+    services.series_event_add(series_id=series.pk, user=staff, tournament_id=second.pk, tier=3)
+    services.series_event_add(series_id=series.pk, user=alice, tournament_id=third.pk, tier=2)
+    services.series_event_tier_change(series_id=series.pk, user=alice, tournament_id=second.pk, tier=1)
+    services.series_rules_set(series_id=series.pk, user=alice, rules={"points": {"1": [9, 3], "2": [4]}, "best": 1})
+    services.series_event_remove(series_id=series.pk, user=staff, tournament_id=first.pk)
+    stream = {seq: (seq, {"event": kind, "data": data}) for seq, kind, data in decisions(series)}
+    folded = series_folded(series.pk, stream)
+    series.refresh_from_db()
+    assert rules_json(folded.rules) == series.rules
+    assert folded.tiers == dict(SeriesEvent.objects.filter(series=series).values_list("tournament_id", "tier"))
+    assert folded.tiers == {second.pk: 1, third.pk: 2}
