@@ -32,7 +32,8 @@ from leaguelog.notes import parse_verifier_key, verifier_key_for
 from leaguelog.verify import Disagreement, Fetch, FetchError, Summary, verify_league
 from ratings.selectors import game_params
 from server.errors import ApplicationError
-from tournaments.models import TournamentEvent
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Series, TournamentEvent
 
 OWNER = "owner"  # the tables' owner (MIGRATE_DATABASE_URL): the runtime role owns nothing to dump
 DUMP = "database.dump"
@@ -101,6 +102,7 @@ class RestoreReport:
     matches_lost: list[int] = field(default_factory=list)  # logged, not stored
     matches_behind: list[int] = field(default_factory=list)  # logged finished, stored unfinished
     tournaments_behind: dict[int, tuple[int, int]] = field(default_factory=dict)  # id: (stored, logged)
+    series_lost: list[int] = field(default_factory=list)  # logged, not stored
 
     @property
     def ok(self) -> bool:
@@ -123,6 +125,7 @@ def restore_check(*, stdout, stderr) -> RestoreReport:
         report.events_ok = False
     report.matches_lost, report.matches_behind = _matches_ahead_in_the_log()
     report.tournaments_behind = _tournaments_ahead_in_the_log()
+    report.series_lost = _series_lost()
     mirror = selectors.log_mirror()
     marked = None if mirror is None else selectors.mirror_mark(mirror, CHECKPOINT)
     report.mark = None if marked is None else marked[0].size
@@ -131,7 +134,7 @@ def restore_check(*, stdout, stderr) -> RestoreReport:
         report.summary = verify_league(
             database_fetch(), log_key=parse_verifier_key(verifier_key_for(settings.LOG_SIGNING_KEY)),
             witnesses=witnesses, quorum=0, previous_note=None if marked is None else marked[1],
-            matches_lost=report.matches_lost,
+            matches_lost=report.matches_lost, series_lost=report.series_lost,
         )
     except Disagreement as disagreement:
         report.disagreement = str(disagreement)
@@ -149,6 +152,12 @@ def database_fetch() -> Fetch:
             return selectors.checkpoint_served(latest).encode()
         if path == "ratings-params.json":
             return json.dumps({game: dataclasses.asdict(game_params(game)) for game in sorted(ENGINES)}).encode()
+        if path.startswith("series/") and path.endswith(".json"):
+            series = Series.objects.filter(pk=int(path[len("series/"):-len(".json")])).first()
+            if series is None:
+                raise FetchError("no such series stored")
+            # What `GET /api/series/<id>` serves, as far as the verifier reads it (dates as text).
+            return json.dumps(tournament_selectors.series_with_standings(series), default=str).encode()
         if path.startswith("matches/") and path.endswith(".jsonl"):
             match = Match.objects.filter(pk=int(path[len("matches/"):-len(".jsonl")])).first()
             if match is None:
@@ -170,6 +179,14 @@ def _matches_ahead_in_the_log() -> tuple[list[int], list[int]]:
     logged = set(LogEntry.objects.filter(kind="match", part=0).values_list("source_id", flat=True))
     stored = dict(Match.objects.filter(pk__in=logged).values_list("pk", "status"))
     return sorted(logged - stored.keys()), sorted(pk for pk, status in stored.items() if status != "finished")
+
+
+def _series_lost() -> list[int]:
+    """Series whose decisions are logged but whose rows the database no longer holds."""
+    logged = set()
+    for body in LogEntry.objects.filter(kind="series_decision", part=0).values_list("body", flat=True).iterator():
+        logged.add(json.loads(bytes(body))["series"])
+    return sorted(logged - set(Series.objects.filter(pk__in=logged).values_list("pk", flat=True)))
 
 
 def _tournaments_ahead_in_the_log() -> dict[int, tuple[int, int]]:

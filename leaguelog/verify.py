@@ -484,10 +484,14 @@ class LoggedSeries:
 def series_checked(
     series_id: int, stream: Mapping[int, tuple[int, dict[str, Any]]], states: Mapping[int, fold.State],
     tournament_events: Mapping[int, Mapping[int, tuple[int, dict[str, Any]]]], fetch: Fetch, summary: Summary,
+    *, lost: bool = False,
 ) -> None:
     """The series' decisions follow, and the standings the server serves for it are those its
-    logged rules and tiers give from its tournaments' folded final standings."""
+    logged rules and tiers give from its tournaments' folded final standings (unless it is `lost`)."""
     logged = series_folded(series_id, stream)
+    if lost:
+        summary.notes.append(f"series {series_id}: its standings not compared: the server lost it in a restore")
+        return
     served = _served_series(series_id, fetch)
     heads = {event["tournament"]: event.get("tournament_seq") for event in served.get("events", [])}
     behind = [t for t in logged.tiers if t not in states or heads.get(t) != states[t]["last_seq"]]
@@ -750,12 +754,13 @@ def _fetched(fetch: Fetch, path: str) -> bytes:
 def verify_league(
     fetch: Fetch, *, log_key: VerifierKey, witnesses: Sequence[VerifierKey] = (), quorum: int = 0,
     previous_note: str | None = None, check_matches: bool = True, progress: Progress = no_progress,
-    matches_lost: Collection[int] = (),
+    matches_lost: Collection[int] = (), series_lost: Collection[int] = (),
 ) -> Summary:
     """Verifies everything the log served through `fetch` holds (see the module docstring);
     the Summary of what was checked, or Disagreement at the first thing that does not verify.
     `matches_lost`: logged matches whose events the server no longer holds (a restore from before
-    they were played), whose exports are not asked for; a note names how many."""
+    they were played), whose exports are not asked for; a note names how many. `series_lost`: logged
+    series the server no longer holds (the same), whose standings are not asked for."""
     checkpoint = checkpoint_opened(_fetched(fetch, "checkpoint").decode("utf-8", "replace"), log_key, witnesses, quorum)
     previous = None
     if previous_note is not None:
@@ -785,7 +790,8 @@ def verify_league(
         states[tournament] = tournament_checked(tournament, facts.tournament_events[tournament], facts.matches, changes, summary)
     summary.tournaments = len(facts.tournament_events)
     for series_id in sorted(facts.series_decisions):
-        series_checked(series_id, facts.series_decisions[series_id], states, facts.tournament_events, fetch, summary)
+        series_checked(series_id, facts.series_decisions[series_id], states, facts.tournament_events, fetch, summary,
+                       lost=series_id in series_lost)
     summary.series = len(facts.series_decisions)
     for match_changes in changes.values():
         match_changes.sort()

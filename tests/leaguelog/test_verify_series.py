@@ -11,7 +11,8 @@ import pytest
 from django.utils import timezone
 
 from leaguelog import services as log_services
-from leaguelog.verify import verify_league
+from leaguelog.backup import _series_lost, database_fetch
+from leaguelog.verify import FetchError, verify_league
 from tests.conftest import make_user
 from tests.leaguelog.test_verify_league import LOG_KEY, client_fetch, failure, relogged
 from tests.tournaments.series_builders import finished_in_order
@@ -93,3 +94,20 @@ def test_standings_served_ahead_of_the_checkpoint_are_noted_not_compared(league,
         f"series {league['series']}: the server's standings are of decisions or results after the log's checkpoint: "
         f"not compared (its decisions were checked)"
     ]
+
+
+def test_the_database_serves_a_series_to_the_restore_check_as_the_api_does(league):
+    summary = verify_league(database_fetch(), log_key=LOG_KEY, check_matches=False)
+    assert summary.series == 1 and not summary.notes
+
+
+def test_a_series_lost_in_a_restore_is_noted_not_fetched(league):
+    def fetch(path: str) -> bytes:
+        if path.startswith("series/"):
+            raise FetchError("served with status 404")
+        return client_fetch()(path)
+
+    assert f"series/{league['series']}.json: served with status 404" in failure(fetch, check_matches=False)
+    summary = verify_league(fetch, log_key=LOG_KEY, check_matches=False, series_lost=[league["series"]])
+    assert summary.notes == [f"series {league['series']}: its standings not compared: the server lost it in a restore"]
+    assert _series_lost() == []

@@ -38,6 +38,9 @@ def _lines(report: RestoreReport) -> list[str]:
     for tournament, (stored, logged) in report.tournaments_behind.items():
         lines.append(f"restore_check: tournament {tournament}: events 1-{stored} stored, the log holds up to {logged}: "
                      "do not resume it (its next events would contradict the log)")
+    if report.series_lost:
+        lines.append(f"restore_check: {len(report.series_lost)} logged series lost from the database "
+                     f"(made after the backup; their decisions stay in the log): {report.series_lost}")
     if not report.events_ok:
         lines.append("FAILED: verify_events --all found mismatches (above)")
     if report.disagreement is not None:
