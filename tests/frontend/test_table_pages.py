@@ -150,6 +150,8 @@ def test_each_table_page_as_player_and_spectator(pages, person, game):
         for who in (person["username"], None):
             page = open_table(pages, running, width, who)
             page.wait_for_selector("#table[data-status=finished]")
+            # The page knows the status from its first load; the log's lines come after, with the events.
+            page.wait_for_selector("#log-list li")
             pages.screenshot(page, f"finished-{width}-{'player' if who else 'spectator'}")
             check_finished(page, game)
             assert not boxes_inside(page, ".match > *", ".match"), boxes_inside(page, ".match > *", ".match")

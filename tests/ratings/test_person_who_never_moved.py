@@ -12,6 +12,7 @@ import time
 import pytest
 from django.conf import settings
 
+from games.bots import BOTS, STRONG_BOT
 from games.models import Event, Match, Seat
 from ratings.models import Rating, RatingEntry
 from ratings.services import match_rate
@@ -101,9 +102,10 @@ def test_the_profile_page_shows_who_never_made_a_move(alice, bob):
 needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (set REDIS_URL)")
 
 
-def play_while_others_wait(match_id: int, players: dict[int, object], *, timeout: float = 180.0) -> None:
-    """The given seats play random legal moves over the API whenever it is their turn; the other
-    seats are left to the worker (their clock, then the fallback bot), until the match ends."""
+def play_while_others_wait(match_id: int, players: dict[int, object], *, timeout: float = 180.0, strong: bool = False) -> None:
+    """The given seats play random legal moves over the API whenever it is their turn (or, with
+    `strong`, the game's strong bot's choices); the other seats are left to the worker (their
+    clock, then the fallback bot), until the match ends."""
     clients = {seat: client_for(user) for seat, user in players.items()}
     watcher = client_for()
     rng = random.Random(match_id)
@@ -120,7 +122,9 @@ def play_while_others_wait(match_id: int, players: dict[int, object], *, timeout
         own = clients[seat].get(f"/api/matches/{match_id}/view").json()
         if not own["legal_moves"]:
             continue
-        body = {"move": rng.choice(own["legal_moves"]), "expected_seq": own["seq"]}
+        move = (BOTS[own["view"]["game"]][STRONG_BOT[own["view"]["game"]]].choose(own["view"], own["legal_moves"], rng)
+                if strong else rng.choice(own["legal_moves"]))
+        body = {"move": move, "expected_seq": own["seq"]}
         answer = clients[seat].post(f"/api/matches/{match_id}/moves", body, format="json")
         assert answer.status_code in (200, 409), answer.json()  # 409: the clock moved first
     raise AssertionError("the match did not end")
@@ -145,7 +149,9 @@ def test_a_second_account_that_never_moves_on_a_5_second_clock_farms_no_rating()
     farmer, second, rival = make_user("farmer"), make_user("second"), make_user("rival")
     with celery_worker():
         farmed = open_rated_table(farmer, second, clock_seconds=5)
-        play_while_others_wait(farmed, {0: farmer})
+        # Played well, so that the game lasts until the silent seat has timed out often enough to
+        # be abandoned: random moves ended the team's game before that once (tests/FLAKES.md).
+        play_while_others_wait(farmed, {0: farmer}, strong=True)
         normal = open_rated_table(farmer, rival, clock_seconds=None)
         play_while_others_wait(normal, {0: farmer, 1: rival})
         # The task of the later match rates every unrated match of the ladder that ended before it.
