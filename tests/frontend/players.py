@@ -37,7 +37,8 @@ def diagnosis(page: Page) -> str:
     """What the page shows, for a failure message."""
     return json.dumps(page.evaluate(
         "() => ({seq: cardLeagueTable.state.seq, status: cardLeagueTable.state.status,"
-        " busy: cardLeagueTable.state.busy, refused: cardLeagueTable.state.lastRefusal || null, connection: cardLeagueTable.state.connection,"
+        " busy: cardLeagueTable.state.busy, refused: cardLeagueTable.state.lastRefusal,"
+        " connection: cardLeagueTable.state.connection,"
         " to_act: cardLeagueTable.state.view && cardLeagueTable.state.view.to_act,"
         " phase: cardLeagueTable.state.view && cardLeagueTable.state.view.phase,"
         " legal: cardLeagueTable.state.legal, flash: document.getElementById('flash').innerText,"
