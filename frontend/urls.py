@@ -30,4 +30,6 @@ urlpatterns = [
     path("rules/<slug:game>", views.rules, name="rules"),
     path("tournaments", views.tournaments, name="tournaments"),
     path("tournaments/<int:tournament_id>", views.tournament, name="tournament"),
+    path("series", views.series_list, name="series-list-page"),
+    path("series/<int:series_id>", views.series, name="series-page"),
 ]

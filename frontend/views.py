@@ -687,3 +687,30 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
             else {rule: str(sentence) for rule, sentence in tournament_selectors.RULE_SENTENCES.items()},
         },
     })
+
+
+@ensure_csrf_cookie
+@require_GET
+def series_list(request: HttpRequest) -> HttpResponse:
+    """Series of tournaments: the list, and a form to create one."""
+    return _page(request, "frontend/series_list.html")
+
+
+@ensure_csrf_cookie
+@require_GET
+@replica_reads
+def series(request: HttpRequest, series_id: int) -> HttpResponse:
+    """One series: its points table, the tournaments it counts and its standings, read from the API."""
+    try:
+        found = tournament_selectors.series_get(series_id)
+    except ApplicationError:
+        raise Http404("No such series.") from None
+    user = request.user
+    return _page(request, "frontend/series.html", {
+        "series": found,
+        "series_data": {
+            "id": found.pk,
+            # Only shows the form: the API checks every change itself (403 not_series_organiser).
+            "can_edit": user.is_authenticated and (user.pk == found.organiser_id or user.is_staff),
+        },
+    })
