@@ -1,0 +1,139 @@
+"""Series pages: a series of three finished tournaments of bots (best two of three count) read by
+anyone at 1280 and 390 px, in English and Welsh; its organiser adds a fourth tournament from the
+page; a series started from the list's form."""
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+import pytest
+
+from tests.frontend.conftest import log_in, needs_chromium, unique
+from tests.frontend.test_accessibility import _PAST_EDGE, _SERIOUS, AXE, AXE_PATH, PHONE, _finished
+from tests.frontend.test_tournament_pages import bots_tournament, organiser_api
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+
+@pytest.fixture(scope="module")
+def series(live_server_url) -> dict:
+    """Three finished Ten tournaments of the same four bots at tiers 1 to 3, best two counting, and a
+    fourth finished one the organiser may add. Ten of one round: the quickest to finish by itself."""
+    base = live_server_url
+    events = [bots_tournament(base, ["run_builder", "random"] * 2, name=f"Series night {n}", game="ten",
+                              format="swiss", options={"rounds": 1}, clock_seconds=30) for n in range(1, 5)]
+    for event in events:
+        _finished(base, event["id"])
+    today = dt.date.today()
+    with organiser_api(base) as api:
+        username = api.get("/api/auth/me").json()["username"]
+        created = api.post("/api/series", json={
+            "name": "Winter circuit", "games": ["ten"], "rules": {"best": 2},
+            "starts_on": str(today - dt.timedelta(days=1)), "ends_on": str(today + dt.timedelta(days=1)),
+        })
+        assert created.status_code == 201, created.text
+        for tier, event in enumerate(events[:3], start=1):
+            added = api.post(f"/api/series/{created.json()['id']}/events", json={"tournament": event["id"], "tier": tier})
+            assert added.status_code == 201, added.text
+    return {"id": created.json()["id"], "organiser": username, "events": [e["id"] for e in events]}
+
+
+@pytest.fixture(scope="module")
+def axe_script():
+    if not AXE.exists():
+        if os.environ.get("CI"):
+            pytest.fail("axe-core is missing: run `npm ci` (make test-all does)")
+        pytest.skip("axe-core is not installed: run `npm ci`")
+    return AXE
+
+
+def _open(pages, axe_script, *, width: int, locale: str = "en-GB"):
+    page = pages.open(width=width, height=900, mobile=width == PHONE, locale=locale)
+    page.context.route(f"**{AXE_PATH}", lambda route: route.fulfill(path=str(axe_script), content_type="application/javascript"))
+    return page
+
+
+def _fits_and_passes_axe(page, width: int) -> None:
+    page.add_script_tag(url=AXE_PATH)
+    assert page.evaluate(_SERIOUS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, page.evaluate(_PAST_EDGE, width)
+
+
+@pytest.mark.parametrize("width", [1280, PHONE])
+def test_anyone_reads_the_standings_with_each_result_marked(pages, series, axe_script, width):
+    page = _open(pages, axe_script, width=width)
+    page.goto(f"/series/{series['id']}")
+    page.wait_for_selector("#standings tbody tr")
+    rows = page.locator("#standings tbody tr")
+    assert rows.count() == 4  # the same four bots in every event: one row each
+    # Three results each, best two counting: every row has one dropped, said in words.
+    for index in range(4):
+        row = rows.nth(index)
+        assert row.locator("li[data-mark=counting] .mark").all_inner_texts() == ["counting", "counting"]
+        assert row.locator("li[data-mark=dropped] .mark").all_inner_texts() == ["dropped"]
+    totals = [float(t.replace(",", "")) for t in page.locator("#standings td.total").all_inner_texts()]
+    assert totals == sorted(totals, reverse=True) and totals[0] > 0
+    assert page.locator("#events li.series-event a[href^='/tournaments/']").count() == 3
+    assert page.locator("#points").get_by_text("best 2 results count").count() == 1
+    assert page.locator("#event-form").count() == 0  # an anonymous visitor changes nothing
+    assert page.locator(".nav-links a[aria-current=page]").inner_text() == "Series"
+    # Series joined the navigation without a row of its own on a phone: the six links share one.
+    assert page.evaluate("new Set([...document.querySelectorAll('.nav-links a')].map((a) => a.offsetTop)).size") == 1
+    _fits_and_passes_axe(page, width)
+    pages.screenshot(page, f"series-{width}")
+
+
+def test_the_series_pages_in_welsh(pages, series, axe_script):
+    page = _open(pages, axe_script, width=PHONE, locale="cy")
+    page.goto(f"/series/{series['id']}")
+    page.wait_for_selector("#standings tbody tr")
+    assert page.locator("html").get_attribute("lang") == "cy"
+    marks = set(page.locator("#standings .mark").all_inner_texts())
+    assert marks and not marks & {"counting", "dropped", "void"}
+    _fits_and_passes_axe(page, PHONE)
+    pages.screenshot(page, "series-cy")
+    page.goto("/series")
+    page.wait_for_selector(f"#series-list li[data-series='{series['id']}']")
+    _fits_and_passes_axe(page, PHONE)
+
+
+def test_the_organiser_adds_a_tournament_and_the_standings_follow(pages, series, axe_script):
+    page = _open(pages, axe_script, width=1280)
+    log_in(page, series["organiser"])
+    page.goto(f"/series/{series['id']}")
+    page.wait_for_selector("#standings tbody tr")
+    before = page.locator("#standings td.total").all_inner_texts()
+    page.get_by_label("Tournament number").fill(str(series["events"][3]))
+    page.get_by_label("Tier", exact=True).select_option("1")
+    page.get_by_role("button", name="Add it to the series").click()
+    page.wait_for_selector(f"#events li[data-tournament='{series['events'][3]}']")
+    assert page.locator(f"#standings li[data-event='{series['events'][3]}']").count() == 4
+    assert page.locator("#standings td.total").all_inner_texts() != before
+    _fits_and_passes_axe(page, 1280)
+    pages.screenshot(page, "series-organiser")
+    # Twice is refused: the page says the API's message (409 already_in_series) and goes on.
+    page.get_by_label("Tournament number").fill(str(series["events"][3]))
+    page.get_by_role("button", name="Add it to the series").click()
+    page.wait_for_selector(f"#flash [role=alert]:has-text('already counts tournament {series['events'][3]}')")
+    pages.errors[:] = [error for error in pages.errors if "409" not in error]  # the browser's own line for it
+    # And out again: the standings are back to the three tournaments'.
+    page.locator(f"#events li[data-tournament='{series['events'][3]}']").get_by_role("button", name="Remove").click()
+    page.wait_for_selector(f"#events li[data-tournament='{series['events'][3]}']", state="detached")
+    assert page.locator("#standings td.total").all_inner_texts() == before
+
+
+def test_a_person_starts_a_series_from_the_list(pages, series, axe_script):
+    page = _open(pages, axe_script, width=PHONE)
+    log_in(page, series["organiser"])
+    page.goto("/series")
+    page.wait_for_selector(f"#series-list li[data-series='{series['id']}']")
+    name = unique("Spring cup ")
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Results that count for each player").fill("3")
+    _fits_and_passes_axe(page, PHONE)
+    pages.screenshot(page, "series-list")
+    page.get_by_role("button", name="Create the series").click()
+    page.wait_for_url("**/series/*")
+    page.wait_for_selector("#events :text('No tournaments yet.')")
+    assert page.locator("h1").inner_text() == name
+    assert page.locator("#event-form").count() == 1
