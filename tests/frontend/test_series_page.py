@@ -17,11 +17,10 @@ pytestmark = [pytest.mark.browser, needs_chromium]
 
 @pytest.fixture(scope="module")
 def series(live_server_url) -> dict:
-    """Three finished Ten tournaments of the same four bots at tiers 1 to 3, best two counting, and a
-    fourth finished one the organiser may add. Ten of one round: the quickest to finish by itself."""
+    """Three finished Ten tournaments of the same four bots at tiers 1 to 3, best two counting. Ten of
+    one round: the quickest to finish by itself."""
     base = live_server_url
-    events = [bots_tournament(base, ["run_builder", "random"] * 2, name=f"Series night {n}", game="ten",
-                              format="swiss", options={"rounds": 1}, clock_seconds=30) for n in range(1, 5)]
+    events = [_night(base, n) for n in range(1, 4)]
     for event in events:
         _finished(base, event["id"])
     today = dt.date.today()
@@ -35,7 +34,12 @@ def series(live_server_url) -> dict:
         for tier, event in enumerate(events[:3], start=1):
             added = api.post(f"/api/series/{created.json()['id']}/events", json={"tournament": event["id"], "tier": tier})
             assert added.status_code == 201, added.text
-    return {"id": created.json()["id"], "organiser": username, "events": [e["id"] for e in events]}
+    return {"id": created.json()["id"], "organiser": username, "events": [e["id"] for e in events], "base": base}
+
+
+def _night(base: str, number: int) -> dict:
+    return bots_tournament(base, ["run_builder", "random"] * 2, name=f"Series night {number}", game="ten",
+                           format="swiss", options={"rounds": 1}, clock_seconds=30)
 
 
 @pytest.fixture(scope="module")
@@ -97,28 +101,53 @@ def test_the_series_pages_in_welsh(pages, series, axe_script):
     _fits_and_passes_axe(page, PHONE)
 
 
+# Every status the series page shows, and proof that it stayed one document (it changed by itself).
+RECORD_STATUSES = """() => {
+  window.__sameDocument = true;
+  window.__statuses = [];
+  const node = document.getElementById('series');
+  new MutationObserver(() => window.__statuses.push(node.dataset.status)).observe(node, { attributes: true });
+}"""
+
+
 def test_the_organiser_adds_a_tournament_and_the_standings_follow(pages, series, axe_script):
+    """A fourth night, still being played when it is added at tier 1: the page follows it to its end."""
     page = _open(pages, axe_script, width=1280)
     log_in(page, series["organiser"])
+    fourth = str(_night(series["base"], 4)["id"])
     page.goto(f"/series/{series['id']}")
     page.wait_for_selector("#standings tbody tr")
+    page.evaluate(RECORD_STATUSES)
     before = page.locator("#standings td.total").all_inner_texts()
-    page.get_by_label("Tournament number").fill(str(series["events"][3]))
+    page.get_by_label("Tournament number").fill(fourth)
     page.get_by_label("Tier", exact=True).select_option("1")
     page.get_by_role("button", name="Add it to the series").click()
-    page.wait_for_selector(f"#events li[data-tournament='{series['events'][3]}']")
-    assert page.locator(f"#standings li[data-event='{series['events'][3]}']").count() == 4
-    assert page.locator("#standings td.total").all_inner_texts() != before
+    page.wait_for_selector(f"#events li[data-tournament='{fourth}']")
+    # Its results arrive by themselves (the page polls while it runs), one for each of the four bots.
+    page.wait_for_function("(id) => document.querySelectorAll(`#standings li[data-event='${id}']`).length === 4",
+                           arg=fourth, timeout=60_000)
+    assert page.evaluate("window.__sameDocument")
+    # Live while it ran (a night of Ten takes about ten seconds, its adding two), then settled.
+    statuses = page.evaluate("window.__statuses")
+    assert "live" in statuses and statuses[-1] == "settled", statuses
+    added = page.locator("#standings td.total").all_inner_texts()
+    assert added != before
     _fits_and_passes_axe(page, 1280)
     pages.screenshot(page, "series-organiser")
+    # Down to tier 3: its points shrink, and so do the totals.
+    row = page.locator(f"#events li[data-tournament='{fourth}']")
+    row.get_by_label("Tier of Series night 4").select_option("3")
+    row.get_by_role("button", name="Change the tier").click()
+    page.wait_for_selector(f"#events li[data-tournament='{fourth}'] .event-meta:has-text('tier 3')")
+    assert page.locator("#standings td.total").all_inner_texts() != added
     # Twice is refused: the page says the API's message (409 already_in_series) and goes on.
-    page.get_by_label("Tournament number").fill(str(series["events"][3]))
+    page.get_by_label("Tournament number").fill(fourth)
     page.get_by_role("button", name="Add it to the series").click()
-    page.wait_for_selector(f"#flash [role=alert]:has-text('already counts tournament {series['events'][3]}')")
+    page.wait_for_selector(f"#flash [role=alert]:has-text('already counts tournament {fourth}')")
     pages.errors[:] = [error for error in pages.errors if "409" not in error]  # the browser's own line for it
     # And out again: the standings are back to the three tournaments'.
-    page.locator(f"#events li[data-tournament='{series['events'][3]}']").get_by_role("button", name="Remove").click()
-    page.wait_for_selector(f"#events li[data-tournament='{series['events'][3]}']", state="detached")
+    page.locator(f"#events li[data-tournament='{fourth}']").get_by_role("button", name="Remove").click()
+    page.wait_for_selector(f"#events li[data-tournament='{fourth}']", state="detached")
     assert page.locator("#standings td.total").all_inner_texts() == before
 
 

@@ -71,7 +71,7 @@ function tierSelect(series, chosen, attrs) {
 function eventRow(series, event) {
   const name = h("a", { href: `/tournaments/${event.tournament}` }, event.name);
   const row = h("li", { class: "series-event", "data-tournament": String(event.tournament) },
-    h("div", {}, name, " ", h("span", { class: "muted small" }, `#${event.tournament} · ${tierText(event.tier)}`), " ",
+    h("div", {}, name, " ", h("span", { class: "muted small event-meta" }, `#${event.tournament} · ${tierText(event.tier)}`), " ",
       h("span", { class: `status-pill status-${event.status}` }, STATUS[event.status] || event.status)));
   if (data.can_edit) {
     const select = tierSelect(series, event.tier, { "aria-label": interpolate(gettext("Tier of %(name)s"), { name: event.name }),
