@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any, TypedDict
 
+from tournaments.series import SeriesResultJson
+
 
 class TournamentSummary(TypedDict):
     id: int
@@ -257,17 +259,6 @@ class SeriesShown(TypedDict):
     events: list[SeriesEventShown]
 
 
-class SeriesResultShown(TypedDict):
-    event: int
-    tier: int
-    field_size: int
-    place: int
-    shared: int
-    status: str
-    points: str
-    mark: str
-
-
 class SeriesStandingShown(TypedDict):
     rank: int
     player: str
@@ -276,7 +267,7 @@ class SeriesStandingShown(TypedDict):
     played: int
     counting: int
     head_to_head: int
-    results: list[SeriesResultShown]
+    results: list[SeriesResultJson]  # as tournaments.series gives each result
 
 
 class SeriesWithStandings(SeriesShown):

@@ -166,7 +166,7 @@ class Pages:
     def open(self, *, width: int = 1280, height: int = 900, mobile: bool = False, permissions=None,
              locale: str | None = None, motion: bool = False):
         """A page as a new person's browser. It asks for reduced motion unless `motion`: the cards'
-        animations cost a whole match about a quarter of its CPU (measured: 47 CPU-s against 37 for
+        animations cost a whole match about a fifth of its CPU (measured: 47 CPU-s against 37 for
         a match of Split), and only the tests of the motion itself look at them."""
         context = self.browser.new_context(
             base_url=self.base_url, viewport={"width": width, "height": height}, is_mobile=mobile,

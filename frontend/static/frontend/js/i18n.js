@@ -10,7 +10,7 @@ export const interpolate = (format, values) => globalThis.interpolate(format, va
 export const language = () => document.documentElement.lang || "en-GB";
 // Numbers, dates and times in the reader's language and the browser's time zone.
 // One formatter per language and options: making one is dear (a table's board formats hundreds of
-// numbers a move, and making their formatters took 1.3 s of a 40-move match's main thread, bench/motion.py).
+// numbers a move, and making their formatters took 1.3 s of a 40-move match's main thread in bench/motion.py's profile at ×4 throttling).
 const numberFormats = new Map();
 export const formatNumber = (value, options) => {
   const key = `${language()} ${options ? JSON.stringify(options) : ""}`;
