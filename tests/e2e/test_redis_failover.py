@@ -169,8 +169,9 @@ async def _follow_all(followers: list[Follower], stop_at: float) -> None:
 
 def _play_as(user, match_id: int, base: str, *, unhurried_until=None) -> int:
     """Logs in as `user` and plays its seat to the end over HTTP (the fast lane); the moves made.
-    Until `unhurried_until()` holds, a move every 0.2 s, as a person plays: a match played out in
-    one second can end before a busy machine's servers have followed the failover."""
+    Until `unhurried_until()` holds, each move waits up to 2 s for it, as a person thinks: a match
+    played out in seconds ended before a busy machine's servers had followed the failover (at a
+    fixed 0.2 s a move, The Game's 35 moves took 8 s: tests/FLAKES.md)."""
     with httpx.Client(base_url=base, timeout=10) as client:
         login = client.post("/api/auth/login", json={"username": user.username, "password": "correct horse battery"})
         assert login.status_code == 200, login.text
@@ -187,8 +188,9 @@ def _play_as(user, match_id: int, base: str, *, unhurried_until=None) -> int:
                 answer = client.post(f"/api/matches/{match_id}/moves", json={"move": view["legal_moves"][0]})
                 assert answer.status_code == 200, answer.text
                 moves += 1
-                if unhurried_until is not None and not unhurried_until():
-                    time.sleep(0.2)
+                thinking = time.monotonic() + 2
+                while unhurried_until is not None and not unhurried_until() and time.monotonic() < thinking:
+                    time.sleep(0.1)
             else:
                 time.sleep(0.05)  # the bot's turn
 

@@ -96,10 +96,13 @@ def test_a_whole_match_in_the_screen_reader_mode(pages, game):
         state = table_state(page)
         if moves == 0:
             read_every_key(page)
+            list_top = page.locator("#all-moves").bounding_box()["y"]
             box.fill("frobnicate the widget")
             box.press("Enter")
             heard = hear(page, re.compile("No legal move matches “frobnicate the widget”. Closest: "))
             assert any(list_text(page, legal) in heard for legal in state["legal"])
+            # A longer line said does not move the list under a pointer about to press a move.
+            assert page.locator("#all-moves").bounding_box()["y"] == list_top
             assert table_state(page)["seq"] == state["seq"]
             pages.screenshot(page, "keys")
             # A frame that changes no move (here an update with nothing new, as a table fact's hint
