@@ -16,3 +16,8 @@ _SHARE = {"thorough": 1, "ci": 4, "fast": 4}
 def sweep_size(full: int) -> int:
     """The size of a sweep whose `thorough` size is `full`, in this run's profile."""
     return full // _SHARE.get(os.environ.get("HYPOTHESIS_PROFILE", "fast"), 4)
+
+
+def at_full_size() -> bool:
+    """Whether this run is `make test-thorough`'s, where the long tests take their full size."""
+    return os.environ.get("HYPOTHESIS_PROFILE", "fast") == "thorough"
