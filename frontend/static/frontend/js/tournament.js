@@ -6,6 +6,7 @@ import { bracketLabel, drawBracket } from "./bracket.js";
 import { flash, h, rerender } from "./dom.js";
 import { countText, formatDateTime, formatFixed, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { contributionKey, shuffleContribution, spectatorText } from "./matches.js";
+import { followTournament, resultText as sharedResultText } from "./tournament-live.js";
 
 const data = pageData("tournament-data");
 const games = pageData("games-data");
@@ -18,7 +19,6 @@ const STATUS = {
   registration: gettext("Open for registration"), running: pgettext("tournament", "Running"),
   finished: pgettext("tournament", "Finished"), cancelled: pgettext("tournament", "Cancelled"),
 };
-const POLL_MS = { registration: 3000, running: 1000 };
 
 const el = {
   summary: document.getElementById("t-summary"),
@@ -37,7 +37,7 @@ const el = {
 };
 
 const state = {
-  summary: null, entrants: [], rounds: [], standings: [], bracket: null, calendar: null, feed: 0, busy: false,
+  summary: null, entrants: [], rounds: [], standings: [], bracket: null, calendar: null, busy: false,
   missedCheckIn: new Set(), // entrants out because they had not checked in (their status says only "withdrawn")
 };
 
@@ -151,25 +151,21 @@ async function contributeToShuffles() {
   }
 }
 
-async function follow() {
-  try {
-    let fresh = [];
-    for (;;) {
-      const feed = await get(`tournaments/${id}/events`, { after: state.feed, limit: 500 });
-      fresh = fresh.concat(feed.events);
-      state.feed = feed.next;
-      if (feed.next >= feed.head || !feed.events.length) break;
-    }
-    const opening = !state.summary;
-    noteCheckIns(fresh);
-    if (fresh.length || opening) await load();
-    appendActivity(fresh);
-    if (!opening) tellMe(fresh);
-  } catch (err) {
-    flash(interpolate(gettext("The tournament could not be loaded: %(error)s"), { error: err.message }), "error");
-  }
-  const wait = POLL_MS[state.summary ? state.summary.status : "running"];
-  if (wait) setTimeout(follow, document.visibilityState === "visible" ? wait : wait * 5);
+// The feed is read by the module shared with the venue screen (tournament-live.js).
+function follow() {
+  followTournament({
+    id,
+    status: () => state.summary && state.summary.status,
+    async onEvents(fresh, opening) {
+      noteCheckIns(fresh);
+      if (fresh.length || opening) await load();
+      appendActivity(fresh);
+      if (!opening) tellMe(fresh);
+    },
+    onError(err) {
+      flash(interpolate(gettext("The tournament could not be loaded: %(error)s"), { error: err.message }), "error");
+    },
+  });
 }
 
 // --- drawing --------------------------------------------------------------------------------------
@@ -413,27 +409,13 @@ function renderStandings() {
 }
 
 function resultText(table) {
-  const result = table.result;
-  if (!result) return null;
-  const gone = result.forfeited && result.forfeited.length
-    ? ` (${interpolate(gettext("%(names)s forfeited"), { names: result.forfeited.map((entrant) => nameOf(entrant)).join(", ") })})` : "";
-  if (result.team_score !== null && result.team_score !== undefined) {
-    return countText(ngettext("%(count)s card left", "%(count)s cards left", result.team_score), result.team_score) + gone;
-  }
-  const ranks = result.ranks || [];
-  const seats = table.seats;
-  if (seats.length === 2) {
-    if (ranks[0] === ranks[1]) {
-      // A drawn bracket match still sends one player on: the higher seed (single_elimination.py).
+  return sharedResultText(table, {
+    nameOf,
+    advancing: () => {
       const match = table.bracket && state.bracket ? state.bracket.matches.find((m) => m.id === table.bracket) : null;
-      const through = match && typeof match.winner === "number" ? nameOf(match.winner) : null;
-      return (through ? interpolate(gettext("Draw: %(name)s advances (higher seed)"), { name: through })
-        : pgettext("result", "Draw")) + gone;
-    }
-    return interpolate(gettext("%(name)s won"), { name: seats[ranks[0] < ranks[1] ? 0 : 1].name }) + gone;
-  }
-  return seats.map((seat, i) => ({ seat, rank: ranks[i] })).sort((a, b) => a.rank - b.rank)
-    .map(({ seat, rank }) => `${formatNumber(rank)}. ${seat.name}`).join(", ") + gone;
+      return match && typeof match.winner === "number" ? nameOf(match.winner) : null;
+    },
+  });
 }
 
 function tableLink(table) {
