@@ -32,6 +32,8 @@ const CUES = {
     [0.36, 1046.5, 0.9, "triangle", 0.45]],
   // A loss: three falling notes, A4 F4 D4, slower and softer.
   loss: [[0, 440, 0.35, "sine", 0.35], [0.26, 349.23, 0.35, "sine", 0.32], [0.52, 293.66, 0.9, "sine", 0.3]],
+  // A round's time is up (the venue screen): three strikes of a bell, A5 A5 E5, heard across a room.
+  time: [[0, 880, 0.6, "triangle", 0.5], [0.5, 880, 0.6, "triangle", 0.5], [1, 659.25, 1.4, "triangle", 0.5]],
 };
 // The events that put a card down, take one or turn one up, in any of the games.
 const CARD_EVENTS = new Set([
@@ -179,6 +181,38 @@ export function tableSound({ volume, seated }) {
   for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, unlock, { capture: true });
   show();
   return { button, heard };
+}
+
+/**
+ * A page's sound switch for one cue (the venue screen's "time is up"): off until someone presses
+ * it, which is also the gesture browsers ask for before they play. `volume`: the account's
+ * sound_volume, or null for an anonymous reader (this browser's volume). `ring(cue)` plays the cue
+ * if the switch is on and logs it in window.cardLeagueSound.log either way, as the table's do.
+ */
+export function soundSwitch({ volume }) {
+  const level = volume !== null && volume !== undefined ? volume : stored(VOLUME_KEY) ?? DEFAULT_VOLUME;
+  let on = false;
+  const button = h("button", { type: "button", class: "btn sound-toggle", id: "sound-switch", "data-key": "sound", onclick: toggle });
+
+  function show() {
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.replaceChildren(speaker(!on), " ", on ? gettext("Sound on") : gettext("Sound off"));
+    heardLog.volume = on ? level || DEFAULT_VOLUME : 0;
+  }
+
+  function toggle() {
+    on = !on;
+    if (on) unlock();
+    show();
+  }
+
+  function ring(cue) {
+    const played = on && play([cue], level || DEFAULT_VOLUME);
+    heardLog.log.push({ cue, audible: played, on });
+  }
+
+  show();
+  return { button, ring };
 }
 
 // A loudspeaker, with sound waves or, muted, a cross.
