@@ -30,6 +30,8 @@ urlpatterns = [
     path("rules/<slug:game>", views.rules, name="rules"),
     path("tournaments", views.tournaments, name="tournaments"),
     path("tournaments/<int:tournament_id>", views.tournament, name="tournament"),
+    path("tournaments/<int:tournament_id>/screen", views.tournament_screen, name="tournament-screen"),
+    path("tournaments/<int:tournament_id>/print/<slug:kind>", views.tournament_print, name="tournament-print"),
     path("series", views.series_list, name="series-list-page"),
     path("series/<int:series_id>", views.series, name="series-page"),
 ]

@@ -32,7 +32,7 @@ from accounts import services as account_services
 from accounts.avatars import AVATAR_VARIANTS, avatar_svg
 from accounts.models import User
 from chat import selectors as chat_selectors
-from frontend import rulebook
+from frontend import rulebook, venue
 from frontend.forms import (
     AccountDeleteForm,
     AvatarForm,
@@ -713,4 +713,61 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
             # Only shows the form: the API checks every change itself (403 not_series_organiser).
             "can_edit": user.is_authenticated and (user.pk == found.organiser_id or user.is_staff),
         },
+    })
+
+
+# --- the venue kit: the big screen and the printouts (issue #46) -------------------------------
+
+
+def _tournament_or_404(tournament_id: int):
+    try:
+        return tournament_selectors.tournament_get(tournament_id)
+    except ApplicationError:
+        raise Http404("No such tournament.") from None
+
+
+@ensure_csrf_cookie
+@require_GET
+@replica_reads
+def tournament_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The venue's big screen: the round's clock, its tables, the last results and a QR code to
+    the tournament page; its module follows the tournament as the tournament page does. No login:
+    it reads the public API as its reader, so it shows no more than the tournament page."""
+    found = _tournament_or_404(tournament_id)
+    page_url = venue.absolute_url(request, reverse("tournament", args=[found.pk]))
+    return _page(request, "frontend/tournament_screen.html", {
+        "tournament": found,
+        "title": GAME_TITLES.get(found.game, found.game),
+        "page_url": page_url,
+        "qr": venue.qr_svg(page_url, _("QR code: %(url)s") % {"url": page_url}),
+        "screen_data": {
+            "id": found.pk,
+            "sound_volume": request.user.sound_volume if isinstance(request.user, User) else None,
+        },
+    })
+
+
+# The printouts of a tournament's current round, by the name their address ends with.
+PRINTOUTS = {
+    "pairings": gettext_lazy("Pairings"),
+    "standings": gettext_lazy("Standings"),
+    "cards": gettext_lazy("Place cards"),
+}
+
+
+@require_GET
+@replica_reads
+def tournament_print(request: HttpRequest, tournament_id: int, kind: str) -> HttpResponse:
+    """A printout of the current round (pairings by table and by name, the standings, place
+    cards): plain HTML with a print stylesheet for A4 and Letter, what the tournament page shows."""
+    found = _tournament_or_404(tournament_id)
+    if kind not in PRINTOUTS:
+        raise Http404("No such printout.")
+    return _page(request, "frontend/tournament_print.html", {
+        "tournament": found,
+        "title": GAME_TITLES.get(found.game, found.game),
+        "kind": kind,
+        "kind_title": PRINTOUTS[kind],
+        "printouts": list(PRINTOUTS.items()),
+        **venue.printout(request, found),
     })
