@@ -188,6 +188,12 @@ class Pages:
         page.screenshot(path=str(path), full_page=True)
         return path
 
+    def done(self, page) -> None:
+        """Closes a page the test has finished with. A table's page left open goes on drawing
+        every move played after it (a whole match, bots' moves included), for nobody."""
+        self.contexts.remove(page.context)
+        page.context.close()
+
     def close(self) -> None:
         for context in self.contexts:
             context.close()

@@ -145,6 +145,7 @@ def test_each_table_page_as_player_and_spectator(pages, person, game):
             pages.screenshot(page, f"running-{width}-{'player' if who else 'spectator'}")
             check_running(page, game, bool(who))
             assert not boxes_inside(page, ".match > *", ".match"), "a Split match's chip spills out of its box"
+            pages.done(page)
     play_to_end(person["api"], running)
     for width in WIDTHS:
         for who in (person["username"], None):

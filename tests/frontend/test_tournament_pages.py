@@ -71,6 +71,7 @@ def test_a_swiss_tournament_page_follows_a_bot_played_round_live(pages):
     player.wait_for_selector("#entrants li:has-text('Pat')")
     player.get_by_role("button", name="Withdraw").click()
     player.wait_for_selector("#entry button:has-text('Register')")
+    pages.done(player)
 
     for _ in range(3):
         before = organiser.locator("#entrants li[data-entrant]").count()
