@@ -115,7 +115,9 @@ function renderTables(rnd) {
       const shown = tableState(table);
       return h("li", { class: ["screen-table", `is-${shown.key}`], "data-table": String(table.table), "data-state": shown.key },
         h("span", { class: "screen-table-number" }, h("span", { class: "visually-hidden" }, `${gettext("Table")} `), formatNumber(table.table)),
-        h("span", { class: "screen-table-players" }, table.seats.map((seat) => seat.name).join(" – ")),
+        // Each name kept whole: a line breaks between names, never inside one.
+        h("span", { class: "screen-table-players" }, table.seats.flatMap((seat, i) => [
+          i ? " – " : null, h("span", { class: "screen-player" }, seat.name)])),
         h("span", { class: "screen-table-state" }, shown.text));
     }),
     rnd.byes.length ? h("li", { class: "screen-table is-bye" },
