@@ -253,20 +253,33 @@ const scroller = (() => {
     }
   }
 
-  function pages() {
-    return Math.max(1, Math.ceil(el.window.scrollHeight / el.window.clientHeight));
+  // Where each page starts: at the first table the page before did not show whole, so no
+  // table is cut in two across pages; the last page ends with the last table.
+  function pageStarts() {
+    const height = el.window.clientHeight;
+    const rows = [...el.tables.children];
+    const starts = [0];
+    while (starts[starts.length - 1] < overflow() - 2 && starts.length < 100) {
+      const start = starts[starts.length - 1];
+      const cut = rows.find((row) => row.offsetTop + row.offsetHeight > start + height + 1);
+      const next = cut && cut.offsetTop > start ? cut.offsetTop : start + height;
+      starts.push(Math.min(next, overflow()));
+    }
+    return starts;
   }
 
   function showPage() {
-    const page = Math.min(pages(), Math.round(el.window.scrollTop / el.window.clientHeight) + 1);
-    el.tablesPage.textContent = interpolate(gettext("Page %(page)s of %(pages)s"), { page: formatNumber(page), pages: formatNumber(pages()) });
+    const starts = pageStarts();
+    const page = starts.filter((start) => start <= el.window.scrollTop + 2).length;
+    el.tablesPage.textContent = interpolate(gettext("Page %(page)s of %(pages)s"),
+      { page: formatNumber(page), pages: formatNumber(starts.length) });
   }
 
   function nextPage() {
     timer = null;
     if (!paused) {
-      const end = el.window.scrollTop >= overflow() - 2;
-      el.window.scrollTop = end ? 0 : el.window.scrollTop + el.window.clientHeight;
+      const later = pageStarts().filter((start) => start > el.window.scrollTop + 2);
+      el.window.scrollTop = later.length ? later[0] : 0;
       showPage();
     }
     if (overflow() > 2) timer = setTimeout(nextPage, PAGE_MS);
