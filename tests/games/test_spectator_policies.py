@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 
 import pytest
 from channels.db import database_sync_to_async
@@ -28,6 +29,7 @@ from games.models import Event, Match, Seat
 from games.state import state_at
 from server.asgi import application
 from server.redis_clients import redis_client
+from tests.built_once import rolled_back_at_the_end
 from tests.conftest import client_for, make_user
 from tests.tournaments.builders import make_tournament, running_matches
 from tournaments import services as tournament_services
@@ -122,31 +124,45 @@ def delayed(db) -> dict:
     return policy_world("delayed", moves=7)
 
 
+# The persona-by-route tests only read their world: it is made once for their class (tests/built_once.py).
+@pytest.fixture(scope="class")
+def closed_once(django_db_setup, django_db_blocker) -> Iterator[dict]:
+    with rolled_back_at_the_end(django_db_blocker):
+        yield policy_world("closed", moves=2)
+
+
+@pytest.fixture(scope="class")
+def delayed_once(django_db_setup, django_db_blocker) -> Iterator[dict]:
+    with rolled_back_at_the_end(django_db_blocker):
+        yield policy_world("delayed", moves=7)
+
+
 # --- closed ------------------------------------------------------------------------------------
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("route", ROUTES)
-@pytest.mark.parametrize(("kind", "persona"), personas("tournament") + personas("casual"))
-def test_a_running_closed_table_shows_itself_to_its_seats_organiser_creator_and_staff_only(closed, kind, persona, route):
-    world = closed[kind]
-    answer = get(world["users"][persona], world["match"], route)
-    if route == "page":
-        assert answer.status_code == 200, (persona, answer.content[:300])
-        text = answer.content.decode()
+class TestARunningClosedTable:
+    @pytest.mark.parametrize("route", ROUTES)
+    @pytest.mark.parametrize(("kind", "persona"), personas("tournament") + personas("casual"))
+    def test_shows_itself_to_its_seats_organiser_creator_and_staff_only(self, closed_once, kind, persona, route):
+        world = closed_once[kind]
+        answer = get(world["users"][persona], world["match"], route)
+        if route == "page":
+            assert answer.status_code == 200, (persona, answer.content[:300])
+            text = answer.content.decode()
+            if persona in LIVE:
+                assert 'id="table"' in text and 'id="table-closed"' not in text
+            else:
+                assert 'id="table-closed"' in text and 'data-opens-when="match_finished"' in text and 'id="board"' not in text
+                assert "This table is closed to spectators until its match has finished." in text
+            return
         if persona in LIVE:
-            assert 'id="table"' in text and 'id="table-closed"' not in text
+            assert answer.status_code == 200, (persona, route, answer.content[:300])
         else:
-            assert 'id="table-closed"' in text and 'data-opens-when="match_finished"' in text and 'id="board"' not in text
-            assert "This table is closed to spectators until its match has finished." in text
-        return
-    if persona in LIVE:
-        assert answer.status_code == 200, (persona, route, answer.content[:300])
-    else:
-        assert answer.status_code == 403, (persona, route)
-        error = answer.json()["error"]
-        assert error["code"] == "table_closed_to_spectators" and error["extra"] == {"opens_when": "match_finished"}
-        assert error["message"] == "This table is closed to spectators until its match has finished."
+            assert answer.status_code == 403, (persona, route)
+            error = answer.json()["error"]
+            assert error["code"] == "table_closed_to_spectators" and error["extra"] == {"opens_when": "match_finished"}
+            assert error["message"] == "This table is closed to spectators until its match has finished."
 
 
 @pytest.mark.django_db
@@ -217,38 +233,39 @@ def behind(match_id: int) -> int:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("route", ROUTES)
-@pytest.mark.parametrize(("kind", "persona"), personas("tournament") + personas("casual"))
-def test_a_delayed_table_shows_its_spectators_the_table_moves_behind_and_the_rest_live(delayed, kind, persona, route):
-    world = delayed[kind]
-    match = Match.objects.get(pk=world["match"])
-    assert match.status == Match.Status.RUNNING and match.spectator_policy == "delayed"
-    shown = behind(match.pk)
-    assert shown < match.last_seq  # moves were played past the delay
-    user = world["users"][persona]
-    live = persona in LIVE
-    answer = get(user, match.pk, route)
-    assert answer.status_code == 200, (persona, route)
-    seq = match.last_seq if live else shown
-    if route == "view":
-        body = answer.json()
-        engine = ENGINES[match.game]
-        assert body["seq"] == seq
-        seat = body["seat"]
-        assert body["view"] == json.loads(json.dumps(engine.view(state_at(match.pk, match.game, seq), seat)))
-    elif route == "log":
-        seat = selectors.seat_of(match, user)
-        assert answer.json() == json.loads(json.dumps(selectors.match_log_for_seat(match, seat, upto=seq)))
-        assert max(entry["seq"] for entry in answer.json()) <= seq
-    elif route == "page":
-        data = table_data(answer)
-        assert data["match"]["seq"] == seq
-        assert data["delay_moves"] == (None if persona in LIVE - {"seated"} else DELAY)  # a seat's page hides it
-        assert (data["seat"] is not None) == (persona == "seated")
-    summary = client_for(user).get(f"/api/matches/{match.pk}").json()
-    assert summary["spectator_policy"] == "delayed" and summary["spectator_delay_moves"] == DELAY
-    assert summary["seq"] == seq
-    assert (summary["deadline"] is None) == (not live) or match.deadline is None
+class TestADelayedTable:
+    @pytest.mark.parametrize("route", ROUTES)
+    @pytest.mark.parametrize(("kind", "persona"), personas("tournament") + personas("casual"))
+    def test_shows_its_spectators_the_table_moves_behind_and_the_rest_live(self, delayed_once, kind, persona, route):
+        world = delayed_once[kind]
+        match = Match.objects.get(pk=world["match"])
+        assert match.status == Match.Status.RUNNING and match.spectator_policy == "delayed"
+        shown = behind(match.pk)
+        assert shown < match.last_seq  # moves were played past the delay
+        user = world["users"][persona]
+        live = persona in LIVE
+        answer = get(user, match.pk, route)
+        assert answer.status_code == 200, (persona, route)
+        seq = match.last_seq if live else shown
+        if route == "view":
+            body = answer.json()
+            engine = ENGINES[match.game]
+            assert body["seq"] == seq
+            seat = body["seat"]
+            assert body["view"] == json.loads(json.dumps(engine.view(state_at(match.pk, match.game, seq), seat)))
+        elif route == "log":
+            seat = selectors.seat_of(match, user)
+            assert answer.json() == json.loads(json.dumps(selectors.match_log_for_seat(match, seat, upto=seq)))
+            assert max(entry["seq"] for entry in answer.json()) <= seq
+        elif route == "page":
+            data = table_data(answer)
+            assert data["match"]["seq"] == seq
+            assert data["delay_moves"] == (None if persona in LIVE - {"seated"} else DELAY)  # a seat's page hides it
+            assert (data["seat"] is not None) == (persona == "seated")
+        summary = client_for(user).get(f"/api/matches/{match.pk}").json()
+        assert summary["spectator_policy"] == "delayed" and summary["spectator_delay_moves"] == DELAY
+        assert summary["seq"] == seq
+        assert (summary["deadline"] is None) == (not live) or match.deadline is None
 
 
 @pytest.mark.django_db
