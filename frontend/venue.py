@@ -62,8 +62,8 @@ def printout(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         for bye in shown["byes"]:
             by_name.append({"name": bye["name"], "table": None, "opponents": []})
     by_name.sort(key=lambda row: (row["name"].casefold(), row["table"] or 0))
-    for table in tables:
-        table["qr"] = qr_svg(table["url"], table["url"])
+    for card in tables:
+        card["qr"] = qr_svg(card["url"], card["url"])
     return {
         "round": shown,
         "tables": tables,
