@@ -93,6 +93,10 @@ def test_the_screen_follows_a_tournament_of_bots_to_its_end(pages, live_server_u
     results = screen.locator("#results li").all_inner_texts()
     assert all(re.fullmatch(r"Round [12], table [12]: .+\.", line) for line in results), results
     assert results[0].startswith("Round 2")  # the newest first
+    # Where the round's tables were, the final standings.
+    assert screen.locator("#tables-title").text_content() == "Final standings"
+    ranks = screen.eval_on_selector_all("#tables li[data-rank]", "rows => rows.map(r => Number(r.dataset.rank))")
+    assert len(ranks) == 4 and ranks == sorted(ranks) and ranks[0] == 1
     pages.screenshot(screen, "finished-1920")
 
     assert screen.evaluate("() => window.__sameDocument === true"), "the screen reloaded"

@@ -26,6 +26,7 @@ const el = {
   clockNote: document.getElementById("clock-note"),
   window: document.getElementById("tables-window"),
   tables: document.getElementById("tables"),
+  tablesTitle: document.getElementById("tables-title"),
   tablesPage: document.getElementById("tables-page"),
   results: document.getElementById("results"),
 };
@@ -104,7 +105,28 @@ function tableState(table) {
   return { key: "waiting", text: gettext("waiting to start") };
 }
 
+const STANDINGS_SHOWN = 8;
+
+// A finished tournament's screen shows its final standings where the round's tables were.
+function renderStandings() {
+  const t = state.summary;
+  el.tablesTitle.textContent = gettext("Final standings");
+  rerender(el.tables, () => state.standings.slice(0, STANDINGS_SHOWN).map((row) => h("li", {
+    class: ["screen-table", "is-standing", row.rank === 1 && "is-first"], "data-rank": String(row.rank),
+  },
+  h("span", { class: "screen-table-number" }, formatNumber(row.rank)),
+  h("span", { class: "screen-table-players" }, row.entrant.name),
+  h("span", { class: "screen-table-state" }, t.cooperative ? ""
+    : interpolate(gettext("Points: %(points)s"), { points: formatNumber(row.points, { maximumFractionDigits: 2 }) })))));
+  scroller.measure();
+}
+
 function renderTables(rnd) {
+  if (state.summary.status === "finished" && state.standings.length) {
+    renderStandings();
+    return;
+  }
+  el.tablesTitle.textContent = gettext("Tables");
   if (!rnd) {
     rerender(el.tables, () => h("li", { class: "screen-table-empty" },
       state.summary.status === "registration" ? gettext("The tables are shown here when the round is paired.") : gettext("No tables.")));
