@@ -184,12 +184,13 @@ PDF_PAGE = re.compile(rb"/Type\s*/Page(?!s)")
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
-def test_the_printouts_render_to_pdf(pages, people_round, live_server_url, paper):
+def test_the_printouts_render_to_pdf(pages, people_round, live_server_url, paper, axe_script):  # noqa: F811
     pages.name = "venue-print"
     rounds = httpx.get(f"{live_server_url}/api/tournaments/{people_round['id']}/rounds").json()
     tables = rounds[-1]["tables"]
     assert len(tables) == 6
     page = pages.open()
+    with_axe(page, axe_script)
     expected_pages = {"pairings": 2, "standings": 1, "cards": len(tables)}
     for kind, count in expected_pages.items():
         page.goto(f"/tournaments/{people_round['id']}/print/{kind}")
@@ -202,6 +203,7 @@ def test_the_printouts_render_to_pdf(pages, people_round, live_server_url, paper
         pdf = page.pdf(format=paper, print_background=True)
         assert len(PDF_PAGE.findall(pdf)) == count, (kind, paper)
         if paper == "A4":
+            assert axe_problems(page) == [], kind
             pages.screenshot(page, f"{kind}-screen")
     page.emulate_media(media="print")
     page.goto(f"/tournaments/{people_round['id']}/print/cards")
