@@ -6,10 +6,12 @@ the seat whose turn it is, and staff. Refusals write nothing.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 
 from games.models import Event, Match
+from tests.built_once import rolled_back_at_the_end
 from tests.conftest import client_for, make_user
 from tests.games.builders import finished_match
 from tests.games.helpers import started_match
@@ -19,14 +21,26 @@ pytestmark = pytest.mark.django_db
 PERSONAS = ["anonymous", "outsider", "waiting_seat", "turn_seat", "staff"]
 
 
-@pytest.fixture
-def world():
+def built_world() -> dict:
     alice, bob, carol, sam = make_user("alice"), make_user("bob"), make_user("carol"), make_user("sam", staff=True)
     running = started_match("the-game", [alice, bob])
     started_match("the-game", [carol])  # carol sits elsewhere
     finished = finished_match("the-game", [alice, bob], seed=9).pk
     users = {"anonymous": None, "outsider": carol, "waiting_seat": bob, "turn_seat": alice, "staff": sam}
     return {"running": running, "finished": finished, "users": users}
+
+
+@pytest.fixture
+def world() -> dict:
+    return built_world()
+
+
+@pytest.fixture(scope="class")
+def world_once(django_db_setup, django_db_blocker) -> Iterator[dict]:
+    """The world made once for a class whose tests each run in a savepoint of it (tests/built_once.py):
+    what a test writes (a chat message, auto-pass) is gone before the next."""
+    with rolled_back_at_the_end(django_db_blocker):
+        yield built_world()
 
 
 # (method, path, body) -> expected status per persona, in PERSONAS order.
@@ -57,18 +71,21 @@ WRITES = [
 ]
 
 
-@pytest.mark.parametrize(("method", "path", "body", "expected"), READS + WRITES, ids=lambda v: v if isinstance(v, str) else None)
-def test_each_persona_gets_exactly_what_it_may(world, method, path, body, expected):
-    url = path.format(running=world["running"], finished=world["finished"])
-    before = Event.objects.count()
-    for persona, status in zip(PERSONAS, expected):
-        client = client_for(world["users"][persona])
-        answer = getattr(client, method)(url, body, format="json") if body is not None else getattr(client, method)(url)
-        assert answer.status_code == status, f"{persona} {method.upper()} {url}: {answer.status_code}"
-        if status >= 400:
-            assert "error" in answer.json() and answer.json()["error"]["code"]
-    if method == "post" and "practice" not in path:
-        assert Event.objects.count() == before  # nothing above was a legal move, so nothing was written
+class TestEachEndpoint:
+    @pytest.mark.parametrize(("method", "path", "body", "expected"), READS + WRITES,
+                             ids=lambda v: v if isinstance(v, str) else None)
+    def test_each_persona_gets_exactly_what_it_may(self, world_once, method, path, body, expected):
+        world = world_once
+        url = path.format(running=world["running"], finished=world["finished"])
+        before = Event.objects.count()
+        for persona, status in zip(PERSONAS, expected):
+            client = client_for(world["users"][persona])
+            answer = getattr(client, method)(url, body, format="json") if body is not None else getattr(client, method)(url)
+            assert answer.status_code == status, f"{persona} {method.upper()} {url}: {answer.status_code}"
+            if status >= 400:
+                assert "error" in answer.json() and answer.json()["error"]["code"]
+        if method == "post" and "practice" not in path:
+            assert Event.objects.count() == before  # nothing above was a legal move, so nothing was written
 
 
 def test_no_persona_sees_another_seats_hand_or_the_deck_of_a_running_match(world):
