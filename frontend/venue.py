@@ -45,7 +45,9 @@ def current_round(rounds: list[RoundShown]) -> RoundShown | None:
 
 def printout(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     """The current round's pairings by table and by player, the standings, and a place card per table."""
-    shown = current_round(tournament_selectors.rounds(tournament))
+    rounds = tournament_selectors.rounds(tournament)
+    shown = current_round(rounds)
+    completed = [rnd["round"] for rnd in rounds if rnd["status"] == "complete"]
     tables: list[dict[str, Any]] = []
     by_name: list[dict[str, Any]] = []
     if shown is not None:
@@ -66,6 +68,8 @@ def printout(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         card["qr"] = qr_svg(card["url"], card["url"])
     return {
         "round": shown,
+        # The standings count the rounds played out (a round being played adds its results as they come).
+        "standings_after": completed[-1] if completed else None,
         "tables": tables,
         "by_name": by_name,
         "standings": tournament_selectors.standings(tournament, request.user),

@@ -205,6 +205,13 @@ def test_the_printouts_render_to_pdf(pages, people_round, live_server_url, paper
         if paper == "A4":
             assert axe_problems(page) == [], kind
             pages.screenshot(page, f"{kind}-screen")
+    if paper == "A4":  # on a phone too, each printout fits the screen's width
+        phone = pages.open(width=390, height=844, mobile=True)
+        with_axe(phone, axe_script)
+        for kind in expected_pages:
+            phone.goto(f"/tournaments/{people_round['id']}/print/{kind}")
+            assert axe_problems(phone) == [], kind
+        pages.screenshot(phone, "cards-390")
     page.emulate_media(media="print")
     page.goto(f"/tournaments/{people_round['id']}/print/cards")
     pages.screenshot(page, f"cards-print-{paper}")
