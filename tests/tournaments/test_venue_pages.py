@@ -14,7 +14,7 @@ from django.test import Client
 from games import turns
 from tests.conftest import make_user
 from tests.games.test_spectator_policy import duplicate_round
-from tests.tournaments.builders import make_tournament, running_matches
+from tests.tournaments.builders import finish_round, make_tournament, running_matches
 from tournaments import services
 from tournaments.models import Round
 
@@ -130,3 +130,11 @@ def test_a_duplicate_deals_held_result_stays_out_of_the_printouts(db, persona):
     assert (sum(played) > 0) is (persona in LIVE)
     pairings = page_of(user, f"/tournaments/{tournament.pk}/print/pairings")
     assert " won</td>" not in pairings and "Draw</td>" not in pairings
+
+
+def test_the_standings_printout_counts_only_rounds_played_out(running):
+    """Regression: the standings printed while round 1 was played said "after round 1"."""
+    tournament = running["tournament"]
+    assert "after round" not in page_of(None, f"/tournaments/{tournament.pk}/print/standings")
+    finish_round(tournament)
+    assert "after round 1" in page_of(None, f"/tournaments/{tournament.pk}/print/standings")
