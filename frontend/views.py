@@ -740,6 +740,7 @@ def tournament_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "title": GAME_TITLES.get(found.game, found.game),
         "page_url": page_url,
         "qr": venue.qr_svg(page_url, _("QR code: %(url)s") % {"url": page_url}),
+        "languages": settings.LANGUAGES,
         "screen_data": {
             "id": found.pk,
             "sound_volume": request.user.sound_volume if isinstance(request.user, User) else None,

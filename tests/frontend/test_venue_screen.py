@@ -148,6 +148,7 @@ def test_a_round_of_people_on_the_screen_with_its_clock_and_bell(pages, people_r
     assert welsh.locator("html").get_attribute("lang") == "cy"
     label = welsh.locator("#clock-label").inner_text()
     assert label != "Round 1: time left" and "1" in label
+    assert welsh.locator(".screen-language button").inner_text() == "English"  # named in its own language
     assert axe_problems(welsh) == []
     pages.screenshot(welsh, "round-1920-cy")
     phone = pages.open(width=390, height=844, mobile=True)
