@@ -225,11 +225,14 @@ def sign_up(page, username: str, *, display_name: str = "") -> None:
 
 
 def log_in(page, username: str) -> None:
-    """Logs an existing account in through the log-in page (its password is `PASSWORD`)."""
-    page.goto("/login")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    """Logs an existing account in (its password is `PASSWORD`) and opens the home page.
+
+    Through the API, whose session cookie the page's browser context keeps (Playwright's
+    `page.request` shares the context's cookies): the form took a page more each time, and has
+    tests of its own (the password reset's, The Game table's, the Welsh site's)."""
+    answer = page.request.post("/api/auth/login", data={"username": username, "password": PASSWORD})
+    assert answer.ok, answer.text()
+    page.goto("/")
     page.wait_for_selector(".nav-user .user-link")
 
 
