@@ -13,6 +13,7 @@ from schemathesis.checks import negative_data_rejection, positive_data_acceptanc
 
 from accounts.services import user_token
 from server.wsgi import application
+from tests.built_once import rolled_back_at_the_end
 from tests.conftest import make_user
 from tests.games.builders import finished_match
 from tests.games.helpers import started_match
@@ -20,12 +21,21 @@ from tests.games.helpers import started_match
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 
 
+@pytest.fixture(scope="module")
+def alice(django_db_setup, django_db_blocker):
+    """Made once for the module (tests/built_once.py), whose one test function runs in a savepoint
+    of it each time: what one endpoint's test wrote is gone before the next. (Module scope: the
+    module has no `transaction=True` test to keep out of the open transaction.)"""
+    with rolled_back_at_the_end(django_db_blocker):
+        alice, bob = make_user("alice"), make_user("bob")
+        started_match("the-game", [alice, bob])  # match 1 runs; a finished match exists too
+        # The shortest of the bots' whole games (the-game's took ~0.2 s more, a test).
+        finished_match("sequence-stacks", [alice, bob], seed=3)
+        yield alice
+
+
 @pytest.fixture
-def token(db):
-    alice, bob = make_user("alice"), make_user("bob")
-    started_match("the-game", [alice, bob])  # match 1 runs; a finished match exists too
-    # The shortest of the bots' whole games (the-game's took ~0.2 s more, a test).
-    finished_match("sequence-stacks", [alice, bob], seed=3)
+def token(alice, db):
     return user_token(user=alice)
 
 
