@@ -667,15 +667,19 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     })
 
 
+def _tournament_or_404(tournament_id: int):
+    try:
+        return tournament_selectors.tournament_get(tournament_id)
+    except ApplicationError:
+        raise Http404("No such tournament.") from None
+
+
 @ensure_csrf_cookie
 @require_GET
 @replica_reads
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """One tournament: registration, the bracket or the pairings, standings, the calendar; live."""
-    try:
-        found = tournament_selectors.tournament_get(tournament_id)
-    except ApplicationError:
-        raise Http404("No such tournament.") from None
+    found = _tournament_or_404(tournament_id)
     return _page(request, "frontend/tournament.html", {
         "tournament": found,
         "title": GAME_TITLES.get(found.game, found.game),
@@ -717,13 +721,6 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
 
 
 # --- the venue kit: the big screen and the printouts (issue #46) -------------------------------
-
-
-def _tournament_or_404(tournament_id: int):
-    try:
-        return tournament_selectors.tournament_get(tournament_id)
-    except ApplicationError:
-        raise Http404("No such tournament.") from None
 
 
 @ensure_csrf_cookie

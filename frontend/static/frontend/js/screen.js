@@ -7,6 +7,7 @@
 import { get, getAll, pageData } from "./api.js";
 import { h, rerender } from "./dom.js";
 import { countText, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+import { clockText } from "./games/common.js";
 import { soundSwitch } from "./sound.js";
 import { followTournament, resultText } from "./tournament-live.js";
 
@@ -156,14 +157,6 @@ function renderResults() {
 }
 
 // --- the clock ----------------------------------------------------------------------------------
-
-function clockText(ms) {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
-}
 
 function showClock(label, time, note = "", mode = "") {
   el.clockLabel.textContent = label;

@@ -134,10 +134,13 @@ export function seatAvatar(info) {
   return h("span", { class: "seat-avatar seat-avatar-bot", "aria-hidden": "true" }, botFace(info ? info.bot || info.name : ""));
 }
 
-/** "2:05": a clock's time left, for a seat. */
+/** "2:05", or "1:02:05" from an hour: a clock's time left (a seat's, a round's on the venue screen). */
 export function clockText(ms) {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  return `${formatNumber(Math.floor(seconds / 60))}:${String(seconds % 60).padStart(2, "0")}`;
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return hours ? `${formatNumber(hours)}:${String(minutes).padStart(2, "0")}:${seconds}` : `${formatNumber(minutes)}:${seconds}`;
 }
 
 /** What a seat's group is called: "Ana, 5 cards, to play, 1:20 left" (the clock part is the
