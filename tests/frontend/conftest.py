@@ -8,8 +8,8 @@ DATABASE_URL is set, and then on a PostgreSQL database of its own and REDIS_URL.
 test opens through `pages` fails the test on any console error, uncaught exception or refusal
 of the Content-Security-Policy.
 Screenshots go to `test-artifacts/frontend/` at the repository root, to be looked at; with
-SCREENSHOTS=no (CI, which keeps no files) none is taken: each cost about 0.3 CPU-seconds, some 90
-in a run of every tier.
+SCREENSHOTS=no (CI, which keeps no files) none is taken: each cost about 0.3 CPU-seconds of
+Chromium (a table page at 1280 px, measured).
 """
 from __future__ import annotations
 
@@ -145,6 +145,50 @@ def browser():
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         yield browser
         browser.close()
+
+
+# axe-core, the accessibility checker: pinned in package.json (`npm ci`, which `make test-all`
+# and `.ci/run` run) and given to each page as a script of the site's own origin, so the
+# Content-Security-Policy stays on.
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_PATH = "/__axe-core.js"  # served by the browser context itself, never by the site
+AXE_SERIOUS = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) =>
+    `${v.id} (${v.impact}): ${v.help}; ` + v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | "));
+}"""
+# The innermost elements that reach past the screen's right edge, for the failure message.
+PAST_EDGE = """(width) => [...document.querySelectorAll("body *")]
+  .filter((el) => el.getBoundingClientRect().right > width + 1 && ![...el.children].some(
+    (child) => child.getBoundingClientRect().right > width + 1))
+  .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${el.className} ` +
+    `(${Math.round(el.getBoundingClientRect().width)} px: ${el.textContent.trim().slice(0, 40)})`)"""
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> Path:
+    if not AXE.exists():
+        if os.environ.get("CI"):
+            pytest.fail("axe-core is missing: run `npm ci` (make test-all does)")
+        pytest.skip("axe-core is not installed: run `npm ci`")
+    return AXE
+
+
+def axe_served(page, axe_script: Path) -> None:
+    """axe-core at AXE_PATH for every page of `page`'s browser context."""
+    page.context.route(f"**{AXE_PATH}", lambda route: route.fulfill(path=str(axe_script), content_type="application/javascript"))
+
+
+def axe_findings(page) -> list[str]:
+    """The page as it is now: its serious or critical axe-core violations, and whatever reaches past
+    the right edge of its screen (axe-core served with `axe_served`)."""
+    page.add_script_tag(url=AXE_PATH)
+    problems = list(page.evaluate(AXE_SERIOUS))
+    width = page.viewport_size["width"]
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    if wide > width:
+        problems.append(f"the page is {wide} px wide at {width} px: {page.evaluate(PAST_EDGE, width)}")
+    return problems
 
 
 # Whatever the Content-Security-Policy refuses on a page becomes a console error, which fails the

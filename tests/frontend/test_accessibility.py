@@ -6,35 +6,21 @@ account, notifications, the rules, sign-up and log-in) have no serious or critic
 violation at 1280 and 390 px, in English and in Welsh, and none is wider than a 390 px screen.
 The API docs (Swagger UI's page) have no serious or critical violation either.
 
-axe-core is pinned in package.json (`npm ci`, which `make test-all` and `.ci/run` run) and given to
-each page as a script of the site's own origin, so the Content-Security-Policy stays on.
+axe-core comes as tests/frontend/conftest.py serves it (`axe_served`, `axe_findings`).
 """
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.frontend.conftest import PASSWORD, ROOT, needs_chromium, unique
+from tests.frontend.conftest import AXE_PATH, PASSWORD, axe_findings, axe_served, needs_chromium, unique
 from tests.frontend.test_tournament_pages import bots_tournament
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-AXE_PATH = "/__axe-core.js"  # served by the browser context itself, never by the site
 PHONE = 390
-
-
-@pytest.fixture(scope="module")
-def axe_script() -> Path:
-    if not AXE.exists():
-        if os.environ.get("CI"):
-            pytest.fail("axe-core is missing: run `npm ci` (make test-all does)")
-        pytest.skip("axe-core is not installed: run `npm ci`")
-    return AXE
 
 
 def _finished(base: str, tournament_id: int) -> dict:
@@ -101,32 +87,12 @@ def _log_in(page, username: str) -> None:
     page.wait_for_selector(".nav-user .user-link")
 
 
-_SERIOUS = """async () => {
-  const result = await axe.run(document, { resultTypes: ["violations"] });
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) =>
-    `${v.id} (${v.impact}): ${v.help}; ` + v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | "));
-}"""
-
-
-# The innermost elements that reach past the screen's right edge, for the failure message.
-_PAST_EDGE = """(width) => [...document.querySelectorAll("body *")]
-  .filter((el) => el.getBoundingClientRect().right > width + 1 && ![...el.children].some(
-    (child) => child.getBoundingClientRect().right > width + 1))
-  .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${el.className} ` +
-    `(${Math.round(el.getBoundingClientRect().width)} px: ${el.textContent.trim().slice(0, 40)})`)"""
-
-
 def _check(page, path: str, width: int) -> list[str]:
     page.goto(path)
     page.wait_for_load_state("networkidle")
     if path.startswith("/tables/") and not path.endswith("/replay"):
         page.wait_for_selector("#table[data-status=running] #board *")
-    page.add_script_tag(url=AXE_PATH)
-    problems = [f"{path} at {width} px: {found}" for found in page.evaluate(_SERIOUS)]
-    scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    if scroll_width > width:
-        problems.append(f"{path} at {width} px: the page is {scroll_width} px wide: {page.evaluate(_PAST_EDGE, width)}")
-    return problems
+    return [f"{path} at {width} px: {found}" for found in axe_findings(page)]
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "cy"])
@@ -136,8 +102,7 @@ def test_every_page_has_no_serious_accessibility_violation(pages, site, axe_scri
     problems = []
     for signed in (False, True):
         page = pages.open(width=width, mobile=width == PHONE, locale=locale)
-        page.context.route(f"**{AXE_PATH}", lambda route: route.fulfill(
-            path=str(axe_script), content_type="application/javascript"))
+        axe_served(page, axe_script)
         if signed:
             _log_in(page, site["username"])
         for path in signed_in if signed else anyone:
@@ -146,7 +111,7 @@ def test_every_page_has_no_serious_accessibility_violation(pages, site, axe_scri
     assert not problems, "\n".join(problems)
 
 
-# `_SERIOUS` less one rule on one element: Swagger UI draws each operation's summary as a button
+# `AXE_SERIOUS` less one rule on one element: Swagger UI draws each operation's summary as a button
 # holding the operation's deep link (an <a>), which nests one control in another; that is its
 # markup, which no stylesheet can change. Every other rule, and this one elsewhere, still counts.
 _SERIOUS_IN_THE_API_DOCS = """async () => {
@@ -163,8 +128,7 @@ _SERIOUS_IN_THE_API_DOCS = """async () => {
 def test_the_api_docs_have_no_serious_accessibility_violation(pages, axe_script, locale, width):
     """Swagger UI's page, its operations drawn from the schema and one of them opened."""
     page = pages.open(width=width, mobile=width == PHONE, locale=locale)
-    page.context.route(f"**{AXE_PATH}", lambda route: route.fulfill(
-        path=str(axe_script), content_type="application/javascript"))
+    axe_served(page, axe_script)
     page.goto("/api/docs/")
     page.wait_for_selector(".swagger-ui .opblock-summary")
     page.locator(".swagger-ui .opblock-summary").first.click()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.frontend.conftest import PASSWORD, log_in, needs_chromium, unique
-from tests.frontend.test_accessibility import _SERIOUS, AXE, AXE_PATH, PHONE, _log_in
+from tests.frontend.conftest import PASSWORD, axe_findings, axe_served, log_in, needs_chromium, unique
+from tests.frontend.test_accessibility import PHONE, _log_in
 from tests.frontend.test_table_pages import bot_table, open_table
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -18,22 +18,6 @@ def _person(base: str, prefix: str) -> dict:
     answer = httpx.post(f"{base}/api/auth/register", json={"username": name, "password": PASSWORD})
     assert answer.status_code == 201, answer.text
     return {"username": name, "api": httpx.Client(base_url=base, headers={"Authorization": f"Token {answer.json()['token']}"})}
-
-
-@pytest.fixture
-def axe_script():
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed: run `npm ci`")
-    return AXE
-
-
-def _checked(page, axe_script, width: int) -> list[str]:
-    """Serious or critical axe-core findings, and anything wider than the screen."""
-    page.context.route(f"**{AXE_PATH}", lambda route: route.fulfill(path=str(axe_script), content_type="application/javascript"))
-    page.add_script_tag(url=AXE_PATH)
-    problems = page.evaluate(_SERIOUS)
-    wide = page.evaluate("document.documentElement.scrollWidth")
-    return problems + ([f"the page is {wide} px wide at {width} px"] if wide > width else [])
 
 
 def test_two_players_concede_together_and_both_see_the_team_lost(pages, live_server_url, axe_script):
@@ -47,6 +31,8 @@ def test_two_players_concede_together_and_both_see_the_team_lost(pages, live_ser
         log_in(phone, bob["username"])
         phone.goto(f"/tables/{table['id']}")
         phone.wait_for_selector("#board > *")
+        for page in (wide, phone):
+            axe_served(page, axe_script)
 
         # Ana proposes: asked first, then her page waits on Bob.
         wide.locator("[data-key=concede]").click()
@@ -64,8 +50,8 @@ def test_two_players_concede_together_and_both_see_the_team_lost(pages, live_ser
         assert "Agreed:" in banner and "Still to agree:" in banner and "(you)" in banner, banner
         pages.screenshot(wide, "concession-proposed-1280")
         pages.screenshot(phone, "concession-asked-390")
-        assert _checked(phone, axe_script, PHONE) == []
-        assert _checked(wide, axe_script, 1280) == []
+        assert axe_findings(phone) == []
+        assert axe_findings(wide) == []
 
         phone.locator("[data-key=concede-agree]").click()
         for page in (wide, phone):
@@ -77,7 +63,7 @@ def test_two_players_concede_together_and_both_see_the_team_lost(pages, live_ser
             assert page.locator("#log-list li[data-type=TeamConceded]").count() == 1
         pages.screenshot(wide, "conceded-1280")
         pages.screenshot(phone, "conceded-390")
-        assert _checked(phone, axe_script, PHONE) == []
+        assert axe_findings(phone) == []
         match = ana["api"].get(f"/api/matches/{table['id']}").json()
         assert (match["status"], match["outcome"]["won"], match["outcome"]["detail"]["reason"]) == ("finished", False, "conceded")
     finally:

@@ -11,8 +11,8 @@ import time
 import httpx
 import pytest
 
-from tests.frontend.conftest import PASSWORD, log_in, needs_chromium, unique
-from tests.frontend.test_accessibility import _PAST_EDGE, _SERIOUS, AXE, AXE_PATH, PHONE
+from tests.frontend.conftest import PASSWORD, axe_findings, axe_served, log_in, needs_chromium, unique
+from tests.frontend.test_accessibility import PHONE
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -26,13 +26,6 @@ def person(live_server_url):
                           timeout=30)
     yield {"username": name, "api": client}
     client.close()
-
-
-@pytest.fixture(scope="module")
-def axe_file():
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed: run `npm ci`")  # test_accessibility.py fails it in CI
-    return AXE
 
 
 def _finished_against_a_bot(api: httpx.Client, game: str) -> int:
@@ -58,24 +51,14 @@ def _finished_against_a_bot(api: httpx.Client, game: str) -> int:
     raise AssertionError(f"{game}: the match did not end")
 
 
-def _axe_and_width(page, width: int) -> list[str]:
-    page.add_script_tag(url=AXE_PATH)
-    problems = list(page.evaluate(_SERIOUS))
-    scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    if scroll_width > width:
-        problems.append(f"the page is {scroll_width} px wide: {page.evaluate(_PAST_EDGE, width)}")
-    return problems
-
-
 @pytest.mark.parametrize("game", ["sequence-stacks", "the-game", "ten", "split"])
-def test_a_finished_match_shows_its_review_on_the_replay_page(pages, person, axe_file, game):
+def test_a_finished_match_shows_its_review_on_the_replay_page(pages, person, axe_script, game):
     pages.name = f"review-{game}"
     match_id = _finished_against_a_bot(person["api"], game)
     problems = []
     for width in (1280, PHONE):
         page = pages.open(width=width, height=900, mobile=width == PHONE)
-        page.context.route(f"**{AXE_PATH}", lambda route: route.fulfill(
-            path=str(axe_file), content_type="application/javascript"))
+        axe_served(page, axe_script)
         log_in(page, person["username"])
         page.goto(f"/tables/{match_id}/replay")
         page.wait_for_selector("#review[data-ready=true]", timeout=180_000)  # computed by the worker meanwhile
@@ -99,7 +82,7 @@ def test_a_finished_match_shows_its_review_on_the_replay_page(pages, person, axe
             page.locator(f"#decisions li[data-after='{mine[0]['after']}'] button").click()
             page.wait_for_selector("#review-here dl")
         pages.screenshot(page, f"{width}")
-        problems += [f"{game} at {width} px: {found}" for found in _axe_and_width(page, width)]
+        problems += [f"{game} at {width} px: {found}" for found in axe_findings(page)]
     assert not problems, "\n".join(problems)
 
 

@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from tests.frontend.conftest import needs_chromium, sign_up, unique
+from tests.frontend.conftest import axe_findings, axe_served, needs_chromium, sign_up, unique
 from tests.frontend.players import choose, table_state, wait_for_seq_after, wait_for_turn_or_end
-from tests.frontend.test_accessibility import _SERIOUS, AXE_PATH, PHONE, _log_in, axe_script  # noqa: F401 (a fixture)
+from tests.frontend.test_accessibility import PHONE, _log_in
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -166,7 +166,7 @@ def test_the_game_typed_in_few_words(pages):
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "cy"])
-def test_the_table_in_the_mode_has_no_serious_accessibility_violation(pages, axe_script, locale):  # noqa: F811
+def test_the_table_in_the_mode_has_no_serious_accessibility_violation(pages, axe_script, locale):
     pages.name = f"screen-reader-axe-{locale}"
     page = pages.open()
     username = unique("blind")
@@ -175,7 +175,7 @@ def test_the_table_in_the_mode_has_no_serious_accessibility_violation(pages, axe
     open_table(page, "ten")
     path = page.url
     page = pages.open(locale=locale)
-    page.context.route(f"**{AXE_PATH}", lambda route: route.fulfill(path=str(axe_script), content_type="application/javascript"))
+    axe_served(page, axe_script)
     _log_in(page, username)
     page.goto("/account")
     page.locator("#sr-mode-toggle").check()
@@ -185,10 +185,6 @@ def test_the_table_in_the_mode_has_no_serious_accessibility_violation(pages, axe
         page.goto(path)
         page.wait_for_selector("#table[data-status=running] #board *")
         assert page.locator("#sr-panel").is_visible()
-        page.add_script_tag(url=AXE_PATH)
-        problems += [f"{width} px: {found}" for found in page.evaluate(_SERIOUS)]
-        scroll_width = page.evaluate("document.documentElement.scrollWidth")
-        if scroll_width > width:
-            problems.append(f"{width} px: the page is {scroll_width} px wide")
+        problems += [f"{width} px: {found}" for found in axe_findings(page)]
         pages.screenshot(page, f"{width}")
     assert not problems, "\n".join(problems)

@@ -14,9 +14,8 @@ import httpx
 import pytest
 
 from games.engines.ten import canonical_deck
-from tests.frontend.conftest import PASSWORD, log_in, needs_chromium, unique
+from tests.frontend.conftest import PASSWORD, axe_findings, axe_served, log_in, needs_chromium, unique
 from tests.frontend.players import choose, perform, table_state, wait_for_seq_after, wait_for_turn_or_end
-from tests.frontend.test_accessibility import AXE, AXE_PATH
 from tests.frontend.test_table_pages import play_to_end
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -25,12 +24,6 @@ GAMES = ("the-game", "ten", "sequence-stacks", "split")
 SIZES = ((1280, 800), (390, 844))
 # A short game where a game has a choice: Sequence Stacks ends at its turn limit.
 SHORT = {"sequence-stacks": {"turn_limit": 4}}
-
-SERIOUS = """async () => {
-  const result = await axe.run(document, { resultTypes: ["violations"] });
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) =>
-    `${v.id} (${v.impact}): ${v.help}; ` + v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | "));
-}"""
 
 # Every figure a score element shows, in order: a count-up shows more than the final one.
 WATCH_SCORES = """
@@ -82,20 +75,6 @@ def open_table(pages, person, match_id: int, size: tuple[int, int], **options):
     page.wait_for_function("() => document.getElementById('table').dataset.seq")
     page.wait_for_selector("#board .felt")
     return page
-
-
-def axe_problems(page, axe_script) -> list[str]:
-    page.context.route(f"**{AXE_PATH}", lambda route: route.fulfill(path=str(axe_script),
-                                                                   content_type="application/javascript"))
-    page.add_script_tag(url=AXE_PATH)
-    return page.evaluate(SERIOUS)
-
-
-@pytest.fixture(scope="module")
-def axe_script():
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed: run `npm ci`")
-    return AXE
 
 
 def box(page, selector: str) -> dict:
@@ -150,7 +129,8 @@ def test_the_seats_sit_around_the_felt(pages, person, axe_script, game):
             if game != "ten":
                 assert box(page, "#board .hand-panel .hand .card")["top"] < height - 20, "the hand is below the first screen"
         pages.screenshot(page, f"running-{width}")
-        assert not axe_problems(page, axe_script), axe_problems(page, axe_script)
+        axe_served(page, axe_script)
+        assert axe_findings(page) == []
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -192,7 +172,8 @@ def test_the_end_shows_every_hand_and_counts_the_scores_up(pages, person, axe_sc
             assert page.locator("#board .pad-filled").count()
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         pages.screenshot(page, f"finished-{width}")
-        assert not axe_problems(page, axe_script), axe_problems(page, axe_script)
+        axe_served(page, axe_script)
+        assert axe_findings(page) == []
 
     # Asked for less motion, the scores are simply there: no figure but the final ones.
     page = pages.open(width=1280, height=800)  # which asks for reduced motion

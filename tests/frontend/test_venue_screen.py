@@ -13,8 +13,7 @@ import re
 import httpx
 import pytest
 
-from tests.frontend.conftest import PASSWORD, needs_chromium, unique
-from tests.frontend.test_accessibility import _SERIOUS, AXE_PATH, axe_script  # noqa: F401 (a fixture)
+from tests.frontend.conftest import PASSWORD, axe_findings, axe_served, needs_chromium, unique
 from tests.frontend.test_tournament_pages import organiser_api
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -57,19 +56,6 @@ def people_round(live_server_url) -> dict:
     return tournament
 
 
-def axe_problems(page) -> list[str]:
-    page.add_script_tag(url=AXE_PATH)
-    problems = list(page.evaluate(_SERIOUS))
-    width = page.viewport_size["width"]
-    if page.evaluate("document.documentElement.scrollWidth") > width:
-        problems.append(f"wider than {width} px")
-    return problems
-
-
-def with_axe(page, axe_script) -> None:  # noqa: F811 (the fixture's path)
-    page.context.route(f"**{AXE_PATH}", lambda route: route.fulfill(path=str(axe_script), content_type="application/javascript"))
-
-
 def test_the_screen_follows_a_tournament_of_bots_to_its_end(pages, live_server_url):
     pages.name = "venue-bots"
     with organiser_api(live_server_url) as api:
@@ -109,10 +95,10 @@ def test_the_screen_follows_a_tournament_of_bots_to_its_end(pages, live_server_u
     assert seqs == sorted(seqs) and len(set(seqs)) >= 4, "the screen did not follow the tournament step by step"
 
 
-def test_a_round_of_people_on_the_screen_with_its_clock_and_bell(pages, people_round, axe_script):  # noqa: F811
+def test_a_round_of_people_on_the_screen_with_its_clock_and_bell(pages, people_round, axe_script):
     pages.name = "venue-people"
     screen = pages.open(**SCREEN)
-    with_axe(screen, axe_script)
+    axe_served(screen, axe_script)
     screen.clock.install()
     screen.goto(f"/tournaments/{people_round['id']}/screen")
     screen.wait_for_function("() => document.querySelectorAll('#tables li.is-playing').length === 6")
@@ -123,7 +109,7 @@ def test_a_round_of_people_on_the_screen_with_its_clock_and_bell(pages, people_r
     # Every table fits a 1920×1080 screen: nothing scrolls, nothing pages.
     assert screen.locator("#screen").get_attribute("data-scrolling") == "no"
     assert screen.evaluate("() => document.documentElement.scrollHeight <= window.innerHeight")
-    assert axe_problems(screen) == []
+    assert axe_findings(screen) == []
     pages.screenshot(screen, "round-1920")
 
     # The bell: switched on (the gesture the browser needs), it rings once as the clock reaches zero.
@@ -142,20 +128,20 @@ def test_a_round_of_people_on_the_screen_with_its_clock_and_bell(pages, people_r
 
     # In Welsh, and on a phone.
     welsh = pages.open(**SCREEN, locale="cy")
-    with_axe(welsh, axe_script)
+    axe_served(welsh, axe_script)
     welsh.goto(f"/tournaments/{people_round['id']}/screen")
     welsh.wait_for_function("() => document.querySelectorAll('#tables li.is-playing').length === 6")
     assert welsh.locator("html").get_attribute("lang") == "cy"
     label = welsh.locator("#clock-label").inner_text()
     assert label != "Round 1: time left" and "1" in label
     assert welsh.locator(".screen-language button").inner_text() == "English"  # named in its own language
-    assert axe_problems(welsh) == []
+    assert axe_findings(welsh) == []
     pages.screenshot(welsh, "round-1920-cy")
     phone = pages.open(width=390, height=844, mobile=True)
-    with_axe(phone, axe_script)
+    axe_served(phone, axe_script)
     phone.goto(f"/tournaments/{people_round['id']}/screen")
     phone.wait_for_function("() => document.querySelectorAll('#tables li.is-playing').length === 6")
-    assert axe_problems(phone) == []
+    assert axe_findings(phone) == []
     pages.screenshot(phone, "round-390")
 
 
@@ -185,13 +171,13 @@ PDF_PAGE = re.compile(rb"/Type\s*/Page(?!s)")
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
-def test_the_printouts_render_to_pdf(pages, people_round, live_server_url, paper, axe_script):  # noqa: F811
+def test_the_printouts_render_to_pdf(pages, people_round, live_server_url, paper, axe_script):
     pages.name = "venue-print"
     rounds = httpx.get(f"{live_server_url}/api/tournaments/{people_round['id']}/rounds").json()
     tables = rounds[-1]["tables"]
     assert len(tables) == 6
     page = pages.open()
-    with_axe(page, axe_script)
+    axe_served(page, axe_script)
     expected_pages = {"pairings": 2, "standings": 1, "cards": len(tables)}
     for kind, count in expected_pages.items():
         page.goto(f"/tournaments/{people_round['id']}/print/{kind}")
@@ -204,14 +190,14 @@ def test_the_printouts_render_to_pdf(pages, people_round, live_server_url, paper
         pdf = page.pdf(format=paper, print_background=True)
         assert len(PDF_PAGE.findall(pdf)) == count, (kind, paper)
         if paper == "A4":
-            assert axe_problems(page) == [], kind
+            assert axe_findings(page) == [], kind
             pages.screenshot(page, f"{kind}-screen")
     if paper == "A4":  # on a phone too, each printout fits the screen's width
         phone = pages.open(width=390, height=844, mobile=True)
-        with_axe(phone, axe_script)
+        axe_served(phone, axe_script)
         for kind in expected_pages:
             phone.goto(f"/tournaments/{people_round['id']}/print/{kind}")
-            assert axe_problems(phone) == [], kind
+            assert axe_findings(phone) == [], kind
         pages.screenshot(phone, "cards-390")
     page.emulate_media(media="print")
     page.goto(f"/tournaments/{people_round['id']}/print/cards")
