@@ -158,7 +158,10 @@ def test_the_end_shows_every_hand_and_counts_the_scores_up(pages, person, axe_sc
             assert page.locator("#board .hand-panel .hand .card").count() == len(end["views"][0]["hand"])
         # The scores: counted up from 0 to the final figures, in the seats and the result.
         figures = page.evaluate("() => window.scoreFigures")
-        assert "0" in figures and len(set(figures)) > 1, figures
+        assert "0" in figures, figures
+        # A final score above 0 is counted up to, through figures between; when every final score
+        # is 0 there is nothing to count (FLAKES.md).
+        assert len(set(figures)) > 1 or not any(outcome["scores"]), (figures, outcome["scores"])
         shown = page.locator("#result tbody tr .score-count").all_inner_texts()
         assert sorted(int(text.replace(",", "")) for text in shown) == sorted(outcome["scores"])
         if not outcome["cooperative"]:
