@@ -64,9 +64,6 @@ def server_env(tmp_path_factory) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="tests.frontend.settings_browser",
         VAR_DIR=str(tmp_path_factory.mktemp("browser-server")),
         BOT_MOVE_DELAY="0",  # a delay makes every bot move an ETA task, which the worker holds back
-        # A search bot thinks up to this long a move, on a core the test's browser and server need:
-        # these tests are about the pages, not how well the bots play (tests/games/bots/ are).
-        BOT_MOVE_BUDGET_MS="20",
         INTERRUPT_WINDOW_SECONDS="3",
         TOURNAMENT_SHUFFLE_SECONDS="4",  # the pages send theirs at once; the tests need not wait 20 s
         CLAIM_SEAT_AFTER_SECONDS="1",  # a seat whose person left is claimable at once, not after 2 minutes
