@@ -83,6 +83,12 @@ def _result(table: Any) -> str:
     result = table["result"]
     if not result:
         return ""
+    forfeited = set(result.get("forfeited") or ())
+    gone = [seat["name"] for seat in table["seats"] if seat["id"] in forfeited]
+    return _result_words(table, result) + (f" ({_('%(names)s forfeited') % {'names': ', '.join(gone)}})" if gone else "")
+
+
+def _result_words(table: Any, result: dict[str, Any]) -> str:
     if result.get("team_score") is not None:
         count = result["team_score"]
         return ngettext("%(count)s card left", "%(count)s cards left", count) % {"count": count}

@@ -138,3 +138,18 @@ def test_the_standings_printout_counts_only_rounds_played_out(running):
     assert "after round" not in page_of(None, f"/tournaments/{tournament.pk}/print/standings")
     finish_round(tournament)
     assert "after round 1" in page_of(None, f"/tournaments/{tournament.pk}/print/standings")
+
+
+def test_a_table_awarded_by_forfeit_prints_who_forfeited(running):
+    """Regression: the pairings printout said only who won a forfeited table, where the tournament
+    page says who forfeited it too."""
+    tournament, organiser = running["tournament"], running["users"]["organiser"]
+    table = Round.objects.get(tournament=tournament, number=1).tables.get(number=1)
+    gone = table.seats[0]
+    services.forfeit_award(tournament_id=tournament.pk, user=organiser, round_number=1, table_number=1,
+                           forfeited=[gone], reason="did not come")
+    name = tournament.entrants.get(pk=gone).name
+    pairings = page_of(None, f"/tournaments/{tournament.pk}/print/pairings")
+    assert f"won ({name} forfeited)</td>" in pairings
+    welsh = browser_of().get(f"/tournaments/{tournament.pk}/print/pairings", HTTP_ACCEPT_LANGUAGE="cy").content.decode()
+    assert f"(fforffedodd {name})</td>" in welsh
