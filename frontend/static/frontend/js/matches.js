@@ -51,7 +51,14 @@ export function ratingText(match) {
 /** The rank per seat the finished match counts at (the API's `ranks`: abandoned seats after the
  * seats that played on), so the table, its tournament and ratings always name the same winner. */
 export function countedRanks(match, outcome) {
-  return match.ranks || outcome.ranks;
+  if (match.ranks) return match.ranks;
+  // The end's frame can come before the finished match's summary: rank the seats given up after
+  // those that played on here too (games.selectors.result_ranks), or a seat the bot played to a
+  // win reads "1st" until the summary comes.
+  const left = new Set(match.seats.filter((info) => info.abandoned).map((info) => info.seat));
+  const keys = outcome.ranks.map((rank, seat) => [left.has(seat) ? 1 : 0, rank]);
+  const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+  return keys.map((mine) => 1 + keys.filter((other) => before(other, mine)).length);
 }
 
 /** A place as people say it: 1st, 2nd, 3rd, 4th … (a bare number or W/L reads as a score or a loss).
