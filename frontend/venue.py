@@ -83,9 +83,12 @@ def _result(table: Any) -> str:
     result = table["result"]
     if not result:
         return ""
+    words = _result_words(table, result)
     forfeited = set(result.get("forfeited") or ())
     gone = [seat["name"] for seat in table["seats"] if seat["id"] in forfeited]
-    return _result_words(table, result) + (f" ({_('%(names)s forfeited') % {'names': ', '.join(gone)}})" if gone else "")
+    if not gone:
+        return words
+    return f"{words} ({_('%(names)s forfeited') % {'names': ', '.join(gone)}})"
 
 
 def _result_words(table: Any, result: dict[str, Any]) -> str:
