@@ -38,6 +38,9 @@ def test_a_player_resigns_and_the_bot_plays_their_seat_to_the_end(pages, person)
     page.wait_for_selector("#result:not([hidden])")
     mine = page.locator("#result tr[data-seat='0'] td.place").inner_text()
     assert mine == "2nd", mine
+    # The place is explained beside the name, whatever the bot scored for the seat.
+    assert page.locator("[data-key='left:0']").inner_text() == "left the table: placed after those who played on"
+    assert page.locator("[data-key='left:1']").count() == 0
     pages.screenshot(page, "resigned-finished-390")
 
 

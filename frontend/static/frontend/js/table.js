@@ -543,7 +543,11 @@ function renderResult() {
   const rows = order.map((info, index) => h("tr", { class: winners.includes(info.seat) ? "winner" : "", "data-seat": String(info.seat) },
     team ? null : h("td", { class: "place" }, placeText(ranks[info.seat])),
     // What the score is made of (Ten's runs, Split's pad) under the name: the side column has no room for a column more.
-    h("th", { scope: "row" }, name(info.seat), parts[index] ? h("span", { class: "score-parts" }, parts[index]) : null),
+    h("th", { scope: "row" }, name(info.seat), parts[index] ? h("span", { class: "score-parts" }, parts[index]) : null,
+      // A seat given up (resigned, or left and handed to the bot) ranks after the seats that played
+      // on, whatever the bot scored for it: say why its score sits below a lower one.
+      info.abandoned && !team ? h("span", { class: "left-note", "data-key": `left:${info.seat}` },
+        gettext("left the table: placed after those who played on")) : null),
     h("td", { class: "num" }, countedScore(outcome.scores[info.seat]))));
   const headline = outcome.cooperative ? (outcome.won ? gettext("The team won!") : gettext("The team lost."))
     : winners.length ? interpolate(gettext("%(names)s won."), { names: formatList(winners.map(name)) }) : gettext("Nobody won.");
