@@ -1,6 +1,7 @@
 """Replays of finished matches: any position, with every hand shown or as one seat saw it."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -29,7 +30,9 @@ def replay_position(match: Match, user: User | None, *, seq: int | None, seat: i
     if seat not in ("all", None) and not (isinstance(seat, int) and 0 <= seat < match.players):
         raise bad_request("bad_seat", _("seat is 'all', 'spectator' or 0 to %(last)s.") % {"last": match.players - 1})
     engine = ENGINES[match.game]
-    rows = list(Event.objects.filter(match=match, seq__lte=seq).order_by("seq").values_list("seq", "kind", "data", "actor"))
+    # One read of the whole log: the position needs its events up to `seq`, the decisions all of them.
+    every_row = list(_rows(match))
+    rows = [row for row in every_row if row[0] <= seq]
     state = engine.replay(data for _, kind, data, _ in rows if kind == Event.Kind.ENGINE)
     position: dict[str, Any] = {"match": match.pk, "seq": seq, "last_seq": match.last_seq, "seat": seat}
     if state is None:  # before GameStarted: only the table's first fact
@@ -47,15 +50,19 @@ def replay_position(match: Match, user: User | None, *, seq: int | None, seat: i
             for s, kind, data, _ in rows
             if kind == Event.Kind.ENGINE and (red := engine.redact(data, seat)) is not None
         ]
-    position["decisions"] = decision_points(match)
+    position["decisions"] = decision_points(match, every_row)
     return position
 
 
-def decision_points(match: Match) -> list[DecisionPoint]:
-    """Every move of the match: the position it was made in (`seq`) and the one it led to (`after`)."""
-    rows = Event.objects.filter(match=match).order_by("seq").values_list("seq", "kind", "data", "actor")
+def _rows(match: Match) -> Iterable[tuple[int, str, dict[str, Any], str]]:
+    return Event.objects.filter(match=match).order_by("seq").values_list("seq", "kind", "data", "actor")
+
+
+def decision_points(match: Match, rows: Iterable[tuple[int, str, dict[str, Any], str]] | None = None) -> list[DecisionPoint]:
+    """Every move of the match: the position it was made in (`seq`) and the one it led to (`after`).
+    `rows`: the match's whole log as (seq, kind, data, actor), when the caller has read it already."""
     points: list[DecisionPoint] = []
-    for seq, kind, data, actor in rows:
+    for seq, kind, data, actor in _rows(match) if rows is None else rows:
         if kind == Event.Kind.TABLE and data.get("type") == "MovePlayed":
             points.append({"seq": seq - 1, "after": seq, "seat": data["seat"], "move": data["move"], "actor": actor})
         elif kind == Event.Kind.ENGINE and points:
