@@ -122,7 +122,14 @@ def perform(page: Page, game: str, move: dict) -> None:
     elif game == "split" and action in ("match", "upgrade", "discard"):
         card = move["cards"][0] if action == "match" else move["card"]
         pick(page, f'#board .hand [data-card="{card}"]')
-    page.locator(move_selector(move)).first.click()
+    try:
+        page.locator(move_selector(move)).first.click(timeout=MOVE_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        # What the page showed instead, and the card it held picked: a bare timeout said neither.
+        shown = page.evaluate("() => ({picked: [...document.querySelectorAll('#board [aria-pressed=true]')]"
+                              ".map(el => el.dataset.key), offered: [...document.querySelectorAll('#board [data-move]')]"
+                              ".slice(0, 12).map(el => el.dataset.move)})")
+        raise AssertionError(f"the page never offered {move} ({shown}): {diagnosis(page)}") from None
 
 
 def play_until_finished(page: Page, game: str, *, max_moves: int = 2000, on_move=None) -> int:
