@@ -50,19 +50,23 @@ def replay_position(match: Match, user: User | None, *, seq: int | None, seat: i
             for s, kind, data, _ in rows
             if kind == Event.Kind.ENGINE and (red := engine.redact(data, seat)) is not None
         ]
-    position["decisions"] = decision_points(match, every_row)
+    position["decisions"] = _decisions_in(every_row)
     return position
 
 
 def _rows(match: Match) -> Iterable[tuple[int, str, dict[str, Any], str]]:
+    """The match's whole log as (seq, kind, data, actor)."""
     return Event.objects.filter(match=match).order_by("seq").values_list("seq", "kind", "data", "actor")
 
 
-def decision_points(match: Match, rows: Iterable[tuple[int, str, dict[str, Any], str]] | None = None) -> list[DecisionPoint]:
-    """Every move of the match: the position it was made in (`seq`) and the one it led to (`after`).
-    `rows`: the match's whole log as (seq, kind, data, actor), when the caller has read it already."""
+def decision_points(match: Match) -> list[DecisionPoint]:
+    """Every move of the match: the position it was made in (`seq`) and the one it led to (`after`)."""
+    return _decisions_in(_rows(match))
+
+
+def _decisions_in(rows: Iterable[tuple[int, str, dict[str, Any], str]]) -> list[DecisionPoint]:
     points: list[DecisionPoint] = []
-    for seq, kind, data, actor in _rows(match) if rows is None else rows:
+    for seq, kind, data, actor in rows:
         if kind == Event.Kind.TABLE and data.get("type") == "MovePlayed":
             points.append({"seq": seq - 1, "after": seq, "seat": data["seat"], "move": data["move"], "actor": actor})
         elif kind == Event.Kind.ENGINE and points:
