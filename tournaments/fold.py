@@ -241,6 +241,7 @@ def _paired(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
             "absent": [],
             "result": None,
             "result_seq": None,
+            "extra_seconds": 0,
         }
         for t in data["tables"]
     ]
@@ -303,6 +304,10 @@ def _deadline_passed(state: State, data: dict[str, Any], event: dict[str, Any]) 
         table["absent"] = sorted(absent.get(table["table"], []))
 
 
+def _time_extended(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
+    table_of(state, data["round"], data["table"])["extra_seconds"] = data["extra_seconds"]
+
+
 def _round_completed(state: State, data: dict[str, Any], event: dict[str, Any]) -> None:
     state["rounds"][str(data["round"])]["completed_at"] = event["created"]
 
@@ -338,6 +343,7 @@ _HANDLERS: dict[str, Callable[[State, dict[str, Any], dict[str, Any]], None]] = 
     "ForfeitAwarded": _result,
     "ResultCorrected": _result,
     "RoundDeadlinePassed": _deadline_passed,
+    "TableTimeExtended": _time_extended,
     "RoundCompleted": _round_completed,
     "TournamentFinished": _finished,
     "TournamentCancelled": _cancelled,

@@ -229,6 +229,9 @@ class RoundTable(models.Model):
     result_seq = models.PositiveIntegerField(
         null=True, blank=True, help_text="The event that set the result."
     )
+    extra_seconds = models.PositiveIntegerField(
+        default=0, help_text="Time judges added to this table past the round's deadline (TableTimeExtended)."
+    )
 
     class Meta:
         ordering = ["round_id", "number"]
@@ -398,3 +401,91 @@ class SeriesDecision(models.Model):
 
     def __str__(self) -> str:
         return f"series {self.series_id} #{self.seq} {self.type}"
+
+
+class JudgeCallEvent(models.Model):
+    """One immutable step of a tournament's judging: a judge named or removed (JudgeNamed,
+    JudgeRemoved), a call made, claimed or resolved (JudgeCalled, JudgeCallClaimed,
+    JudgeCallResolved). `(tournament, seq)` is unique and gapless from 1; the database refuses
+    UPDATE and DELETE.
+
+    A stream of its own because the tournament's stream is public (its feed, webhooks and the
+    league log): what a player tells a judge is read only by the organiser, the judges and the
+    players of that table. A ruling's effects on play (a time extension, a corrected result) are
+    the tournament's own events, and public."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="judging_events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    data = models.JSONField()
+    actor = models.CharField(max_length=64, help_text="user:<id>")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "seq"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "seq"], name="judge_call_event_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"tournament {self.tournament_id} judging #{self.seq} {self.type}"
+
+
+class Judge(models.Model):
+    """A person the organiser named to judge the tournament (projection of JudgeNamed/JudgeRemoved)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="judges")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    named_seq = models.PositiveIntegerField(help_text="The JudgeNamed event.")
+
+    class Meta:
+        ordering = ["tournament_id", "named_seq"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="judge_once_per_tournament")]
+
+    def __str__(self) -> str:
+        return f"judge {self.user_id} of tournament {self.tournament_id}"
+
+
+class JudgeCall(models.Model):
+    """A call for a judge from a table, as its events say now (projection of the judging stream).
+    `number` is the seq of its JudgeCalled event."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for a judge"
+        CLAIMED = "claimed", "a judge is on the way"
+        RESOLVED = "resolved", "resolved"
+
+    class Reason(models.TextChoices):
+        RULES = "rules", "a rules question"
+        DISPUTE = "dispute", "the players disagree"
+        TECHNICAL = "technical", "a technical problem"
+        CONDUCT = "conduct", "a player's conduct"
+        OTHER = "other", "something else"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="judge_calls")
+    number = models.PositiveIntegerField()
+    round_number = models.PositiveIntegerField()
+    table_number = models.PositiveIntegerField()
+    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    match_seq = models.PositiveIntegerField(help_text="The table's position in its match's log when called.")
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    details = models.TextField(blank=True)
+    caller = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    called_at = models.DateTimeField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    ruling = models.JSONField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    last_seq = models.PositiveIntegerField(help_text="The judging event that last changed it.")
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="judge_call_unique")]
+        indexes = [models.Index(fields=["tournament", "last_seq"])]
+
+    def __str__(self) -> str:
+        return f"judge call {self.number} of tournament {self.tournament_id} ({self.status})"

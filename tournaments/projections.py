@@ -254,6 +254,13 @@ def _on_deadline(tournament: Tournament, event: dict) -> None:
     RoundTable.objects.bulk_update(tables, ["absent"], batch_size=1000)
 
 
+def _on_time_extended(tournament: Tournament, event: dict) -> None:
+    data = event["data"]
+    RoundTable.objects.filter(
+        round__tournament=tournament, round__number=data["round"], number=data["table"]
+    ).update(extra_seconds=data["extra_seconds"])
+
+
 def _on_completed(tournament: Tournament, event: dict) -> None:
     Round.objects.filter(tournament=tournament, number=event["data"]["round"]).update(
         completed_at=when(event["created"])
@@ -282,6 +289,7 @@ _WRITERS: dict[str, Callable[[Tournament, dict], None]] = {
     "ForfeitAwarded": _on_result,
     "ResultCorrected": _on_result,
     "RoundDeadlinePassed": _on_deadline,
+    "TableTimeExtended": _on_time_extended,
     "RoundCompleted": _on_completed,
 }
 
@@ -447,12 +455,12 @@ def state_of(tournament: Tournament) -> State:
             "completed_at": _iso(rnd.completed_at),
         }
     tables = RoundTable.objects.filter(round__tournament=tournament).order_by("round_id", "number").values_list(
-        "round_id", "number", "seats", "bracket", "deal", "match_id", "absent", "result", "result_seq"
+        "round_id", "number", "seats", "bracket", "deal", "match_id", "absent", "result", "result_seq", "extra_seconds"
     )
-    for round_id, number, seats, bracket, deal, match, absent, result, result_seq in tables:
+    for round_id, number, seats, bracket, deal, match, absent, result, result_seq, extra in tables:
         rounds[round_id]["tables"].append(
             {"table": number, "seats": seats, "bracket": bracket, "deal": deal, "match": match,
-             "absent": absent, "result": result, "result_seq": result_seq}
+             "absent": absent, "result": result, "result_seq": result_seq, "extra_seconds": extra}
         )
     return state
 
@@ -507,6 +515,7 @@ def _write_round(tournament: Tournament, rnd: dict[str, Any]) -> None:
             "absent": table["absent"],
             "result": table["result"],
             "result_seq": table["result_seq"],
+            "extra_seconds": table.get("extra_seconds", 0),
         }
         current = existing.pop(table["table"], None)
         if current is None:

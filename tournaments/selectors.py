@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, Max, OuterRef, Prefetch, QuerySet
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 from accounts.models import User
 from games.engines import ENGINES
 from games.models import SpectatorPolicy
-from server.errors import bad_request, conflict, english_or, not_found
+from server.errors import bad_request, conflict, english_or, forbidden, not_found
 from tournaments import fold, projections, series
 from tournaments.formats import FORMATS
 from tournaments.formats._common import Entrant as FormatEntrant
@@ -28,6 +28,9 @@ from tournaments.formats._common import PlayerId, seeded
 from tournaments.models import (
     RESULT_CHANGES,
     Entrant,
+    Judge,
+    JudgeCall,
+    JudgeCallEvent,
     Round,
     RoundTable,
     Series,
@@ -43,6 +46,9 @@ from tournaments.shapes import (
     EntrantShown,
     ExportedTable,
     FieldDecision,
+    JudgeCallShown,
+    JudgingQueue,
+    PersonShown,
     PlayerShown,
     RoundShown,
     SeriesEventShown,
@@ -50,6 +56,7 @@ from tournaments.shapes import (
     SeriesStandingShown,
     SeriesWithStandings,
     StandingShown,
+    TableJudging,
     TableShown,
     TournamentEventShown,
     TournamentExport,
@@ -367,6 +374,7 @@ def rounds(tournament: Tournament) -> list[RoundShown]:
                     "match_url": match_url(table.match_id),
                     "match_status": table.match.status if table.match is not None else None,
                     "absent": table.absent,
+                    "extra_seconds": table.extra_seconds,
                     # A duplicate deal's result tells its other tables how it plays (games.selectors.can_watch).
                     "result": None if table.match is not None and table.match.sealed else table.result,
                 }
@@ -1032,3 +1040,98 @@ def series_placings(found: Series) -> list[series.EventPlacings]:
                               revision=event.tournament.last_seq)
         for event in counted
     ]
+
+
+# --- judging (issue #46) ------------------------------------------------------------------------
+
+
+def judges_for(tournament: Tournament, user: Any) -> bool:
+    """Whether `user` judges the tournament: its organiser, a judge it named, or staff."""
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(
+        user.is_staff
+        or user.pk == tournament.organiser_id
+        or Judge.objects.filter(tournament=tournament, user=user).exists()
+    )
+
+
+def table_deadline(rnd: Round, extra_seconds: int) -> dt.datetime | None:
+    """When a table of the round must end: the round's deadline and the time its judges added."""
+    return rnd.deadline + dt.timedelta(seconds=extra_seconds) if rnd.deadline is not None else None
+
+
+def _person(user: User | None) -> PersonShown | None:
+    return {"id": user.pk, "name": user.shown_name} if user is not None else None
+
+
+def judge_call_shown(call: JudgeCall, *, details: bool = True) -> JudgeCallShown:
+    """A call as judges read it; a table's other players read it without the caller's words."""
+    return {
+        "number": call.number,
+        "round": call.round_number,
+        "table": call.table_number,
+        "match": call.match_id,
+        "match_url": reverse("table", kwargs={"match_id": call.match_id}) if call.match_id else None,
+        "match_seq": call.match_seq,
+        "reason": call.reason,
+        "details": call.details if details else None,
+        "caller": _person(call.caller),
+        "called_at": call.called_at,
+        "status": call.status,
+        "claimed_by": _person(call.claimed_by),
+        "claimed_at": call.claimed_at,
+        "ruling": call.ruling,
+        "resolved_by": _person(call.resolved_by),
+        "resolved_at": call.resolved_at,
+        "last_seq": call.last_seq,
+    }
+
+
+def _calls(tournament: Tournament) -> QuerySet[JudgeCall]:
+    return JudgeCall.objects.filter(tournament=tournament).select_related("caller", "claimed_by", "resolved_by")
+
+
+def judging_queue(tournament: Tournament, viewer: Any, *, after: int = 0) -> JudgingQueue:
+    """The calls changed after judging position `after` (all of them from 0), oldest change first,
+    and the judges: for those who judge the tournament only (`judges_for`)."""
+    if not judges_for(tournament, viewer):
+        raise forbidden("not_judge", _("Only the tournament's organiser and the judges they named may do that."))
+    if after < 0:
+        raise bad_request("bad_position", _("after ≥ 0 and 1 ≤ limit ≤ %(feed_limit)s.") % {"feed_limit": FEED_LIMIT})
+    head = JudgeCallEvent.objects.filter(tournament=tournament).aggregate(head=Max("seq"))["head"] or 0
+    judges = Judge.objects.filter(tournament=tournament).select_related("user")
+    return {
+        "calls": [judge_call_shown(call) for call in _calls(tournament).filter(last_seq__gt=after).order_by("last_seq")],
+        "judges": [_person(judge.user) for judge in judges],
+        "organiser": _person(tournament.organiser),
+        "head": head,
+    }
+
+
+def table_judging(match_id: int, viewer: Any) -> TableJudging | None:
+    """What a tournament table's page shows of its judging (None: not a tournament table): when the
+    table must end, the time its judges added, whether `viewer` may call a judge or judges the
+    tournament, and the calls at this table that `viewer` may read (its players read them all,
+    the words only of their own)."""
+    table = RoundTable.objects.filter(match_id=match_id).select_related("round__tournament").first()
+    if table is None:
+        return None
+    rnd, tournament = table.round, table.round.tournament
+    authenticated = viewer is not None and viewer.is_authenticated
+    seated = authenticated and Entrant.objects.filter(pk__in=table.seats, user=viewer).exists()
+    judge = judges_for(tournament, viewer)
+    calls = []
+    if seated or judge:
+        for call in _calls(tournament).filter(match_id=match_id).order_by("number"):
+            calls.append(judge_call_shown(call, details=judge or call.caller_id == viewer.pk))
+    return {
+        "tournament": tournament.pk,
+        "round": rnd.number,
+        "table": table.number,
+        "deadline": table_deadline(rnd, table.extra_seconds),
+        "extra_seconds": table.extra_seconds,
+        "can_call": bool(seated) and tournament.status == Tournament.Status.RUNNING and rnd.completed_at is None,
+        "judges": judge,
+        "calls": calls,
+    }

@@ -107,6 +107,7 @@ class TableShown(TypedDict):
     match_url: str | None
     match_status: str | None
     absent: list[int]
+    extra_seconds: int
     result: dict[str, Any] | None
 
 
@@ -272,3 +273,46 @@ class SeriesStandingShown(TypedDict):
 
 class SeriesWithStandings(SeriesShown):
     standings: list[SeriesStandingShown]
+
+
+class PersonShown(TypedDict):
+    id: int
+    name: str
+
+
+class JudgeCallShown(TypedDict):
+    number: int
+    round: int
+    table: int
+    match: int | None
+    match_url: str | None
+    match_seq: int
+    reason: str
+    details: str | None
+    caller: PersonShown | None
+    called_at: datetime
+    status: str
+    claimed_by: PersonShown | None
+    claimed_at: datetime | None
+    ruling: dict[str, Any] | None
+    resolved_by: PersonShown | None
+    resolved_at: datetime | None
+    last_seq: int
+
+
+class JudgingQueue(TypedDict):
+    calls: list[JudgeCallShown]
+    judges: list[PersonShown | None]
+    organiser: PersonShown | None
+    head: int
+
+
+class TableJudging(TypedDict):
+    tournament: int
+    round: int
+    table: int
+    deadline: datetime | None
+    extra_seconds: int
+    can_call: bool
+    judges: bool
+    calls: list[JudgeCallShown]

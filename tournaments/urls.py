@@ -9,6 +9,7 @@ _TABLE = f"{_ONE}/rounds/<int:round_number>/tables/<int:table_number>"
 urlpatterns = [
     path("tournaments", api.TournamentListCreateApi.as_view(), name="tournament-list"),
     path("tournaments/tables", api.TournamentMatchTablesApi.as_view(), name="tournament-match-tables"),
+    path("tournaments/tables/<int:match_id>/judging", api.TableJudgingApi.as_view(), name="tournament-table-judging"),
     path("tournaments/formats", api.TournamentFormatsApi.as_view(), name="tournament-formats"),
     path(_ONE, api.TournamentDetailApi.as_view(), name="tournament-detail"),
     path(f"{_ONE}/entrants", api.TournamentEntrantsApi.as_view(), name="tournament-entrants"),
@@ -30,6 +31,14 @@ urlpatterns = [
     path(f"{_ONE}/events", api.TournamentEventsApi.as_view(), name="tournament-events"),
     path(f"{_TABLE}/correction", api.TableCorrectApi.as_view(), name="tournament-table-correct"),
     path(f"{_TABLE}/forfeit", api.TableForfeitApi.as_view(), name="tournament-table-forfeit"),
+    path(f"{_TABLE}/extension", api.TableExtendApi.as_view(), name="tournament-table-extend"),
+    path(f"{_ONE}/judges", api.JudgesApi.as_view(), name="tournament-judges"),
+    path(f"{_ONE}/judges/<int:user_id>", api.JudgeRemoveApi.as_view(), name="tournament-judge-remove"),
+    path(f"{_ONE}/judge-calls", api.JudgeCallsApi.as_view(), name="tournament-judge-calls"),
+    path(f"{_ONE}/judge-calls/<int:call_number>/claim", api.JudgeCallClaimApi.as_view(), name="tournament-judge-call-claim"),
+    path(
+        f"{_ONE}/judge-calls/<int:call_number>/resolve", api.JudgeCallResolveApi.as_view(), name="tournament-judge-call-resolve"
+    ),
     path(f"{_TABLE}/shuffle", api.TableShuffleContributeApi.as_view(), name="tournament-table-shuffle"),
     path(
         f"{_ONE}/entrants/<int:entrant_id>/disqualify",

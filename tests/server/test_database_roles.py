@@ -20,7 +20,10 @@ from tests.games.worker import RUNTIME_ROLE
 
 pytestmark = pytest.mark.postgres
 
-LOG_TABLES = ["games_event", "ratings_ratingentry", "tournaments_tournamentevent", "chat_chatevent", "tournaments_seriesdecision"]
+LOG_TABLES = [
+    "games_event", "ratings_ratingentry", "tournaments_tournamentevent", "chat_chatevent", "tournaments_seriesdecision",
+    "tournaments_judgecallevent",
+]
 
 
 @pytest.fixture

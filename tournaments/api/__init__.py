@@ -15,6 +15,15 @@ from tournaments.api.field import (
     TournamentRegisterApi,
     TournamentWithdrawApi,
 )
+from tournaments.api.judging import (
+    JudgeCallClaimApi,
+    JudgeCallResolveApi,
+    JudgeCallsApi,
+    JudgeRemoveApi,
+    JudgesApi,
+    TableExtendApi,
+    TableJudgingApi,
+)
 from tournaments.api.results import TableCorrectApi, TableForfeitApi, TournamentStandingApi, TournamentStandingsApi
 from tournaments.api.rounds import (
     TableShuffleContributeApi,
@@ -47,6 +56,13 @@ __all__ = [
     "SeriesListCreateApi",
     "SeriesRulesSetApi",
     "EntrantDisqualifyApi",
+    "JudgeCallClaimApi",
+    "JudgeCallResolveApi",
+    "JudgeCallsApi",
+    "JudgeRemoveApi",
+    "JudgesApi",
+    "TableExtendApi",
+    "TableJudgingApi",
     "TableCorrectApi",
     "TableForfeitApi",
     "TableShuffleContributeApi",

@@ -32,6 +32,7 @@ class TableOutputSerializer(serializers.Serializer):
     match_url = serializers.CharField(allow_null=True)
     match_status = serializers.CharField(allow_null=True)
     absent = serializers.ListField(child=serializers.IntegerField())
+    extra_seconds = serializers.IntegerField(help_text="Time judges added to the table past the round's deadline.")
     result = serializers.DictField(allow_null=True)
 
 

@@ -10,8 +10,9 @@ One module per topic, each importing only the floors below it:
     start     tournament_start
     scheduler tournament_advance, tournament_match_finished, tournaments_due
     series    series of tournaments: creating one, its rules, the tournaments it counts
+    judging   judges, calls for a judge from a table, time extensions
 
-    floors: _stream < creation | seeding | rounds | series < field | results < start < scheduler
+    floors: _stream < creation | seeding | rounds | series < field | results < judging | start < scheduler
 
 Callers use the names below (`from tournaments import services`, `services.entrant_register`).
 """
@@ -25,6 +26,14 @@ from tournaments.services.field import (
     entrant_reenter,
     entrant_register,
     entrant_withdraw,
+)
+from tournaments.services.judging import (
+    judge_call,
+    judge_call_claim,
+    judge_call_resolve,
+    judge_name,
+    judge_remove,
+    table_time_extend,
 )
 from tournaments.services.results import forfeit_award, result_correct
 from tournaments.services.rounds import canonical_deck, duplicate_deck, table_shuffle_contribute
@@ -53,6 +62,11 @@ __all__ = [
     "entrant_register",
     "entrant_withdraw",
     "forfeit_award",
+    "judge_call",
+    "judge_call_claim",
+    "judge_call_resolve",
+    "judge_name",
+    "judge_remove",
     "result_correct",
     "series_create",
     "series_event_add",
@@ -60,6 +74,7 @@ __all__ = [
     "series_event_tier_change",
     "series_rules_set",
     "table_shuffle_contribute",
+    "table_time_extend",
     "tournament_advance",
     "tournament_create",
     "tournament_match_finished",

@@ -22,6 +22,7 @@ from server.errors import ApplicationError
 from tournaments import webhooks
 from tournaments.field_rules import why
 from tournaments.models import Entrant, Round, RoundTable, StandingRow, Tournament, TournamentEvent
+from tournaments.selectors import table_deadline
 from tournaments.services._stream import Step, _append, _latest_round, _locked, _rules
 from tournaments.services.results import _forfeit_of, _result_changed, _table_result_append
 from tournaments.services.rounds import _cancel, _pair_next, _round_start_batch
@@ -113,7 +114,7 @@ def _advance_step(tournament_id: int, now: dt.datetime) -> tuple[Step | None, li
             # A forfeited table's match decides nothing more: it is played out, without the lock.
             return Step.NO_SHOWS, _no_shows_forfeit(tournament, rnd)
         if rnd.deadline is not None and rnd.deadline <= now:
-            running = _running_matches(rnd)
+            running = _time_up_matches(rnd, now)
             if rnd.deadline_passed_at is None:
                 _append(
                     tournament,
@@ -132,12 +133,16 @@ def _waiting_tables(rnd: Round) -> Any:
     return RoundTable.objects.filter(round=rnd, result__isnull=True)
 
 
-def _running_matches(rnd: Round) -> list[int]:
-    return list(
-        Match.objects.filter(tournament_table__round=rnd, status=Match.Status.RUNNING)
+def _time_up_matches(rnd: Round, now: dt.datetime) -> list[int]:
+    """The round's matches still running past their table's deadline (the round's, and the time
+    its judges added)."""
+    return [
+        match_id
+        for match_id, extra in Match.objects.filter(tournament_table__round=rnd, status=Match.Status.RUNNING)
         .order_by("pk")
-        .values_list("pk", flat=True)
-    )
+        .values_list("pk", "tournament_table__extra_seconds")
+        if (table_deadline(rnd, extra) or now) <= now
+    ]
 
 
 def _absent_at_deadline(rnd: Round) -> list[dict[str, Any]]:
