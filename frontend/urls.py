@@ -31,6 +31,7 @@ urlpatterns = [
     path("tournaments", views.tournaments, name="tournaments"),
     path("tournaments/<int:tournament_id>", views.tournament, name="tournament"),
     path("tournaments/<int:tournament_id>/screen", views.tournament_screen, name="tournament-screen"),
+    path("tournaments/<int:tournament_id>/judging", views.tournament_judging, name="tournament-judging"),
     path("tournaments/<int:tournament_id>/print/<slug:kind>", views.tournament_print, name="tournament-print"),
     path("series", views.series_list, name="series-list-page"),
     path("series/<int:series_id>", views.series, name="series-page"),

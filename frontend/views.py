@@ -529,6 +529,8 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
             "sound_volume": request.user.sound_volume if isinstance(request.user, User) else None,
             "bots": sorted(BOTS.get(match.game, {})),
             "strong_bot": STRONG_BOT.get(match.game),
+            # A tournament table's time, and its calls for a judge (None: a table of no tournament).
+            "judging": tournament_selectors.table_judging(match.pk, request.user),
             "chat": {
                 "moderator": chat_selectors.chat_moderator(match, request.user),
                 "closed": chat_selectors.spectators_closed_to_players(match),
@@ -684,6 +686,7 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tournament": found,
         "title": GAME_TITLES.get(found.game, found.game),
         "pairing_lines": tournament_selectors.pairing_summaries(found),
+        "judges": tournament_selectors.judges_for(found, request.user),
         "tournament_data": {
             "id": found.pk, "user": _page_user(request), "formats": _formats(),
             # A decision's stored reason is English (with its details); others read its rule's sentence.
@@ -741,6 +744,26 @@ def tournament_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "screen_data": {
             "id": found.pk,
             "sound_volume": request.user.sound_volume if isinstance(request.user, User) else None,
+        },
+    })
+
+
+@ensure_csrf_cookie
+@require_GET
+@login_required(login_url="/login")
+def tournament_judging(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The judges' queue: calls from the tables, taken and resolved live, and the organiser's list
+    of judges. Only those who judge the tournament read it (its API answers anyone else 403)."""
+    found = _tournament_or_404(tournament_id)
+    if not tournament_selectors.judges_for(found, request.user):
+        return _page(request, "frontend/judging_closed.html", {"tournament": found}, status=403)
+    return _page(request, "frontend/judging.html", {
+        "tournament": found,
+        "title": GAME_TITLES.get(found.game, found.game),
+        "judging_data": {
+            "id": found.pk,
+            "user": _page_user(request),
+            "organiser": request.user.is_staff or request.user.pk == found.organiser_id,
         },
     })
 

@@ -1065,12 +1065,14 @@ def _person(user: User | None) -> PersonShown | None:
     return {"id": user.pk, "name": user.shown_name} if user is not None else None
 
 
-def judge_call_shown(call: JudgeCall, *, details: bool = True) -> JudgeCallShown:
-    """A call as judges read it; a table's other players read it without the caller's words."""
+def judge_call_shown(call: JudgeCall, seats: Sequence[PersonShown] = (), *, details: bool = True) -> JudgeCallShown:
+    """A call as judges read it; a table's other players read it without the caller's words.
+    `seats`: the table's entrants in seat order (a penalty's `entrant` is one of them)."""
     return {
         "number": call.number,
         "round": call.round_number,
         "table": call.table_number,
+        "seats": list(seats),
         "match": call.match_id,
         "match_url": reverse("table", kwargs={"match_id": call.match_id}) if call.match_id else None,
         "match_seq": call.match_seq,
@@ -1088,6 +1090,28 @@ def judge_call_shown(call: JudgeCall, *, details: bool = True) -> JudgeCallShown
     }
 
 
+def _seats_of_calls(tournament: Tournament, calls: Sequence[JudgeCall]) -> dict[tuple[int, int], list[PersonShown]]:
+    """The entrants at each called table, in seat order, by (round, table)."""
+    wanted = {(call.round_number, call.table_number) for call in calls}
+    if not wanted:
+        return {}
+    names = _names(tournament)
+    tables = RoundTable.objects.filter(
+        round__tournament=tournament, round__number__in={r for r, _ in wanted}, number__in={t for _, t in wanted}
+    ).values_list("round__number", "number", "seats")
+    return {
+        (rnd, number): [{"id": entrant, "name": names[entrant]["name"]} for entrant in seats]
+        for rnd, number, seats in tables
+        if (rnd, number) in wanted
+    }
+
+
+def judge_call_of(call: JudgeCall) -> JudgeCallShown:
+    """One call as its judges read it (the answer to a call, a claim, a ruling)."""
+    seats = _seats_of_calls(call.tournament, [call])
+    return judge_call_shown(call, seats.get((call.round_number, call.table_number), []))
+
+
 def _calls(tournament: Tournament) -> QuerySet[JudgeCall]:
     return JudgeCall.objects.filter(tournament=tournament).select_related("caller", "claimed_by", "resolved_by")
 
@@ -1101,8 +1125,10 @@ def judging_queue(tournament: Tournament, viewer: Any, *, after: int = 0) -> Jud
         raise bad_request("bad_position", _("after ≥ 0 and 1 ≤ limit ≤ %(feed_limit)s.") % {"feed_limit": FEED_LIMIT})
     head = JudgeCallEvent.objects.filter(tournament=tournament).aggregate(head=Max("seq"))["head"] or 0
     judges = Judge.objects.filter(tournament=tournament).select_related("user")
+    calls = list(_calls(tournament).filter(last_seq__gt=after).order_by("last_seq"))
+    seats = _seats_of_calls(tournament, calls)
     return {
-        "calls": [judge_call_shown(call) for call in _calls(tournament).filter(last_seq__gt=after).order_by("last_seq")],
+        "calls": [judge_call_shown(call, seats.get((call.round_number, call.table_number), [])) for call in calls],
         "judges": [_person(judge.user) for judge in judges],
         "organiser": _person(tournament.organiser),
         "head": head,
@@ -1123,8 +1149,10 @@ def table_judging(match_id: int, viewer: Any) -> TableJudging | None:
     judge = judges_for(tournament, viewer)
     calls = []
     if seated or judge:
+        names = _names(tournament)
+        at_table: list[PersonShown] = [{"id": entrant, "name": names[entrant]["name"]} for entrant in table.seats]
         for call in _calls(tournament).filter(match_id=match_id).order_by("number"):
-            calls.append(judge_call_shown(call, details=judge or call.caller_id == viewer.pk))
+            calls.append(judge_call_shown(call, at_table, details=judge or call.caller_id == viewer.pk))
     return {
         "tournament": tournament.pk,
         "round": rnd.number,

@@ -284,6 +284,7 @@ class JudgeCallShown(TypedDict):
     number: int
     round: int
     table: int
+    seats: list[PersonShown]
     match: int | None
     match_url: str | None
     match_seq: int

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from games import turns
@@ -347,3 +348,33 @@ def test_a_ruling_needs_words_for_the_players(judged):
         with pytest.raises(ApplicationError) as refused:
             services.judge_call_resolve(**where, ruling=ruling)
         assert refused.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("persona", "status"),
+    [("anonymous", 302), ("player", 403), ("spectator", 403), ("judge", 200), ("organiser", 200), ("staff", 200)],
+)
+def test_the_judges_queue_page_is_theirs_alone(judged, persona, status):
+    who = {"anonymous": None, "player": judged["alice"], "spectator": judged["spectator"], "judge": judged["jess"],
+           "organiser": judged["olga"], "staff": judged["staff"]}[persona]
+    call(judged, judged["alice"], details="secret words")
+    browser = Client()
+    if who is not None:
+        browser.force_login(who)
+    answer = browser.get(f"/tournaments/{judged['tournament'].pk}/judging")
+    assert answer.status_code == status
+    assert b"secret words" not in answer.content  # the page reads the calls from the API
+    if status == 200:
+        assert b'src="/static/frontend/js/judging.js"' in answer.content
+    tournament_page = browser.get(f"/tournaments/{judged['tournament'].pk}").content
+    assert (b'id="t-judging"' in tournament_page) == (status == 200)
+
+
+def test_the_table_page_carries_its_judging_for_the_reader(judged):
+    browser = Client()
+    browser.force_login(judged["alice"])
+    page = browser.get(f"/tables/{judged['table'].match_id}").content.decode()
+    assert f'"judging": {{"tournament": {judged["tournament"].pk}' in page and '"can_call": true' in page
+    browser.force_login(judged["spectator"])
+    page = browser.get(f"/tables/{judged['table'].match_id}").content.decode()
+    assert '"can_call": false' in page and '"calls": []' in page

@@ -32,6 +32,7 @@ class JudgeCallOutputSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="The call's position in the tournament's judging stream.")
     round = serializers.IntegerField()
     table = serializers.IntegerField()
+    seats = PersonSerializer(many=True, help_text="The table's entrants in seat order.")
     match = serializers.IntegerField(allow_null=True)
     match_url = serializers.CharField(allow_null=True)
     match_seq = serializers.IntegerField(help_text="The table's position in its match's log when the judge was called.")
@@ -91,7 +92,7 @@ class JudgeCallsApi(JsonApiView):
             tournament_id=tournament_id, user=request.user, match_id=data.validated_data["match"],
             reason=data.validated_data["reason"], details=data.validated_data["details"],
         )
-        return Response(JudgeCallOutputSerializer(selectors.judge_call_shown(call)).data, status=status.HTTP_201_CREATED)
+        return Response(JudgeCallOutputSerializer(selectors.judge_call_of(call)).data, status=status.HTTP_201_CREATED)
 
 
 class JudgeCallClaimApi(JsonApiView):
@@ -102,7 +103,7 @@ class JudgeCallClaimApi(JsonApiView):
     @extend_schema(request=None, responses={200: JudgeCallOutputSerializer})
     def post(self, request, tournament_id: int, call_number: int):
         call = services.judge_call_claim(tournament_id=tournament_id, user=request.user, call_number=call_number)
-        return Response(JudgeCallOutputSerializer(selectors.judge_call_shown(call)).data)
+        return Response(JudgeCallOutputSerializer(selectors.judge_call_of(call)).data)
 
 
 class JudgeCallResolveApi(JsonApiView):
@@ -133,7 +134,7 @@ class JudgeCallResolveApi(JsonApiView):
         call = services.judge_call_resolve(
             tournament_id=tournament_id, user=request.user, call_number=call_number, ruling=dict(data.validated_data)
         )
-        return Response(JudgeCallOutputSerializer(selectors.judge_call_shown(call)).data)
+        return Response(JudgeCallOutputSerializer(selectors.judge_call_of(call)).data)
 
 
 class JudgesApi(JsonApiView):

@@ -9,6 +9,7 @@ import { h, rerender } from "./dom.js";
 import { countText, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { clockText } from "./games/common.js";
 import { soundSwitch } from "./sound.js";
+import { minutesText } from "./judge-call.js";
 import { followTournament, resultText } from "./tournament-live.js";
 
 const data = pageData("screen-data");
@@ -101,7 +102,10 @@ function render() {
 
 function tableState(table) {
   if (table.result) return { key: "finished", text: resultText(table, { nameOf }) };
-  if (table.match_status === "running") return { key: "playing", text: gettext("playing…") };
+  if (table.match_status === "running") {
+    return { key: "playing", text: table.extra_seconds
+      ? interpolate(gettext("playing… (%(time)s added)"), { time: minutesText(table.extra_seconds) }) : gettext("playing…") };
+  }
   if (table.match_status === "finished") return { key: "finished", text: gettext("result recorded") };
   return { key: "waiting", text: gettext("waiting to start") };
 }

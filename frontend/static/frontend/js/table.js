@@ -10,6 +10,7 @@ import {
 } from "./matches.js";
 import { clockText, endMotion, seatName } from "./games/common.js";
 import { tableChat } from "./chat.js";
+import { tableJudging } from "./judge-call.js";
 import { tableSound } from "./sound.js";
 import { MatchSocket } from "./socket.js";
 import { measure as measureCards, motionControl, play as playMotion } from "./motion.js";
@@ -113,6 +114,10 @@ const chat = tableChat({
   closed: data.chat.closed,
   socket,
   newKey,
+});
+
+tableJudging({
+  root: document.getElementById("judging"), matchId, judging: data.judging, running: () => state.status === "running", errorText,
 });
 
 const { act, contributeToShuffle, loadInvitations, pollWhileOpen, renderSetup, renderShuffle } = tableSetup({

@@ -6,6 +6,7 @@ import { bracketLabel, drawBracket } from "./bracket.js";
 import { flash, h, rerender } from "./dom.js";
 import { countText, formatDateTime, formatFixed, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { contributionKey, shuffleContribution, spectatorText } from "./matches.js";
+import { minutesText } from "./judge-call.js";
 import { followTournament, resultText as sharedResultText } from "./tournament-live.js";
 
 const data = pageData("tournament-data");
@@ -535,6 +536,8 @@ function describe(event) {
       ? interpolate(gettext("%(name)s was disqualified (%(reason)s)."), { name: nameOf(d.entrant), reason: d.reason })
       : interpolate(gettext("%(name)s was disqualified."), { name: nameOf(d.entrant) });
     case "RoundDeadlinePassed": return interpolate(gettext("Round %(round)s's deadline passed."), { round });
+    case "TableTimeExtended": return interpolate(gettext("Round %(round)s, table %(table)s: a judge added %(time)s (%(total)s in all)."),
+      { round, table: formatNumber(d.table), time: minutesText(d.seconds), total: minutesText(d.extra_seconds) });
     case "RoundCompleted": return interpolate(gettext("Round %(round)s is complete."), { round });
     case "TournamentFinished": return d.champion !== null && d.champion !== undefined
       ? interpolate(gettext("The tournament is over. %(champion)s."), { champion: championText(d.champion) }) : gettext("The tournament is over.");
