@@ -427,6 +427,7 @@ SPECTACULAR_SETTINGS = {
         "LogEntryKindEnum": "leaguelog.models.Kind",
         "RatingKindEnum": ["user", "bot", "game"],
         "NotificationKindEnum": "notifications.models.Kind",
+        "JudgeCallReasonEnum": "tournaments.models.JudgeCall.Reason",
     },
 }
 

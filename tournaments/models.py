@@ -296,14 +296,25 @@ class StandingRow(models.Model):
 
 
 class Webhook(models.Model):
-    """An organiser's endpoint for a tournament's events; bodies are signed with `secret`."""
+    """An organiser's endpoint for a tournament's events, or for a series' (its decisions, and
+    its counted tournaments' ends and late corrections); bodies are signed with `secret`."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks")
+    series = models.ForeignKey("Series", null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks")
     url = models.URLField(max_length=500)
     secret = models.CharField(max_length=64)
     kinds = models.JSONField(default=list, help_text="The kinds of event delivered.")
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(tournament__isnull=False, series__isnull=True)
+                | models.Q(tournament__isnull=True, series__isnull=False),
+                name="webhook_of_a_tournament_or_a_series",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"webhook {self.pk} -> {self.url}"
@@ -318,7 +329,9 @@ class WebhookDelivery(models.Model):
         FAILED = "failed", "failed"
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
-    event = models.ForeignKey(TournamentEvent, on_delete=models.PROTECT, related_name="+")
+    # What is delivered: a tournament's event, or a series' decision.
+    event = models.ForeignKey(TournamentEvent, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    decision = models.ForeignKey("SeriesDecision", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=32)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
@@ -332,7 +345,15 @@ class WebhookDelivery(models.Model):
 
     class Meta:
         ordering = ["id"]
-        constraints = [models.UniqueConstraint(fields=["webhook", "event"], name="delivery_once_per_event")]
+        constraints = [
+            models.UniqueConstraint(fields=["webhook", "event"], name="delivery_once_per_event"),
+            models.UniqueConstraint(fields=["webhook", "decision"], name="delivery_once_per_decision"),
+            models.CheckConstraint(
+                condition=models.Q(event__isnull=False, decision__isnull=True)
+                | models.Q(event__isnull=True, decision__isnull=False),
+                name="delivery_of_an_event_or_a_decision",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"delivery {self.pk} of event {self.event_id} ({self.status})"

@@ -34,6 +34,7 @@ from tournaments.models import (
     Round,
     RoundTable,
     Series,
+    SeriesDecision,
     SeriesEvent,
     StandingRow,
     Tournament,
@@ -51,6 +52,8 @@ from tournaments.shapes import (
     PersonShown,
     PlayerShown,
     RoundShown,
+    SeriesDecisionFeed,
+    SeriesDecisionShown,
     SeriesEventShown,
     SeriesShown,
     SeriesStandingShown,
@@ -842,6 +845,32 @@ def field_decisions(tournament: Tournament) -> list[FieldDecision]:
 
 def webhook_list(tournament: Tournament) -> QuerySet[Webhook]:
     return Webhook.objects.filter(tournament=tournament, active=True).order_by("pk")
+
+
+def series_webhook_list(series: Series, user: Any) -> QuerySet[Webhook]:
+    """The series' webhooks, for its organiser or staff (their secrets sign the bodies)."""
+    if not (user.is_authenticated and (user.is_staff or user.pk == series.organiser_id)):
+        raise forbidden("not_series_organiser", _("Only the series' organiser (or staff) may do that."))
+    return Webhook.objects.filter(series=series, active=True).order_by("pk")
+
+
+def series_decision_public(decision: SeriesDecision) -> SeriesDecisionShown:
+    """A series' decision as served (its feed, webhooks): as the league log takes it."""
+    return {
+        "seq": decision.seq, "type": decision.type, "data": decision.data, "actor": decision.actor, "created": decision.created,
+    }
+
+
+def series_decision_feed(series: Series, *, after: int = 0, limit: int = 100) -> SeriesDecisionFeed:
+    """The series' decisions after position `after`, oldest first; resume from `next`."""
+    if after < 0 or not 1 <= limit <= FEED_LIMIT:
+        raise bad_request("bad_position", _("after ≥ 0 and 1 ≤ limit ≤ %(feed_limit)s.") % {"feed_limit": FEED_LIMIT})
+    page = list(SeriesDecision.objects.filter(series=series, seq__gt=after).order_by("seq")[:limit])
+    return {
+        "decisions": [series_decision_public(decision) for decision in page],
+        "next": page[-1].seq if page else after,
+        "head": series.last_seq,
+    }
 
 
 def match_changed_result(match_id: int) -> dict[str, Any] | None:

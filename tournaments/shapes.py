@@ -317,3 +317,17 @@ class TableJudging(TypedDict):
     can_call: bool
     judges: bool
     calls: list[JudgeCallShown]
+
+
+class SeriesDecisionShown(TypedDict):
+    seq: int
+    type: str
+    data: dict[str, Any]
+    actor: str
+    created: datetime
+
+
+class SeriesDecisionFeed(TypedDict):
+    decisions: list[SeriesDecisionShown]
+    next: int
+    head: int

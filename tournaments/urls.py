@@ -52,6 +52,9 @@ urlpatterns = [
     path("series", api.SeriesListCreateApi.as_view(), name="series-list"),
     path(_SERIES, api.SeriesDetailApi.as_view(), name="series-detail"),
     path(f"{_SERIES}/rules", api.SeriesRulesSetApi.as_view(), name="series-rules"),
+    path(f"{_SERIES}/decisions", api.SeriesDecisionsApi.as_view(), name="series-decisions"),
+    path(f"{_SERIES}/webhooks", api.SeriesWebhookListCreateApi.as_view(), name="series-webhooks"),
+    path(f"{_SERIES}/webhooks/<int:webhook_id>", api.SeriesWebhookDeleteApi.as_view(), name="series-webhook-delete"),
     path(f"{_SERIES}/events", api.SeriesEventAddApi.as_view(), name="series-event-add"),
     path(
         f"{_SERIES}/events/<int:tournament_id>", api.SeriesEventChangeApi.as_view(), name="series-event-change"

@@ -1,4 +1,8 @@
-"""Webhooks: an organiser's program hears of a tournament's events as they happen.
+"""Webhooks: an organiser's program hears of a tournament's events, or a series', as they happen.
+
+A series' webhook hears of its decisions (`series.changed`: rules set, a tournament counted,
+moved to another tier or dropped) and of what moves its standings in the tournaments it counts
+(`series.standings`: one finishing, a finished one's result corrected).
 
 A delivery row is written in the same transaction as the event (an outbox), and a Celery task
 sends it after commit: `POST` of a JSON body signed with the webhook's secret,
@@ -38,8 +42,8 @@ from django.utils.translation import gettext as _
 
 from server.celery import send_now
 from server.errors import ApplicationError, bad_request, forbidden, not_found
-from tournaments.models import Tournament, Webhook, WebhookDelivery
-from tournaments.selectors import event_public, result_held
+from tournaments.models import Series, Tournament, Webhook, WebhookDelivery
+from tournaments.selectors import event_public, result_held, series_decision_public
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +67,11 @@ KINDS: dict[str, str] = {
     "PlayerDropped": "field.changed",
 }
 ALL_KINDS = sorted(set(KINDS.values()))
+SERIES_CHANGED = "series.changed"
+SERIES_STANDINGS = "series.standings"
+SERIES_KINDS = [SERIES_CHANGED, SERIES_STANDINGS]
+# A counted tournament's events that move the series' standings: its end, and a result changed after it.
+_SERIES_STANDINGS_EVENTS = frozenset({"TournamentFinished", "ResultCorrected"})
 SIGNATURE_HEADER = "X-Cardleague-Signature"
 MAX_ATTEMPTS = 8
 _TIMEOUT_SECONDS = 10
@@ -92,16 +101,34 @@ def webhook_create(*, tournament_id: int, user: Any, url: str, kinds: list[str] 
         raise not_found("tournament_not_found", _("There is no tournament %(tournament_id)s.") % {"tournament_id": tournament_id})
     if user.pk != tournament.organiser_id:
         raise forbidden("not_organiser", _("Only the tournament's organiser may do that."))
+    return _webhook_new(url, kinds, ALL_KINDS, tournament=tournament)
+
+
+def series_webhook_create(*, series_id: int, user: Any, url: str, kinds: list[str] | None = None) -> Any:
+    """The series' organiser (or staff) registers an endpoint for the series."""
+    return _webhook_new(url, kinds, SERIES_KINDS, series=_managed_series(series_id, user))
+
+
+def _webhook_new(url: str, kinds: list[str] | None, known: list[str], **owner: Any) -> Any:
     _scheme, host, port, _path = _url_split(url)
-    kinds = sorted(set(kinds or ALL_KINDS))
-    unknown = sorted(set(kinds) - set(ALL_KINDS))
+    kinds = sorted(set(kinds or known))
+    unknown = sorted(set(kinds) - set(known))
     if unknown:
-        raise bad_request("bad_kinds", _("Unknown kinds: %(kinds)s.") % {"kinds": ', '.join(unknown)}, kinds=ALL_KINDS)
+        raise bad_request("bad_kinds", _("Unknown kinds: %(kinds)s.") % {"kinds": ', '.join(unknown)}, kinds=known)
     try:
         _addresses_checked(host, port)
     except OSError:
         pass  # a name that does not resolve now (a DNS outage) may later: each delivery checks again
-    return Webhook.objects.create(tournament=tournament, url=url, secret=secrets.token_hex(32), kinds=kinds)
+    return Webhook.objects.create(url=url, secret=secrets.token_hex(32), kinds=kinds, **owner)
+
+
+def _managed_series(series_id: int, user: Any) -> Series:
+    series = Series.objects.filter(pk=series_id).first()
+    if series is None:
+        raise not_found("series_not_found", _("There is no series %(series_id)s.") % {"series_id": series_id})
+    if not (user.is_staff or user.pk == series.organiser_id):
+        raise forbidden("not_series_organiser", _("Only the series' organiser (or staff) may do that."))
+    return series
 
 
 def webhook_delete(*, tournament_id: int, webhook_id: int, user: Any) -> None:
@@ -111,7 +138,7 @@ def webhook_delete(*, tournament_id: int, webhook_id: int, user: Any) -> None:
         .select_related("tournament")
         .first()
     )
-    if hook is None:
+    if hook is None or hook.tournament is None:
         raise not_found(
             "webhook_not_found",
             _("Tournament %(tournament_id)s has no webhook %(webhook_id)s.")
@@ -123,16 +150,27 @@ def webhook_delete(*, tournament_id: int, webhook_id: int, user: Any) -> None:
     hook.save(update_fields=["active"])
 
 
+def series_webhook_delete(*, series_id: int, webhook_id: int, user: Any) -> None:
+    """The series' organiser (or staff) removes an endpoint; deliveries not yet made are dropped."""
+    series = _managed_series(series_id, user)
+    if not Webhook.objects.filter(pk=webhook_id, series=series, active=True).update(active=False):
+        raise not_found(
+            "webhook_not_found",
+            _("Series %(series_id)s has no webhook %(webhook_id)s.") % {"series_id": series_id, "webhook_id": webhook_id},
+        )
+
+
 def deliveries_create(tournament: Any, event: Any) -> int:
     """Outbox rows for a new event, one per subscribed webhook; sent after commit, but for a
     result held while its duplicate deal is played (`result_held`): held (no next attempt) until
     the round is over (`deliveries_release`)."""
+    made = _series_deliveries_create(tournament, event)
     kind = KINDS.get(event.type)
     if kind is None:
-        return 0
+        return made
     hooks = [hook for hook in tournament.webhooks.filter(active=True) if kind in hook.kinds]
     if not hooks:
-        return 0
+        return made
     held = result_held(event)
     rows = WebhookDelivery.objects.bulk_create(
         [
@@ -143,6 +181,35 @@ def deliveries_create(tournament: Any, event: Any) -> int:
     ids = [row.pk for row in rows]
     if not held:
         transaction.on_commit(lambda: send_later(ids))
+    return made + len(rows)
+
+
+def _series_deliveries_create(tournament: Any, event: Any) -> int:
+    """Outbox rows for the webhooks of the series that count `tournament`, when `event` moves their
+    standings: its end, or a result corrected once it has finished (a finished tournament holds no
+    result back: every round is over)."""
+    if event.type not in _SERIES_STANDINGS_EVENTS:
+        return 0
+    if event.type != "TournamentFinished" and tournament.status != Tournament.Status.FINISHED:
+        return 0
+    hooks = Webhook.objects.filter(series__events__tournament=tournament, active=True)
+    return _deliveries_now([hook for hook in hooks if SERIES_STANDINGS in hook.kinds], SERIES_STANDINGS, event=event)
+
+
+def series_deliveries_create(series: Any, decision: Any) -> int:
+    """Outbox rows for a series' new decision, one per webhook of the series that hears of them."""
+    hooks = [hook for hook in series.webhooks.filter(active=True) if SERIES_CHANGED in hook.kinds]
+    return _deliveries_now(hooks, SERIES_CHANGED, decision=decision)
+
+
+def _deliveries_now(hooks: list[Any], kind: str, **delivered: Any) -> int:
+    if not hooks:
+        return 0
+    rows = WebhookDelivery.objects.bulk_create(
+        [WebhookDelivery(webhook=hook, kind=kind, next_attempt_at=timezone.now(), **delivered) for hook in hooks]
+    )
+    ids = [row.pk for row in rows]
+    transaction.on_commit(lambda: send_later(ids))
     return len(rows)
 
 
@@ -152,7 +219,7 @@ def deliveries_release(tournament: Any) -> int:
     held = WebhookDelivery.objects.filter(
         webhook__tournament=tournament, status=WebhookDelivery.Status.PENDING, next_attempt_at__isnull=True
     ).select_related("event")
-    ids = [delivery.pk for delivery in held if not result_held(delivery.event)]
+    ids = [delivery.pk for delivery in held if delivery.event is not None and not result_held(delivery.event)]
     if ids:
         WebhookDelivery.objects.filter(pk__in=ids).update(next_attempt_at=timezone.now())
         transaction.on_commit(lambda: send_later(ids))
@@ -165,14 +232,16 @@ def send_later(delivery_ids: list[int], *, countdown: float | None = None) -> No
 
 
 def body_of(delivery: Any) -> bytes:
-    """The delivered JSON body (deal seeds stay hidden: they are secret while a round is played)."""
-    event = delivery.event
-    payload = {
-        "delivery": delivery.pk,
-        "kind": delivery.kind,
-        "tournament": event.tournament_id,
-        "event": event_public(event, reveal_deals=False),
-    }
+    """The delivered JSON body (deal seeds stay hidden: they are secret while a round is played).
+    A series' webhook names its series, and the decision or the counted tournament's event."""
+    payload: dict[str, Any] = {"delivery": delivery.pk, "kind": delivery.kind}
+    if delivery.webhook.series_id is not None:
+        payload["series"] = delivery.webhook.series_id
+    if delivery.decision is not None:
+        payload["decision"] = series_decision_public(delivery.decision)
+    else:
+        payload["tournament"] = delivery.event.tournament_id
+        payload["event"] = event_public(delivery.event, reveal_deals=False)
     return json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str).encode()
 
 
@@ -181,10 +250,11 @@ def webhook_deliver(*, delivery_id: int) -> str:
 
     A delivery already made (or given up) is not sent again, so a repeated task does nothing.
     """
-    delivery = WebhookDelivery.objects.select_related("webhook", "event").filter(pk=delivery_id).first()
+    delivery = WebhookDelivery.objects.select_related("webhook", "event", "decision").filter(pk=delivery_id).first()
     if delivery is None or delivery.status != WebhookDelivery.Status.PENDING:
         return delivery.status if delivery is not None else "missing"
-    if result_held(delivery.event):  # a task sent early (a sweep, a replay): `deliveries_release` sends it
+    # A task sent early (a sweep, a replay): `deliveries_release` sends it.
+    if delivery.event is not None and result_held(delivery.event):
         return WebhookDelivery.Status.PENDING
     if not delivery.webhook.active:
         WebhookDelivery.objects.filter(pk=delivery_id).update(

@@ -33,6 +33,7 @@ from tournaments.api.rounds import (
     TournamentRoundsApi,
 )
 from tournaments.api.series import (
+    SeriesDecisionsApi,
     SeriesDetailApi,
     SeriesEventAddApi,
     SeriesEventChangeApi,
@@ -47,14 +48,22 @@ from tournaments.api.tournaments import (
     TournamentMatchTablesApi,
     TournamentStartApi,
 )
-from tournaments.api.webhooks import WebhookDeleteApi, WebhookListCreateApi
+from tournaments.api.webhooks import (
+    SeriesWebhookDeleteApi,
+    SeriesWebhookListCreateApi,
+    WebhookDeleteApi,
+    WebhookListCreateApi,
+)
 
 __all__ = [
+    "SeriesDecisionsApi",
     "SeriesDetailApi",
     "SeriesEventAddApi",
     "SeriesEventChangeApi",
     "SeriesListCreateApi",
     "SeriesRulesSetApi",
+    "SeriesWebhookDeleteApi",
+    "SeriesWebhookListCreateApi",
     "EntrantDisqualifyApi",
     "JudgeCallClaimApi",
     "JudgeCallResolveApi",

@@ -17,7 +17,7 @@ from server.db_router import replica_reads
 from server.pagination import PAGE_PARAMETERS, PageSerializer, paged
 from tournaments import selectors, services
 from tournaments.api._common import JsonApiView
-from tournaments.api.tournaments import StrictCharField
+from tournaments.api.tournaments import EventOutputSerializer, StrictCharField
 from tournaments.models import Tournament
 from tournaments.series import Mark, Status
 
@@ -203,3 +203,37 @@ class SeriesEventChangeApi(JsonApiView):
     def delete(self, request, series_id: int, tournament_id: int):
         services.series_event_remove(series_id=series_id, user=request.user, tournament_id=tournament_id)
         return _answer(series_id)
+
+
+class SeriesDecisionsApi(JsonApiView):
+    """The series' decisions in order, after position `after` (the league log takes each one):
+    follow a series by asking again with `after` = the `next` of the last answer."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        decisions = EventOutputSerializer(many=True)
+        next = serializers.IntegerField(help_text="Ask again with after=next.")
+        head = serializers.IntegerField(help_text="The position of the latest decision.")
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "after", {"type": "integer", "minimum": 0}, description="Only decisions after this position (default 0)."
+            ),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": selectors.FEED_LIMIT},
+                description="At most this many (default 100).",
+            ),
+        ],
+        responses={200: OutputSerializer},
+    )
+    @replica_reads
+    def get(self, request, series_id: int):
+        after = serializers.IntegerField(min_value=0).run_validation(request.query_params.get("after", 0))
+        limit = serializers.IntegerField(min_value=1, max_value=selectors.FEED_LIMIT).run_validation(
+            request.query_params.get("limit", 100)
+        )
+        feed = selectors.series_decision_feed(selectors.series_get(series_id), after=after, limit=limit)
+        return Response(self.OutputSerializer(feed).data)

@@ -57,3 +57,37 @@ class WebhookDeleteApi(JsonApiView):
     def delete(self, request, tournament_id: int, webhook_id: int):
         webhooks.webhook_delete(tournament_id=tournament_id, webhook_id=webhook_id, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SeriesWebhookListCreateApi(JsonApiView):
+    """The series' webhooks, for its organiser (or staff): `series.changed` hears of its decisions,
+    `series.standings` of a counted tournament finishing or its result changed after the end."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        url = serializers.URLField(max_length=500)
+        kinds = serializers.ListField(child=serializers.ChoiceField(choices=webhooks.SERIES_KINDS), required=False)
+
+    @extend_schema(responses={200: WebhookListCreateApi.OutputSerializer(many=True)}, operation_id="series_webhooks_list")
+    def get(self, request, series_id: int):
+        hooks = selectors.series_webhook_list(selectors.series_get(series_id), request.user)
+        return Response(WebhookListCreateApi.OutputSerializer(hooks, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses={201: WebhookListCreateApi.OutputSerializer})
+    def post(self, request, series_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        hook = webhooks.series_webhook_create(series_id=series_id, user=request.user, **data.validated_data)
+        return Response(WebhookListCreateApi.OutputSerializer(hook).data, status=status.HTTP_201_CREATED)
+
+
+class SeriesWebhookDeleteApi(JsonApiView):
+    """The series' organiser (or staff) removes a webhook."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, series_id: int, webhook_id: int):
+        webhooks.series_webhook_delete(series_id=series_id, webhook_id=webhook_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.engines import ENGINES
 from server.errors import ApplicationError, bad_request, conflict, english_or, forbidden, not_found
+from tournaments import webhooks
 from tournaments.models import Series, SeriesDecision, SeriesEvent, Tournament
 from tournaments.series import SeriesRules, rules_from_json, rules_json
 from tournaments.services._stream import actor_of
@@ -146,6 +147,7 @@ def _decide(series: Series, kind: str, data: dict[str, Any], *, user: User) -> S
     decision = SeriesDecision.objects.create(series=series, seq=seq, type=kind, data=data, actor=actor_of(user))
     Series.objects.filter(pk=series.pk).update(last_seq=seq)
     series.last_seq = seq
+    webhooks.series_deliveries_create(series, decision)
     return decision
 
 
