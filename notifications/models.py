@@ -14,6 +14,8 @@ class Kind(models.TextChoices):
     ROUND_STARTED = "round_started", _("a round of your tournament starts")
     MATCH_FINISHED = "match_finished", _("a match of yours ended")
     INVITED = "invited", _("you were invited to a table")
+    JUDGE_CALLED = "judge_called", _("a judge is called to a table of a tournament you judge")
+    JUDGE_RULED = "judge_ruled", _("a judge ruled on your call")
 
 
 class Notification(models.Model):

@@ -29,7 +29,7 @@ from notifications.models import Kind, Notification, NotificationPreference
 from notifications.selectors import invitation_wanted, preferences_of
 from server import languages, live
 from server.celery import send_on_commit
-from tournaments.models import Entrant, TournamentEvent
+from tournaments.models import Entrant, Judge, JudgeCall, JudgeCallEvent, TournamentEvent
 
 # Rows per INSERT: a round of thousands of people stays under PostgreSQL's 65,535 parameters.
 _INSERT_BATCH = 1000
@@ -222,6 +222,44 @@ def _round_started_data(event: TournamentEvent) -> dict[int, NotificationData]:
         }
 
     return _in_own_language(match_of, told)
+
+
+def judging_notify(*, tournament_id: int, seq: int) -> list[int]:
+    """A call for a judge tells the tournament's organiser and judges (not the caller, if one of
+    them plays) where to go; a ruling tells the caller what was ruled. Keyed by the step."""
+    step = JudgeCallEvent.objects.filter(tournament_id=tournament_id, seq=seq).select_related("tournament").first()
+    if step is None or step.type not in ("JudgeCalled", "JudgeCallResolved"):
+        return []
+    tournament = step.tournament
+    if step.type == "JudgeCalled":
+        call = step.data
+        judges = [tournament.organiser_id, *Judge.objects.filter(tournament=tournament).values_list("user_id", flat=True)]
+        caller = User.objects.get(pk=call["caller"])
+
+        def told(user_id: int) -> NotificationData:
+            return {
+                "title": _("A judge is called to table %(table)s") % {"table": call["table"]},
+                "body": _("%(tournament)s, round %(round)s: %(name)s asks for a judge.")
+                % {"tournament": tournament.name, "round": call["round"], "name": caller.shown_name},
+                "url": f"/tournaments/{tournament.pk}/judging",
+            }
+
+        people = [user_id for user_id in dict.fromkeys(judges) if user_id != caller.pk]
+        return notifications_send(
+            kind=Kind.JUDGE_CALLED, key=f"{tournament_id}:{seq}", data_by_user=_in_own_language(people, told)
+        )
+    call_row = JudgeCall.objects.get(tournament=tournament, number=step.data["call"])
+
+    def ruled(user_id: int) -> NotificationData:
+        return {
+            "title": _("A judge ruled on your call at table %(table)s") % {"table": call_row.table_number},
+            "body": step.data["ruling"]["note"],
+            "url": f"/tables/{call_row.match_id}",
+        }
+
+    return notifications_send(
+        kind=Kind.JUDGE_RULED, key=f"{tournament_id}:{seq}", data_by_user=_in_own_language([call_row.caller_id], ruled)
+    )
 
 
 def invitation_notify(*, invitation: Invitation) -> list[int]:

@@ -19,6 +19,12 @@ def round_notify_task(tournament_id: int, seq: int) -> int:
 
 
 @idempotent_task
+def judging_notify_task(tournament_id: int, seq: int) -> int:
+    """A judge was called, or ruled (JUDGING_EVENT_TASKS): the judges, or the caller, are told."""
+    return len(services.judging_notify(tournament_id=tournament_id, seq=seq))
+
+
+@idempotent_task
 def turn_notify_sweep_task() -> int:
     """Periodic (beat): people a table has waited on for NOTIFY_TURN_DELAY_SECONDS are told."""
     return services.turn_notify_sweep()

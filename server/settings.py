@@ -553,6 +553,11 @@ TOURNAMENT_EVENT_TASKS: dict[str, list[str]] = {
     "TablesStarted": ["notifications.tasks.round_notify_task"],
     "RoundStarted": ["notifications.tasks.round_notify_task"],
 }
+# The same for the steps of a tournament's judging stream (tournaments.services.judging).
+JUDGING_EVENT_TASKS: dict[str, list[str]] = {
+    "JudgeCalled": ["notifications.tasks.judging_notify_task"],
+    "JudgeCallResolved": ["notifications.tasks.judging_notify_task"],
+}
 
 # Notifications (notifications/): a person awaited at a table is told "your turn" once the table
 # has waited this many seconds for them (for slow tables; 0: never), looked for by beat every

@@ -33,6 +33,6 @@ def test_the_list_page_is_for_logged_in_people(alice):
 def test_the_account_page_shows_each_kinds_choices(alice):
     NotificationPreference.objects.create(user=alice, kind="invited", browser=False, email=True)
     page = browser_for(alice).get("/account").content.decode()
-    assert page.count('data-channel="email"') == 5
+    assert page.count('data-channel="email"') == 7
     assert 'data-kind="invited" data-channel="email" aria-label="You were invited to a table: by e-mail" checked' in page
     assert 'data-kind="invited" data-channel="browser" aria-label="You were invited to a table: on the site" >' in page

@@ -76,7 +76,9 @@ def test_bad_unread_flag_is_400(notes, alice):
 
 def test_preferences_default_and_change_per_kind_for_oneself_only(alice, bob):
     shown = client_for(alice).get("/api/notifications/preferences").json()
-    assert set(shown) == {"your_turn", "round_paired", "round_started", "match_finished", "invited"}
+    assert set(shown) == {
+        "your_turn", "round_paired", "round_started", "match_finished", "invited", "judge_called", "judge_ruled",
+    }
     assert shown["invited"] == {"browser": True, "email": False}
     changed = client_for(alice).put("/api/notifications/preferences", {"invited": {"email": True}}, format="json")
     assert changed.status_code == 200 and changed.json()["invited"] == {"browser": True, "email": True}

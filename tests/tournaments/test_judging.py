@@ -14,6 +14,8 @@ from django.utils import timezone
 
 from games import turns
 from games.services import match_create
+from notifications import services as notification_services
+from notifications.models import Notification
 from server.errors import ApplicationError
 from tests.conftest import client_for, make_user
 from tests.tournaments.builders import assert_rebuild_equals_incremental, events_of, make_tournament, running_matches
@@ -378,3 +380,23 @@ def test_the_table_page_carries_its_judging_for_the_reader(judged):
     browser.force_login(judged["spectator"])
     page = browser.get(f"/tables/{judged['table'].match_id}").content.decode()
     assert '"can_call": false' in page and '"calls": []' in page
+
+
+def test_a_call_tells_the_judges_and_a_ruling_tells_the_caller(judged):
+    number = call(judged, judged["alice"]).json()["number"]
+    tournament = judged["tournament"]
+    told = notification_services.judging_notify(tournament_id=tournament.pk, seq=number)
+    rows = Notification.objects.filter(pk__in=told)
+    assert sorted(rows.values_list("user__username", flat=True)) == ["jess", "olga"]
+    jess_told = rows.get(user=judged["jess"]).data
+    assert jess_told["title"] == f"A judge is called to table {judged['table'].number}"
+    assert jess_told["url"] == f"/tournaments/{tournament.pk}/judging"
+    assert notification_services.judging_notify(tournament_id=tournament.pk, seq=number) == []  # told once
+    services.judge_call_claim(tournament_id=tournament.pk, user=judged["jess"], call_number=number)
+    resolved = services.judge_call_resolve(
+        tournament_id=tournament.pk, user=judged["jess"], call_number=number, ruling={"kind": "note", "note": "Play on."}
+    )
+    ruled = notification_services.judging_notify(tournament_id=tournament.pk, seq=resolved.last_seq)
+    (row,) = Notification.objects.filter(pk__in=ruled)
+    assert row.user == judged["alice"] and row.kind == "judge_ruled" and row.data["body"] == "Play on."
+    assert row.data["url"] == f"/tables/{judged['table'].match_id}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.models import Match
+from server.celery import send_on_commit
 from server.errors import bad_request, conflict, forbidden, not_found
 from tournaments.models import Entrant, Judge, JudgeCall, JudgeCallEvent, RoundTable, Tournament
 from tournaments.selectors import judges_for, table_deadline
@@ -51,6 +53,8 @@ def _judging_append(tournament: Tournament, kind: str, data: dict[str, Any], *, 
     head = JudgeCallEvent.objects.filter(tournament=tournament).aggregate(head=Max("seq"))["head"] or 0
     row = JudgeCallEvent.objects.create(tournament=tournament, seq=head + 1, type=kind, data=data, actor=actor_of(user))
     _project(tournament, row)
+    for path in settings.JUDGING_EVENT_TASKS.get(kind, ()):
+        send_on_commit(path, tournament.pk, row.seq)
     return row
 
 
