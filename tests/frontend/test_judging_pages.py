@@ -51,6 +51,7 @@ def test_a_call_is_made_taken_and_resolved_with_time_added(pages, live_server_ur
     panel.get_by_role("button", name="Call", exact=True).click()
     panel.locator(".judge-call[data-status=open]").wait_for()
     assert "Waiting for a judge." in panel.inner_text()
+    assert panel.get_by_role("button", name="Call a judge").count() == 0  # one call at a time
     pages.screenshot(player, "called")
     assert axe_findings(player) == []
 
@@ -87,6 +88,7 @@ def test_a_call_is_made_taken_and_resolved_with_time_added(pages, live_server_ur
     assert ruling.inner_text() == "5 minutes added to the table's time. Runs do not wrap. Five minutes for the time it took."
     player.locator("[data-key=table-time][data-extra-seconds='300']").wait_for()
     assert "(5 minutes added by a judge)" in player.locator("[data-key=table-time]").inner_text()
+    panel.get_by_role("button", name="Call a judge").wait_for()  # ruled on: she may call again
     pages.screenshot(player, "resolved")
     assert axe_findings(player) == []
     screen = pages.open(width=1920, height=1080)

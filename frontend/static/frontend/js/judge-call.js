@@ -55,9 +55,10 @@ export function callStatusText(call) {
 /**
  * The table page's judging panel, drawn into `root` (hidden for a table of no tournament).
  * `judging`: the table's judging as the page was served (`tournaments.selectors.table_judging`);
- * `running()`: whether the table's match is still being played (its time is shown till then).
+ * `running()`: whether the table's match is still being played (its time is shown till then);
+ * `user`: the reader ({id}, or null).
  */
-export function tableJudging({ root, matchId, judging, running, errorText }) {
+export function tableJudging({ root, matchId, user, judging, running, errorText }) {
   if (!judging) return;
   const state = { judging, asking: false, sending: false };
   const time = h("p", { class: "judging-time", "data-key": "table-time" });
@@ -67,9 +68,11 @@ export function tableJudging({ root, matchId, judging, running, errorText }) {
 
   function render() {
     const j = state.judging;
+    // One call of one's own at a time: the next once a judge has ruled on it.
+    const waiting = j.calls.some((call) => user !== null && call.caller.id === user.id && call.status !== "resolved");
     rerender(body, () => [
       j.calls.length ? h("ol", { class: "judge-calls" }, j.calls.map(callItem)) : null,
-      j.can_call ? (state.asking ? callForm() : h("p", {}, h("button", {
+      j.can_call && !waiting ? (state.asking ? callForm() : h("p", {}, h("button", {
         type: "button", class: "btn btn-small", "data-key": "call-judge",
         onclick: () => { state.asking = true; render(); body.querySelector("select").focus(); },
       }, gettext("Call a judge")))) : null,
@@ -79,7 +82,7 @@ export function tableJudging({ root, matchId, judging, running, errorText }) {
   }
 
   function callItem(call) {
-    const mine = call.details !== null;
+    const mine = user !== null && call.caller.id === user.id;
     return h("li", { class: ["judge-call", `is-${call.status}`], "data-call": String(call.number), "data-status": call.status },
       h("p", {}, h("strong", {}, mine ? gettext("Your call") : interpolate(gettext("%(name)s called a judge"), { name: call.caller.name })),
         ` · ${reasonText(call.reason)}`),

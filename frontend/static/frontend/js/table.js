@@ -117,7 +117,7 @@ const chat = tableChat({
 });
 
 tableJudging({
-  root: document.getElementById("judging"), matchId, judging: data.judging, running: () => state.status === "running", errorText,
+  root: document.getElementById("judging"), matchId, user, judging: data.judging, running: () => state.status === "running", errorText,
 });
 
 const { act, contributeToShuffle, loadInvitations, pollWhileOpen, renderSetup, renderShuffle } = tableSetup({
