@@ -1124,15 +1124,19 @@ def _seats_of_calls(tournament: Tournament, calls: Sequence[JudgeCall]) -> dict[
     wanted = {(call.round_number, call.table_number) for call in calls}
     if not wanted:
         return {}
-    names = _names(tournament)
-    tables = RoundTable.objects.filter(
-        round__tournament=tournament, round__number__in={r for r, _ in wanted}, number__in={t for _, t in wanted}
-    ).values_list("round__number", "number", "seats")
-    return {
-        (rnd, number): [{"id": entrant, "name": names[entrant]["name"]} for entrant in seats]
-        for rnd, number, seats in tables
+    tables = [
+        (rnd, number, seats)
+        for rnd, number, seats in RoundTable.objects.filter(
+            round__tournament=tournament, round__number__in={r for r, _ in wanted}, number__in={t for _, t in wanted}
+        ).values_list("round__number", "number", "seats")
         if (rnd, number) in wanted
-    }
+    ]
+    names = _entrant_names([entrant for _, _, seats in tables for entrant in seats])
+    return {(rnd, number): [{"id": entrant, "name": names[entrant]} for entrant in seats] for rnd, number, seats in tables}
+
+
+def _entrant_names(entrants: Sequence[int]) -> dict[int, str]:
+    return dict(Entrant.objects.filter(pk__in=list(entrants)).values_list("pk", "name"))
 
 
 def judge_call_of(call: JudgeCall) -> JudgeCallShown:
@@ -1178,8 +1182,8 @@ def table_judging(match_id: int, viewer: Any) -> TableJudging | None:
     judge = judges_for(tournament, viewer)
     calls = []
     if seated or judge:
-        names = _names(tournament)
-        at_table: list[PersonShown] = [{"id": entrant, "name": names[entrant]["name"]} for entrant in table.seats]
+        names = _entrant_names(table.seats)
+        at_table: list[PersonShown] = [{"id": entrant, "name": names[entrant]} for entrant in table.seats]
         for call in _calls(tournament).filter(match_id=match_id).order_by("number"):
             calls.append(judge_call_shown(call, at_table, details=judge or call.caller_id == viewer.pk))
     return {

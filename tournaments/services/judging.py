@@ -99,8 +99,8 @@ def judge_name(*, tournament_id: int, user: User, username: str) -> Judge:
 
 
 def judge_remove(*, tournament_id: int, user: User, judge_user_id: int) -> None:
-    """The organiser takes a judge off the tournament (their claimed calls stay theirs to resolve
-    by the organiser)."""
+    """The organiser takes a judge off the tournament; a call they had taken is left for the
+    organiser to resolve."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_head_judge(tournament, user)

@@ -7,7 +7,10 @@ import { flash, h, rerender } from "./dom.js";
 import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 import { clockText } from "./games/common.js";
 
-const POLL_MS = 4000; // a hidden tab asks five times less often
+// While a call at the table waits for its ruling the table's page asks every few seconds, else
+// twice a minute (time added, a new call): a hidden tab asks five times less often.
+const POLL_MS = 4000;
+const QUIET_POLL_MS = 30000;
 
 export const REASONS = [
   ["rules", gettext("A rules question")],
@@ -60,7 +63,7 @@ export function callStatusText(call) {
  */
 export function tableJudging({ root, matchId, user, judging, running, errorText }) {
   if (!judging) return;
-  const state = { judging, asking: false, sending: false };
+  const state = { judging, asking: false, sending: false, timer: null };
   const time = h("p", { class: "judging-time", "data-key": "table-time" });
   const body = h("div");
   root.replaceChildren(h("h2", { class: "panel-title", id: "judging-title" }, gettext("Judge")), time, body);
@@ -110,6 +113,8 @@ export function tableJudging({ root, matchId, user, judging, running, errorText 
       state.asking = false;
       flash(gettext("A judge has been called to your table."));
       await refresh();
+      clearTimeout(state.timer);
+      state.timer = setTimeout(poll, POLL_MS); // follow the call closely from now
     } catch (err) {
       flash(errorText(err), "error");
     } finally {
@@ -146,10 +151,13 @@ export function tableJudging({ root, matchId, user, judging, running, errorText 
       // the next read tries again
     }
     if (running() || state.judging.can_call) {
-      setTimeout(poll, document.visibilityState === "visible" ? POLL_MS : POLL_MS * 5);
+      const waiting = state.judging.calls.some((call) => call.status !== "resolved");
+      const wait = waiting ? POLL_MS : QUIET_POLL_MS;
+      clearTimeout(state.timer); // one chain of reads, whatever a call started meanwhile
+      state.timer = setTimeout(poll, document.visibilityState === "visible" ? wait : wait * 5);
     }
   }
   render();
   setInterval(tick, 1000);
-  setTimeout(poll, POLL_MS);
+  state.timer = setTimeout(poll, POLL_MS);
 }
