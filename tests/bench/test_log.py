@@ -2,8 +2,6 @@
 within its log2 bound (the figures themselves are the benchmark's, never asserted here)."""
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from bench import log
@@ -11,9 +9,8 @@ from bench import log
 pytestmark = [pytest.mark.postgres, pytest.mark.processes]
 
 
-def test_a_small_run_integrates_everything_and_keeps_proofs_within_their_bound():
-    database = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/cardleague_bench_log_test"
-    results = log.main(["--entries", "300", "--sizes", "1000", "--database-url", database])
+def test_a_small_run_integrates_everything_and_keeps_proofs_within_their_bound(bench_database):
+    results = log.main(["--entries", "300", "--sizes", "1000", "--database-url", bench_database])
     entries, _size, rate, bare, _ratio = results["integration"]
     assert entries == 300 and rate > 0 and bare > 0
     proofs = [row for row in results["proofs"] if row[0] in ("inclusion", "consistency")]

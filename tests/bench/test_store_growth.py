@@ -3,8 +3,6 @@ the table reaches each size, every move and read is timed (the figures themselve
 benchmark's, never asserted here)."""
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from bench import store_growth
@@ -12,9 +10,8 @@ from bench import store_growth
 pytestmark = [pytest.mark.postgres, pytest.mark.processes]
 
 
-def test_the_quick_run_grows_the_event_table_in_place_and_times_appends_and_reads_at_each_size():
-    database = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/cardleague_bench_store_growth_test"
-    results = store_growth.main(["--quick", "--moves", "50", "--reads", "20", "--database-url", database])
+def test_the_quick_run_grows_the_event_table_in_place_and_times_appends_and_reads_at_each_size(bench_database):
+    results = store_growth.main(["--quick", "--moves", "50", "--reads", "20", "--database-url", bench_database])
     sizes = [row[0] for row in results["growth"]]
     assert [round(size, -3) for size in sizes] == [10_000, 100_000]
     assert [row[0] for row in results["appends"]] == sizes == [row[0] for row in results["reads"]]
