@@ -91,6 +91,9 @@ def test_a_call_is_made_taken_and_resolved_with_time_added(pages, live_server_ur
     panel.get_by_role("button", name="Call a judge").wait_for()  # ruled on: she may call again
     pages.screenshot(player, "resolved")
     assert axe_findings(player) == []
+    judge.goto(f"/tournaments/{tid}")
+    judge.get_by_text("playing… (5 minutes added)").wait_for()  # the tournament page's round too
+    assert judge.locator("#t-judging").count() == 1
     screen = pages.open(width=1920, height=1080)
     screen.goto(f"/tournaments/{tid}/screen")
     screen.locator("#tables .is-playing", has_text="(5 minutes added)").wait_for()

@@ -447,7 +447,8 @@ function renderRounds() {
         "data-label": table.bracket ? null : gettext("Table"),  // the phone layout's prefix, in the page's language
       }, table.bracket ? bracketLabel(state.bracket, table.bracket) : formatNumber(table.table)),
       h("td", {}, table.seats.map((seat) => seat.name).join(" – ")),
-      h("td", {}, resultText(table) || (table.match_status === "running" ? gettext("playing…") : "—")),
+      h("td", {}, resultText(table) || (table.match_status === "running" ? (table.extra_seconds
+        ? interpolate(gettext("playing… (%(time)s added)"), { time: minutesText(table.extra_seconds) }) : gettext("playing…")) : "—")),
       h("td", {}, tableLink(table))))))),
   rnd.byes.length
     ? h("p", { class: "small" }, interpolate(gettext("Bye: %(names)s"), { names: rnd.byes.map((b) => b.name).join(", ") })) : null,
