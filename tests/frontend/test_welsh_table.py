@@ -38,11 +38,13 @@ ON_SCREEN = """() => {
 }"""
 
 # Opens a table of `game` for the signed-in page, as the lobby's form does (through the page's
-# own API module, with its CSRF token); the table page then seats the bot and starts it.
+# own API module, with its CSRF token); the table page then seats the bot and starts it. Its ten
+# minutes a move are said in the status line ("10 munud y symudiad": from the catalogue, not the
+# browser's Intl, which in the headless shell knows no Welsh units and said "10 minutes").
 OPEN_TABLE = """async ({game, options}) => {
   const script = document.querySelector("script[type=module]");
   const { post } = await import(new URL("api.js", script.src).href);
-  const match = await post("matches", { game, players: 2, rated: false, clock_seconds: null,
+  const match = await post("matches", { game, players: 2, rated: false, clock_seconds: 600,
     contributed_shuffle: false, private: false, options });
   return match.id;
 }"""
@@ -73,6 +75,7 @@ def test_a_whole_match_in_welsh(pages, game):
     page.locator("#setup [data-key=start]:not([disabled])").click()
     page.wait_for_selector("#table[data-status=running]")
     page.wait_for_selector("#connection:text('Byw')")
+    assert "10 munud y symudiad" in page.locator("#table-status").inner_text()
     assert_welsh(page, "table at the start", allowed)
 
     def mid_game(moves: int, move: dict) -> None:

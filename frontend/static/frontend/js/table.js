@@ -2,7 +2,7 @@
 // the turn, the clock, presence, the log, the result and the table's chat (chat.js); the seats
 // before the start, the shuffle and every change of seat are table-setup.js's.
 import { api, ApiError, get, pageData, post } from "./api.js";
-import { flash, h, rerender } from "./dom.js";
+import { clockPerMove, flash, h, rerender } from "./dom.js";
 import { rendererFor } from "./games/index.js";
 import { formatList, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import {
@@ -314,7 +314,7 @@ function renderStatus() {
   if (state.match.deck_chosen) bits.push(DECK_CHOSEN_TEXT);
   if (state.status !== "finished") bits.push(spectatorText(state.match));
   if (state.match.clock_seconds) {
-    bits.push(interpolate(gettext("%(time)s a move"), { time: timePerMove(state.match.clock_seconds) }));
+    bits.push(clockPerMove(state.match.clock_seconds));
   }
   if (state.seat === null || state.seat === undefined) bits.push(state.status === "finished" ? "" : gettext("you are watching"));
   el.status.textContent = bits.filter(Boolean).join(" · ");
@@ -331,14 +331,6 @@ function renderDelay() {
     "You are watching %(count)s move behind the players: every spectator sees this table as it was %(count)s move ago, so nobody watching can tell a player what is happening now.",
     "You are watching %(count)s moves behind the players: every spectator sees this table as it was %(count)s moves ago, so nobody watching can tell a player what is happening now.",
     count), { count: formatNumber(count) });
-}
-
-// "30 seconds", "2 minutes", "1 day": the clock's time per move, in the reader's words (the
-// browser's Intl knows each language's units, Welsh mutations included: "2 funud").
-function timePerMove(seconds) {
-  const [unit, size] = seconds < 60 ? ["second", 1] : seconds < 3600 ? ["minute", 60] : seconds < 86400 ? ["hour", 3600]
-    : ["day", 86400];
-  return formatNumber(Math.round(seconds / size), { style: "unit", unit, unitDisplay: "long" });
 }
 
 function renderConnection() {
