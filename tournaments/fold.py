@@ -53,6 +53,8 @@ The field's decisions (`field_rules`), each naming its `rule` (a key of `field_r
 - ResultCorrected {round, table, ranks | team_score, forfeited, reason}
 - PlayerDisqualified {entrant, from_round, reason}
 - RoundDeadlinePassed {round, tables: [{table, absent}]}
+- TableTimeExtended {round, table, seconds, extra_seconds}   (a judge added `seconds`; the table plays on
+  `extra_seconds` in all past the round's deadline: `services.judging`)
 - RoundCompleted {round}
 - TournamentFinished {standings: [{rank, place, entrant, points}], champion}
 - TournamentCancelled {reason}
