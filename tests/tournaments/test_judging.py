@@ -14,11 +14,20 @@ from django.utils import timezone
 
 from games import turns
 from games.services import match_create
+from leaguelog import services as log_services
+from leaguelog.verify import verify_league
 from notifications import services as notification_services
 from notifications.models import Notification
 from server.errors import ApplicationError
 from tests.conftest import client_for, make_user
-from tests.tournaments.builders import assert_rebuild_equals_incremental, events_of, make_tournament, running_matches
+from tests.leaguelog.test_verify_league import LOG_KEY, client_fetch
+from tests.tournaments.builders import (
+    assert_rebuild_equals_incremental,
+    events_of,
+    make_tournament,
+    play_to_end,
+    running_matches,
+)
 from tournaments import selectors, services
 from tournaments.models import JudgeCall, JudgeCallEvent, Round, RoundTable, TournamentEvent
 
@@ -400,3 +409,16 @@ def test_a_call_tells_the_judges_and_a_ruling_tells_the_caller(judged):
     (row,) = Notification.objects.filter(pk__in=ruled)
     assert row.user == judged["alice"] and row.kind == "judge_ruled" and row.data["body"] == "Play on."
     assert row.data["url"] == f"/tables/{judged['table'].match_id}"
+
+
+def test_a_tournament_with_time_added_verifies_from_the_league_log(judged):
+    """verify_league folds the tournament's log, TableTimeExtended included, to the same standings."""
+    tournament = judged["tournament"]
+    services.table_time_extend(
+        tournament_id=tournament.pk, user=judged["jess"], round_number=1, table_number=judged["table"].number, seconds=300
+    )
+    assert play_to_end(tournament).status == "finished"
+    while log_services.log_integrate():
+        pass
+    summary = verify_league(client_fetch(), log_key=LOG_KEY)
+    assert summary.tournaments == 1
