@@ -17,12 +17,12 @@ from a move sent to the last socket of its table receiving the frame it caused. 
 in pairs (baseline, then real) so both meet the same machine: tables x 1 move/s, saturation
 (each table moves as soon as every seat has the previous frame), one table with 100
 spectators at saturation, and one with 1,000 at a move a second. `server CPU` is the uvicorn
-workers' CPU over the window (200 % = two cores) and `ms/move` that CPU time over the moves made; `client CPU` is this process's (near 100 %, the
-client would be the ceiling, not the server); `machine busy` is every core's (PostgreSQL,
-Redis and whatever else runs on the machine too), 100 % = all cores. `loop lag` is how late
-the server processes' 20 ms timer fired (`server.loop_watch`: p99 / max over the window; what
-held the loop held every socket of that process), and `commit batch` how many moves' claims the
-fast lane's group commit committed together (mean / largest).
+workers' CPU over the window (200 % = two cores) and `ms/move` that CPU time over the moves made;
+`client CPU` is this process's (near 100 %, the client would be the ceiling, not the server);
+`machine busy` is every core's (PostgreSQL, Redis and whatever else runs on the machine too), 100 %
+= all cores. `loop lag` is how late the server processes' 20 ms timer fired (`server.loop_watch`:
+p99 / max over the window; what held the loop held every socket of that process), and `commit batch`
+how many moves' claims the fast lane's group commit committed together (mean / largest).
 The client offers permessage-deflate, as browsers do.
 
 Run: `python -m bench.live [--tables 50 200 500] [--saturate 50] [--seconds 15] [--rate 1] [--spectators 100]
