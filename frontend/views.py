@@ -763,7 +763,9 @@ def tournament_judging(request: HttpRequest, tournament_id: int) -> HttpResponse
         "judging_data": {
             "id": found.pk,
             "user": _page_user(request),
-            "organiser": request.user.is_staff or request.user.pk == found.organiser_id,
+            # The organiser and staff name judges and resolve any call; only the organiser corrects a result.
+            "head": request.user.is_staff or request.user.pk == found.organiser_id,
+            "corrects": request.user.pk == found.organiser_id,
         },
     })
 

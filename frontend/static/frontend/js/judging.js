@@ -102,7 +102,7 @@ function callCard(call) {
       onclick: () => act(post(`tournaments/${id}/judge-calls/${call.number}/claim`),
         interpolate(gettext("You took the call from %(where)s."), { where: where(call) })),
     }, gettext("Take this call"))) : null,
-    call.status === "claimed" && (call.claimed_by.id === data.user.id || data.organiser) ? rulingForm(call) : null);
+    call.status === "claimed" && (call.claimed_by.id === data.user.id || data.head) ? rulingForm(call) : null);
 }
 
 function rulingForm(call) {
@@ -111,7 +111,7 @@ function rulingForm(call) {
   state.drafts.set(call.number, draft);
   const kinds = [["note", gettext("A note only")], ["extension", gettext("Add time to the table")],
     ["penalty", gettext("A warning to a player")]];
-  if (data.organiser) kinds.push(["correction", gettext("The table is forfeited by a player")]);
+  if (data.corrects) kinds.push(["correction", gettext("The table is forfeited by a player")]);
   const field = (label, input) => h("p", { class: "field" }, h("label", { for: input.id }, label), input);
   const kind = h("select", { id: `${key}-kind`, onchange: (e) => { draft.kind = e.target.value; rerenderForm(); } },
     kinds.map(([value, label]) => h("option", { value, selected: value === draft.kind }, label)));
@@ -155,9 +155,9 @@ function renderJudges() {
   rerender(el.judges, () => [
     state.organiser ? h("li", {}, state.organiser.name, h("span", { class: "muted small" }, ` · ${gettext("organiser")}`)) : null,
     ...state.judges.map((judge) => h("li", { "data-judge": String(judge.id) }, judge.name,
-      data.organiser ? [" ", h("button", { type: "button", class: "btn btn-small", onclick: () => remove(judge),
+      data.head ? [" ", h("button", { type: "button", class: "btn btn-small", onclick: () => remove(judge),
         "aria-label": interpolate(gettext("Remove %(name)s"), { name: judge.name }) }, gettext("Remove"))] : null)),
-    data.organiser ? h("li", {}, nameJudgeForm()) : null,
+    data.head ? h("li", {}, nameJudgeForm()) : null,
   ]);
 }
 
