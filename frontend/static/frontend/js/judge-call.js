@@ -12,7 +12,7 @@ import { clockText } from "./games/common.js";
 const POLL_MS = 4000;
 const QUIET_POLL_MS = 30000;
 
-export const REASONS = [
+const REASONS = [
   ["rules", gettext("A rules question")],
   ["dispute", gettext("We disagree about what happened")],
   ["technical", gettext("A technical problem")],
