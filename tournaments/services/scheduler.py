@@ -22,7 +22,6 @@ from server.errors import ApplicationError
 from tournaments import webhooks
 from tournaments.field_rules import why
 from tournaments.models import Entrant, Round, RoundTable, StandingRow, Tournament, TournamentEvent
-from tournaments.selectors import table_deadline
 from tournaments.services._stream import Step, _append, _latest_round, _locked, _rules
 from tournaments.services.results import _forfeit_of, _result_changed, _table_result_append
 from tournaments.services.rounds import _cancel, _pair_next, _round_start_batch
@@ -134,15 +133,18 @@ def _waiting_tables(rnd: Round) -> Any:
 
 
 def _time_up_matches(rnd: Round, now: dt.datetime) -> list[int]:
-    """The round's matches still running past their table's deadline (the round's, and the time
-    its judges added)."""
-    return [
-        match_id
-        for match_id, extra in Match.objects.filter(tournament_table__round=rnd, status=Match.Status.RUNNING)
+    """The round's matches still running past their table's deadline: the round's (passed), and
+    the time its judges added (no more than has passed since)."""
+    assert rnd.deadline is not None  # called once the round's deadline has passed
+    return list(
+        Match.objects.filter(
+            tournament_table__round=rnd,
+            tournament_table__extra_seconds__lte=(now - rnd.deadline).total_seconds(),
+            status=Match.Status.RUNNING,
+        )
         .order_by("pk")
-        .values_list("pk", "tournament_table__extra_seconds")
-        if (table_deadline(rnd, extra) or now) <= now
-    ]
+        .values_list("pk", flat=True)
+    )
 
 
 def _absent_at_deadline(rnd: Round) -> list[dict[str, Any]]:
