@@ -704,8 +704,7 @@ def event_feed(tournament: Tournament, *, after: int = 0, limit: int = 100, view
     While a duplicate deal's result is held from `viewer` (`results_held_for`) the feed stops just
     before it and its `head` is the event before it: a reader sees a prefix of the stream, gapless,
     and reads on from there once the round is over."""
-    if after < 0 or not 1 <= limit <= FEED_LIMIT:
-        raise bad_request("bad_position", _("after ≥ 0 and 1 ≤ limit ≤ %(feed_limit)s.") % {"feed_limit": FEED_LIMIT})
+    _feed_bounds(after, limit)
     complete = set(
         Round.objects.filter(tournament=tournament, completed_at__isnull=False).values_list(
             "number", flat=True
@@ -719,6 +718,11 @@ def event_feed(tournament: Tournament, *, after: int = 0, limit: int = 100, view
     events = [event_public(row, reveal_deals=complete) for row in page]
     head = tournament.last_seq if held is None else held - 1
     return {"events": events, "next": page[-1].seq if page else after, "head": head}
+
+
+def _feed_bounds(after: int, limit: int) -> None:
+    if after < 0 or not 1 <= limit <= FEED_LIMIT:
+        raise bad_request("bad_position", _("after ≥ 0 and 1 ≤ limit ≤ %(feed_limit)s.") % {"feed_limit": FEED_LIMIT})
 
 
 # --- results held while a duplicate deal is played (issue #39) ----------------------------------
@@ -863,8 +867,7 @@ def series_decision_public(decision: SeriesDecision) -> SeriesDecisionShown:
 
 def series_decision_feed(series: Series, *, after: int = 0, limit: int = 100) -> SeriesDecisionFeed:
     """The series' decisions after position `after`, oldest first; resume from `next`."""
-    if after < 0 or not 1 <= limit <= FEED_LIMIT:
-        raise bad_request("bad_position", _("after ≥ 0 and 1 ≤ limit ≤ %(feed_limit)s.") % {"feed_limit": FEED_LIMIT})
+    _feed_bounds(after, limit)
     page = list(SeriesDecision.objects.filter(series=series, seq__gt=after).order_by("seq")[:limit])
     return {
         "decisions": [series_decision_public(decision) for decision in page],
@@ -1154,8 +1157,6 @@ def judging_queue(tournament: Tournament, viewer: Any, *, after: int = 0) -> Jud
     and the judges: for those who judge the tournament only (`judges_for`)."""
     if not judges_for(tournament, viewer):
         raise forbidden("not_judge", _("Only the tournament's organiser and the judges they named may do that."))
-    if after < 0:
-        raise bad_request("bad_position", _("after ≥ 0 and 1 ≤ limit ≤ %(feed_limit)s.") % {"feed_limit": FEED_LIMIT})
     head = JudgeCallEvent.objects.filter(tournament=tournament).aggregate(head=Max("seq"))["head"] or 0
     judges = Judge.objects.filter(tournament=tournament).select_related("user")
     calls = list(_calls(tournament).filter(last_seq__gt=after).order_by("last_seq"))

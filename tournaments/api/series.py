@@ -16,7 +16,7 @@ from games.engines import ENGINES
 from server.db_router import replica_reads
 from server.pagination import PAGE_PARAMETERS, PageSerializer, paged
 from tournaments import selectors, services
-from tournaments.api._common import JsonApiView
+from tournaments.api._common import JsonApiView, feed_parameters, feed_position
 from tournaments.api.tournaments import EventOutputSerializer, StrictCharField
 from tournaments.models import Tournament
 from tournaments.series import Mark, Status
@@ -216,24 +216,9 @@ class SeriesDecisionsApi(JsonApiView):
         next = serializers.IntegerField(help_text="Ask again with after=next.")
         head = serializers.IntegerField(help_text="The position of the latest decision.")
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "after", {"type": "integer", "minimum": 0}, description="Only decisions after this position (default 0)."
-            ),
-            OpenApiParameter(
-                "limit",
-                {"type": "integer", "minimum": 1, "maximum": selectors.FEED_LIMIT},
-                description="At most this many (default 100).",
-            ),
-        ],
-        responses={200: OutputSerializer},
-    )
+    @extend_schema(parameters=feed_parameters("decisions"), responses={200: OutputSerializer})
     @replica_reads
     def get(self, request, series_id: int):
-        after = serializers.IntegerField(min_value=0).run_validation(request.query_params.get("after", 0))
-        limit = serializers.IntegerField(min_value=1, max_value=selectors.FEED_LIMIT).run_validation(
-            request.query_params.get("limit", 100)
-        )
+        after, limit = feed_position(request)
         feed = selectors.series_decision_feed(selectors.series_get(series_id), after=after, limit=limit)
         return Response(self.OutputSerializer(feed).data)

@@ -19,7 +19,7 @@ from server.db_router import replica_reads
 from server.errors import bad_request
 from server.pagination import PAGE_PARAMETERS, PageSerializer, paged
 from tournaments import selectors, services
-from tournaments.api._common import JsonApiView
+from tournaments.api._common import JsonApiView, feed_parameters, feed_position
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament
 
@@ -267,26 +267,9 @@ class TournamentEventsApi(JsonApiView):
         next = serializers.IntegerField(help_text="Ask again with after=next.")
         head = serializers.IntegerField(help_text="The position of the latest event.")
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "after",
-                {"type": "integer", "minimum": 0},
-                description="Only events after this position (default 0).",
-            ),
-            OpenApiParameter(
-                "limit",
-                {"type": "integer", "minimum": 1, "maximum": selectors.FEED_LIMIT},
-                description="At most this many (default 100).",
-            ),
-        ],
-        responses={200: OutputSerializer},
-    )
+    @extend_schema(parameters=feed_parameters("events"), responses={200: OutputSerializer})
     @replica_reads
     def get(self, request, tournament_id: int):
-        after = serializers.IntegerField(min_value=0).run_validation(request.query_params.get("after", 0))
-        limit = serializers.IntegerField(min_value=1, max_value=selectors.FEED_LIMIT).run_validation(
-            request.query_params.get("limit", 100)
-        )
+        after, limit = feed_position(request)
         feed = selectors.event_feed(selectors.tournament_get(tournament_id), after=after, limit=limit, viewer=request.user)
         return Response(self.OutputSerializer(feed).data)
