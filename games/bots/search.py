@@ -113,8 +113,9 @@ class SearchBot:
                         return best()
                     values[index].append(self._playout(world, view["seat"], legal[index], random.Random(world_seed)))
                     spent += 1
-            ranked = sorted(candidates, key=lambda i: (i != favourite, -mean(i), i))  # the heuristic's move stays
-            candidates = sorted(ranked[: math.ceil(len(ranked) / 2)])
+            if stage < stages - 1:  # the last stage's candidates all stay for `best` to weigh
+                kept = sorted(candidates, key=lambda i: (-mean(i), i))[: math.ceil(len(candidates) / 2)]
+                candidates = sorted({*kept, favourite})  # the heuristic's move stays
         return best()
 
     @staticmethod
