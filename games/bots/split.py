@@ -19,6 +19,7 @@ _SUITS = "SHDC"
 _MULTIPLIER = {rank: 3 if rank == "A" else 2 if rank in "TJQK" else 1 for rank in _RANKS}
 _RED = {"S": False, "H": True, "D": True, "C": False}
 _KIND_STRENGTH = {"weak": 0, "strong": 1, "perfect": 2}
+_MATCH_BOXES = 6  # a match row of the pad has six markable boxes (rules: the score pad)
 _KIND_BONUS = (1.0, 0.5, 3.0)  # what a bonus is worth: weak trade, strong draw, perfect penalty
 
 _STEAL = 200.0  # an upgrade of another player's match: sheds a card and moves a match to us
@@ -87,7 +88,7 @@ class _Table:
         """What one more match of `rank` is worth to `seat` at the end of the round."""
         owned = sum(1 for m in self.matches.values() if m["owner"] == seat and m["top"][0] == rank)
         marks = self.seats[seat]["match_rows"][rank] + owned + extra
-        return _MULTIPLIER[rank] * (min(marks, 5) + 1) if marks < 6 else 0.0
+        return _MULTIPLIER[rank] * (min(marks, 5) + 1) if marks < _MATCH_BOXES else 0.0
 
     def card_cost(self, seat: int, cards: int | None = None) -> float:
         """What one more card in `seat`'s hand costs at the end of the round."""
@@ -205,15 +206,23 @@ _NEGATIVE_BOXES = 12  # a negative row of the pad has twelve boxes (rules: the s
 
 
 def evaluate(view: dict) -> float:
-    """For the search bots: each pad's total (the final scores once the game is over), less the
-    negative boxes the cards still in hand would mark if the round ended now (R14)."""
+    """For the search bots: each pad as it would stand if the round ended now (R14): its total, plus
+    a box marked in its rank's row for every match the seat owns on the table, less the negative
+    boxes of the cards still in hand. Once the game is over, the final scores."""
     if view["outcome"] is not None:
         return lead(view, [float(score) for score in view["outcome"]["scores"]])
     column = max(view["round"] - 1, 0)
-    values = []
-    for entry in view["seats"]:
+    rows = [dict(entry["match_rows"]) for entry in view["seats"]]
+    values = [float(entry["score"]) for entry in view["seats"]]
+    for match in view["matches"]:
+        owner, rank = match["owner"], match["top"][0]
+        marks = rows[owner][rank]
+        if marks < _MATCH_BOXES:
+            values[owner] += _MULTIPLIER[rank] * (marks + 1)  # M × (T(k+1) − T(k))
+        rows[owner][rank] = marks + 1
+    for seat, entry in enumerate(view["seats"]):
         marked = entry["negative_rows"][column]
-        values.append(entry["score"] - (_triangle(marked + entry["hand_size"]) - _triangle(marked)))
+        values[seat] -= _triangle(marked + entry["hand_size"]) - _triangle(marked)
     return lead(view, values)
 
 
