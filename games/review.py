@@ -28,7 +28,9 @@ from games.bots.search import Level, SearchBot
 from games.engines import ENGINES
 
 Z95 = 1.96  # two-sided 95%
-REVIEW_VERSION = 1  # bumped when what a review holds changes, so stored ones are computed again
+# Bumped when what a review holds changes, so stored ones are computed again. 2: the search's
+# preferred move may differ from the heuristic's (version 1's halving always kept the heuristic's).
+REVIEW_VERSION = 2
 
 # What the review measures per game: a win chance (higher is better), or in The Game, a team's
 # cards left at the end (lower is better; ENGINE.md: its outcome's `scores`).
