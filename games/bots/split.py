@@ -233,5 +233,6 @@ def _triangle(boxes: int) -> float:
 
 BOTS: dict[str, Bot] = {"random": RandomBot(), "shedder": ShedderBot()}
 STRONG = "shedder"
-# The search bots' playouts: the shedder plays every seat for 12 decisions after the move searched.
-BOTS.update(search_bots("split", determinize, BOTS[STRONG], evaluate, horizon=12))
+# The search bots' playouts: the shedder plays every seat for 24 decisions after the move searched (a 30-game
+# trial at 3 players, seeds 100-129: 15 wins at 24 against 10 at 12; at 2 players 25 of 40 at both).
+BOTS.update(search_bots("split", determinize, BOTS[STRONG], evaluate, horizon=24))
