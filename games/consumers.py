@@ -311,14 +311,17 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "presence", **message["presence"]})
 
     async def _send_frame(self, kind: str, hint: int | None = None) -> None:
-        if self.watch_again and not await self._still_watching():
-            return
         known = None if hint is None else frames.frame_text_known(
             self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint, delay_moves=self.delay_moves
         )
         seq, seat, text = known or await in_thread(frames.frame_text)(
             self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint, delay_moves=self.delay_moves
         )
+        # Asked after the frame is read, not before: a closed table that started between the two
+        # would have been read running and sent. A table never opens again, so one still open now
+        # was open when its frame was read.
+        if self.watch_again and not await self._still_watching():
+            return
         if seat != self.seat:  # the table is told where this person sits now
             self.seat = seat
             self.entry = {**self.entry, "seat": seat}

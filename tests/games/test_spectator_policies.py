@@ -481,6 +481,38 @@ async def test_a_spectator_socket_at_a_closed_table_open_for_players_is_closed_w
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
+async def test_a_closed_table_that_starts_while_a_spectators_frame_is_read_sends_none_of_it(monkeypatch):
+    """The interleaving a fresh-clone run met by chance: a seat is taken (the spectator's socket
+    is to be sent a snapshot), and the table starts after the socket has asked whether it may
+    still watch, before its frame is read. Here the start is made at that moment on purpose."""
+    def opened():
+        cody, eve, ann = make_user("cody"), make_user("eve"), make_user("ann")
+        match = services.match_create(user=cody, game="ten", players=2, rated=False, spectator_policy="closed")
+        return match.pk, cody, eve, ann
+
+    match_id, cody, eve, ann = await database_sync_to_async(opened)()
+    socket = await _socket(match_id, eve)
+    assert (await _frame(socket))["type"] == "snapshot"
+    read_frame = frames.frame_text
+
+    def started_then_read(*args, **kwargs):
+        if Match.objects.get(pk=match_id).status == Match.Status.OPEN and Seat.objects.filter(match_id=match_id).count() == 2:
+            services.match_start(match_id=match_id, user=cody)
+        return read_frame(*args, **kwargs)
+
+    monkeypatch.setattr(frames, "frame_text", started_then_read)
+    await database_sync_to_async(services.match_join)(match_id=match_id, user=ann)
+    frame = await _frame(socket, kinds=("update", "snapshot", "error"))
+    while frame["type"] != "error":
+        assert frame["view"] is None  # nothing of the running table, ever
+        frame = await _frame(socket, kinds=("update", "snapshot", "error"))
+    assert frame["code"] == "table_closed_to_spectators"
+    assert (await database_sync_to_async(Match.objects.get)(pk=match_id)).status == Match.Status.RUNNING
+    await socket.disconnect()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("kind", "persona"), personas("tournament") + personas("casual"))
 async def test_the_socket_of_a_delayed_table_sends_spectators_the_table_moves_behind(kind, persona):
     # Eight turns (the other tests' limit) can end within these nine random moves, and a finished
