@@ -454,7 +454,9 @@ def state_of(tournament: Tournament) -> State:
             "deadline_passed_at": _iso(rnd.deadline_passed_at),
             "completed_at": _iso(rnd.completed_at),
         }
-    tables = RoundTable.objects.filter(round__tournament=tournament).order_by("round_id", "number").values_list(
+    # The tables of the rounds just read only: a round added since (its own statement, a later
+    # snapshot) comes with the next read, not as tables without their round.
+    tables = RoundTable.objects.filter(round_id__in=list(rounds)).order_by("round_id", "number").values_list(
         "round_id", "number", "seats", "bracket", "deal", "match_id", "absent", "result", "result_seq", "extra_seconds"
     )
     for round_id, number, seats, bracket, deal, match, absent, result, result_seq, extra in tables:

@@ -18,7 +18,7 @@ from tests.tournaments.builders import (
     reloaded,
 )
 from tournaments import fold, projections, selectors, services
-from tournaments.models import Round, StandingRow, TournamentEvent, TournamentProjection
+from tournaments.models import Round, RoundTable, StandingRow, TournamentEvent, TournamentProjection
 
 pytestmark = pytest.mark.django_db
 
@@ -157,3 +157,31 @@ def test_any_mix_of_results_and_corrections_keeps_incremental_equal_to_rebuilt(a
             pass  # refused operations (already disqualified, ...) change nothing
         services.tournament_advance(tournament_id=tournament.pk)
     assert_rebuild_equals_incremental(tournament)
+
+
+def test_the_state_read_back_holds_no_tables_of_a_round_added_after_its_rounds_were_read(alice):
+    """Rounds and tables are read by two statements; a round added between them (met by a
+    browser test: a 500 from the bracket while the bots' tournament moved on) must not come as
+    tables without their round. The round is added right after the rounds' statement, here."""
+    tournament = make_tournament(alice, bots=4, options={"rounds": 2})
+    services.tournament_start(tournament_id=tournament.pk, user=alice)
+    first = Round.objects.get(tournament=tournament, number=1)
+    added = []
+
+    def add_a_round_after_the_rounds_are_read(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        rounds_read = 'FROM "tournaments_round" WHERE' in sql and 'ORDER BY "tournaments_round"."number"' in sql
+        if not added and sql.startswith("SELECT") and rounds_read:
+            added.append(Round.objects.create(tournament=tournament, number=2, starts_at=first.starts_at))
+            RoundTable.objects.create(round=added[0], number=1, seats=first.tables.first().seats)
+        return result
+
+    with connection.execute_wrapper(add_a_round_after_the_rounds_are_read):
+        state = projections.state_of(tournament)
+    assert added, "the rounds' statement was not met"
+    # PostgreSQL's cursor has every round before the second is added; SQLite's steps through its
+    # rows and meets it too. Either way each round read holds its own tables and no other's.
+    assert "1" in state["rounds"]
+    for number, shown in state["rounds"].items():
+        tables = RoundTable.objects.filter(round__tournament=tournament, round__number=int(number))
+        assert [table["table"] for table in shown["tables"]] == sorted(tables.values_list("number", flat=True))
