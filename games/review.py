@@ -77,7 +77,7 @@ def review_bot(game: str, playouts: int) -> SearchBot:
     easy = BOTS[game]["search-easy"]
     assert isinstance(easy, SearchBot)
     level = Level("review", max(2, playouts), cap_seconds=math.inf)
-    return SearchBot(game, level, easy.determinize, easy.rollout, easy.evaluate, easy.horizon)
+    return SearchBot(game, level, easy.determinize, easy.rollout, easy.evaluate, easy.horizon, easy.margin)
 
 
 def decision_review(

@@ -25,6 +25,8 @@ sampled state (each game's bot module wires its own `evaluate`). After each stag
 half of the candidates is dropped (successive halving), so the budget goes to the close moves;
 the heuristic's own choice is never dropped, and the bot leaves it only for a move that beats it
 clearly on the same deals (a paired test), so noise alone does not make it play worse.
+A game whose search is not trusted to leave its heuristic sets `margin` to infinity, and its
+levels play the heuristic's move (The Game, games/bots/the_game.py: measured worse than `tight`).
 The budget (`playouts`) makes the levels; a wall-clock cap per move guards the table: when it
 cuts in, the bot plays the best candidate so far (its choice then depends on the clock too).
 Full playouts to the end would be too dear (a whole game of heuristic bots takes 7 to 250 ms),
@@ -75,6 +77,7 @@ class SearchBot:
         rollout: Bot,
         evaluate: Evaluation,
         horizon: int,
+        margin: float = _MARGIN,
     ) -> None:
         self.name = level.name
         self.engine = ENGINES[slug]
@@ -83,6 +86,7 @@ class SearchBot:
         self.rollout = rollout
         self.evaluate = evaluate
         self.horizon = horizon
+        self.margin = margin  # math.inf: the game's search is not trusted to leave the heuristic's move
 
     def choose(self, view: dict, legal: list[dict], rng: random.Random, *, cap_seconds: float | None = None) -> dict:
         """`cap_seconds` (else the level's) bounds the search by `clock`: the server passes BOT_MOVE_BUDGET_MS."""
@@ -90,6 +94,8 @@ class SearchBot:
             return legal[0]
         deadline = clock() + (self.level.cap_seconds if cap_seconds is None else cap_seconds)
         favourite = legal.index(self.rollout.choose(view, legal, rng))
+        if self.margin == math.inf:
+            return legal[favourite]
         candidates = self._candidates(len(legal), favourite, rng)
         values: list[list[float]] = [[] for _ in legal]  # per candidate, its value on each deal in turn
 
@@ -118,10 +124,9 @@ class SearchBot:
                 candidates = sorted({*kept, favourite})  # the heuristic's move stays
         return best()
 
-    @staticmethod
-    def _clearly_better(leader: list[float], favourite: list[float]) -> bool:
+    def _clearly_better(self, leader: list[float], favourite: list[float]) -> bool:
         """Whether the leader beats the heuristic's move on the deals both were played on by more
-        than `_MARGIN` standard errors of the paired differences: the noise of a few playouts
+        than `margin` standard errors of the paired differences: the noise of a few playouts
         must not talk the bot out of a move the heuristic chose with reason."""
         pairs = min(len(leader), len(favourite))
         if pairs < 2 or leader is favourite:
@@ -129,7 +134,7 @@ class SearchBot:
         differences = [leader[i] - favourite[i] for i in range(pairs)]
         average = sum(differences) / pairs
         spread = math.sqrt(sum((d - average) ** 2 for d in differences) / (pairs - 1))
-        return average > _MARGIN * spread / math.sqrt(pairs)
+        return average > self.margin * spread / math.sqrt(pairs)
 
     def _candidates(self, moves: int, favourite: int, rng: random.Random) -> list[int]:
         """The moves searched: all of them, or when they are many for the budget (Ten's buying
@@ -161,9 +166,10 @@ def search_bots(
     rollout: Bot,
     evaluate: Evaluation,
     horizon: int,
+    margin: float = _MARGIN,
 ) -> dict[str, Bot]:
     """A game's search bots, one per level of `LEVELS`, by name: each game's bot module wires its own."""
-    return {level.name: SearchBot(slug, level, determinize, rollout, evaluate, horizon) for level in LEVELS}
+    return {level.name: SearchBot(slug, level, determinize, rollout, evaluate, horizon, margin) for level in LEVELS}
 
 
 WIN = 10.0  # a game won alone, in an evaluation: above any lead of points
