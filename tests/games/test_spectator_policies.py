@@ -458,24 +458,31 @@ async def test_the_socket_of_a_closed_table_refuses_all_it_keeps_out(kind, perso
     await socket.disconnect()
 
 
-@pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
-async def test_a_spectator_socket_at_a_closed_table_open_for_players_is_closed_when_it_starts():
-    def opened():
-        cody, eve, ann = make_user("cody"), make_user("eve"), make_user("ann")
-        match = services.match_create(user=cody, game="ten", players=2, rated=False, spectator_policy="closed")
-        return match.pk, cody, eve, ann
+def _closed_table_open_for_players():
+    """A closed 2-seat table cody opened, eve (a spectator) and ann (to sit down) beside it."""
+    cody, eve, ann = make_user("cody"), make_user("eve"), make_user("ann")
+    match = services.match_create(user=cody, game="ten", players=2, rated=False, spectator_policy="closed")
+    return match.pk, cody, eve, ann
 
-    match_id, cody, eve, ann = await database_sync_to_async(opened)()
-    socket = await _socket(match_id, eve)
-    assert (await _frame(socket))["type"] == "snapshot"
-    await database_sync_to_async(services.match_join)(match_id=match_id, user=ann)
-    await database_sync_to_async(services.match_start)(match_id=match_id, user=cody)
+
+async def _refused_having_shown_nothing_running(socket) -> None:
+    """Reads the socket's frames up to its refusal: none of them shows the running table."""
     frame = await _frame(socket, kinds=("update", "snapshot", "error"))
     while frame["type"] != "error":
         assert frame["view"] is None  # nothing of the running table, ever
         frame = await _frame(socket, kinds=("update", "snapshot", "error"))
     assert frame["code"] == "table_closed_to_spectators"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+async def test_a_spectator_socket_at_a_closed_table_open_for_players_is_closed_when_it_starts():
+    match_id, cody, eve, ann = await database_sync_to_async(_closed_table_open_for_players)()
+    socket = await _socket(match_id, eve)
+    assert (await _frame(socket))["type"] == "snapshot"
+    await database_sync_to_async(services.match_join)(match_id=match_id, user=ann)
+    await database_sync_to_async(services.match_start)(match_id=match_id, user=cody)
+    await _refused_having_shown_nothing_running(socket)
     await socket.disconnect()
 
 
@@ -485,12 +492,7 @@ async def test_a_closed_table_that_starts_while_a_spectators_frame_is_read_sends
     """The interleaving a fresh-clone run met by chance: a seat is taken (the spectator's socket
     is to be sent a snapshot), and the table starts after the socket has asked whether it may
     still watch, before its frame is read. Here the start is made at that moment on purpose."""
-    def opened():
-        cody, eve, ann = make_user("cody"), make_user("eve"), make_user("ann")
-        match = services.match_create(user=cody, game="ten", players=2, rated=False, spectator_policy="closed")
-        return match.pk, cody, eve, ann
-
-    match_id, cody, eve, ann = await database_sync_to_async(opened)()
+    match_id, cody, eve, ann = await database_sync_to_async(_closed_table_open_for_players)()
     socket = await _socket(match_id, eve)
     assert (await _frame(socket))["type"] == "snapshot"
     read_frame = frames.frame_text
@@ -502,11 +504,7 @@ async def test_a_closed_table_that_starts_while_a_spectators_frame_is_read_sends
 
     monkeypatch.setattr(frames, "frame_text", started_then_read)
     await database_sync_to_async(services.match_join)(match_id=match_id, user=ann)
-    frame = await _frame(socket, kinds=("update", "snapshot", "error"))
-    while frame["type"] != "error":
-        assert frame["view"] is None  # nothing of the running table, ever
-        frame = await _frame(socket, kinds=("update", "snapshot", "error"))
-    assert frame["code"] == "table_closed_to_spectators"
+    await _refused_having_shown_nothing_running(socket)
     assert (await database_sync_to_async(Match.objects.get)(pk=match_id)).status == Match.Status.RUNNING
     await socket.disconnect()
 
