@@ -135,6 +135,9 @@ def test_when_the_clock_cuts_in_the_bot_plays_its_best_move_so_far(slug):
     assert choice(hurried, engine, state, seat, 1) in engine.legal_moves(state, seat)
 
 
+_PLAYOUTS = 160  # the search bot's budget in the tests of its choice below
+
+
 def _discard_position():
     """A Sequence Stacks position whose seat may discard any of several different cards, and the
     discard the heuristic bot chooses there."""
@@ -144,14 +147,14 @@ def _discard_position():
         state, seat = found
         legal = engine.legal_moves(state, seat)
         discards = {move["card"] for move in legal if move["action"] == "discard"}
-        if len(discards) >= 3 and len(legal) <= 160 // 8:  # every move a candidate (SearchBot._candidates)
+        if len(discards) >= 3 and len(legal) <= _PLAYOUTS // 8:  # every move a candidate (SearchBot._candidates)
             favourite = strong.choose(engine.view(state, seat), legal, random.Random(0))
             if favourite["action"] == "discard":
-                return state, seat, legal, favourite, sorted(discards - {favourite["card"]})
+                return state, seat, favourite, sorted(discards - {favourite["card"]})
     raise AssertionError("no position with three discards in 50 games")
 
 
-def _judged_by_discard(card: str | None, playouts: int = 160) -> SearchBot:
+def _judged_by_discard(card: str | None) -> SearchBot:
     """The search bot of Sequence Stacks judging a move by whether it leaves `card` on top of the
     seat's discard pile (nothing else counts; None: every move is worth the same), straight after it."""
     wired = BOTS["sequence-stacks"]["search-hard"]
@@ -159,7 +162,7 @@ def _judged_by_discard(card: str | None, playouts: int = 160) -> SearchBot:
     def evaluate(view: dict) -> float:
         return float(card is not None and view["seats"][view["seat"]]["discard"][-1:] == [card])
 
-    return SearchBot("sequence-stacks", Level("search-test", playouts, cap_seconds=math.inf), wired.determinize,
+    return SearchBot("sequence-stacks", Level("search-test", _PLAYOUTS, cap_seconds=math.inf), wired.determinize,
                      wired.rollout, evaluate, horizon=0)
 
 
@@ -167,7 +170,7 @@ def test_the_search_leaves_the_heuristics_move_for_one_that_is_better_on_every_d
     """Successive halving must leave the last stage's candidates to be weighed, not only the
     heuristic's move (which it never drops): a discard worth 1 on every deal beats one worth 0."""
     engine = ENGINES["sequence-stacks"]
-    state, seat, legal, favourite, others = _discard_position()
+    state, seat, favourite, others = _discard_position()
     for target in others:
         for seed in range(3):
             chosen = choice(_judged_by_discard(target), engine, state, seat, seed)
@@ -176,9 +179,25 @@ def test_the_search_leaves_the_heuristics_move_for_one_that_is_better_on_every_d
 
 def test_the_search_keeps_the_heuristics_move_when_no_move_is_better():
     engine = ENGINES["sequence-stacks"]
-    state, seat, legal, favourite, _ = _discard_position()
+    state, seat, favourite, _ = _discard_position()
     for seed in range(3):
         assert choice(_judged_by_discard(None), engine, state, seat, seed) == favourite
+
+
+@pytest.mark.parametrize("level", LEVEL_NAMES)
+def test_the_games_levels_play_tights_move_without_a_search(level, monkeypatch):
+    """The Game's search is not trusted to leave `tight` (games/bots/the_game.py): every level plays
+    its move, and deals no hidden cards to search with."""
+    engine, tight = ENGINES["the-game"], BOTS["the-game"]["tight"]
+
+    def searched(view, rng):
+        raise AssertionError("The Game's level searched")
+
+    monkeypatch.setattr(BOTS["the-game"][level], "determinize", searched)
+    for seed in range(5):
+        state, seat = position_to_decide("the-game", 2, seed, 30)
+        view, legal = engine.view(state, seat), engine.legal_moves(state, seat)
+        assert choice(BOTS["the-game"][level], engine, state, seat, seed) == tight.choose(view, legal, random.Random(seed))
 
 
 def test_a_single_legal_move_is_played_without_a_search():
