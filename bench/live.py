@@ -26,7 +26,7 @@ how many moves' claims the fast lane's group commit committed together (mean / l
 The client offers permessage-deflate, as browsers do.
 
 Run: `python -m bench.live [--tables 50 200 500] [--saturate 50] [--seconds 15] [--rate 1] [--spectators 100]
-[--watchers 1000]` (watchers: one table's spectators at `--rate`, a final watched by a crowd).
+[--watchers 1000] [--profile DIR]` (watchers: one table's spectators at `--rate`, a final watched by a crowd).
 """
 from __future__ import annotations
 
@@ -404,9 +404,10 @@ class Measured:
 
 
 async def measure(server: Server, tables: list[list[tuple[int, list[str | None]]]], *, seconds: float, rate: float,
-                  spectators: int = 0) -> Measured:
+                  spectators: int = 0, profile: str | None = None) -> Measured:
     """Opens every socket of `tables` (each play's first table; the rest follow when it ends),
-    plays for `seconds`, closes them; what it measured."""
+    plays for `seconds`, closes them; what it measured. With `profile` (a file), py-spy records
+    the server's processes over the window there (collapsed stacks)."""
     nonce = f"{server.label[0]}{time.time_ns() % 10**12:x}"
     plays = [TablePlay(server, queue, spectators, random.Random(queue[0][0]), nonce) for queue in tables]
     await open_tables(plays)
@@ -416,8 +417,15 @@ async def measure(server: Server, tables: list[list[tuple[int, list[str | None]]
     cpu0, client0, busy0 = cpu_seconds(pids), time.process_time(), machine_busy()
     start, wall_start = time.perf_counter(), time.time()
     stop = start + seconds
+    spy = None if profile is None else subprocess.Popen(
+        ["py-spy", "record", "--subprocesses", "--nonblocking", "-p", str(server.process.pid), "-d", str(int(seconds)),
+         "-r", "200", "-f", "raw", "-o", profile],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
     await asyncio.gather(*(p.drive(start, stop, interval) for p in plays))
     elapsed, wall_stop = time.perf_counter() - start, time.time()
+    if spy is not None:
+        await asyncio.to_thread(spy.wait)
     cpu1, client1, busy1 = cpu_seconds(pids), time.process_time(), machine_busy()
     await asyncio.gather(*(p.settle(stop + GRACE_SECONDS) for p in plays))
     await asyncio.gather(*(p.close() for p in plays))
@@ -469,7 +477,9 @@ async def run_loads(echo: Server, real: Server, pool: list[tuple[int, list[str]]
         seconds = args.seconds if rate else args.fanout_seconds if spectators else args.seconds
         base = await measure(echo, echo_tables, seconds=seconds, rate=rate, spectators=spectators)
         await wait_idle(echo)
-        got = await measure(real, tables, seconds=seconds, rate=rate, spectators=spectators)
+        profile = None if args.profile is None else os.path.join(
+            args.profile, "".join(c if c.isalnum() else "-" for c in label) + ".txt")
+        got = await measure(real, tables, seconds=seconds, rate=rate, spectators=spectators, profile=profile)
         await wait_idle(real)
         print(f"  {label}: echo {base.moves_per_s:,.0f} moves/s p99 {base.p(0.99):.1f} ms | "
               f"real {got.moves_per_s:,.0f} moves/s p99 {got.p(0.99):.1f} ms, {got.rematches} rematches",
@@ -501,6 +511,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--watchers", type=int, default=1000, help="spectators of one table at --rate (0: none)")
     parser.add_argument("--fanout-seconds", type=float, default=10)
     parser.add_argument("--uvicorn-workers", type=int, default=2)
+    parser.add_argument("--profile", metavar="DIR", help="py-spy records the real server over each window into DIR "
+                        "(one file of collapsed stacks a load; py-spy must be on PATH)")
     args = parser.parse_args(argv)
     setup_django(args.database_url)
     pool = make_tables(sum(count * (1 + reserve) for _, count, _, _, reserve in loads_of(args)))

@@ -34,6 +34,7 @@ outside could move is a signal to its players (issue #39).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -50,7 +51,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.sockets import credential_ended
-from games import fastlane, frames, notify, reviews, selectors, services
+from games import fanout, fastlane, frames, notify, reviews, selectors, services
 from games.models import Match, SpectatorPolicy
 from games.presence import TTL, presence
 from server import languages, metrics
@@ -116,15 +117,19 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         self.entry = entry  # the socket's slot, released on disconnect
         metrics.sockets_open.labels("match").inc()  # down again in disconnect, which needs `entry`
+        self.last_seq = self.hint = nonnegative_int(query.get("since", ["0"])[0])
+        self.sending = asyncio.Lock()  # one frame at a time, in order, whichever task sends it
+        self.hint_arrived = asyncio.Event()
+        self.deliverer = asyncio.ensure_future(self._deliver())
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
+            await fanout.watch(self.match_id, self)  # the table's moves, heard once for this process
         except Exception:  # noqa: BLE001 - without the layer the socket still catches up on each ping
             log.warning("could not join group %s; this socket gets updates on ping only", self.group, exc_info=True)
-        self.last_seq = nonnegative_int(query.get("since", ["0"])[0])
+            self.refresher = asyncio.ensure_future(self._refresh_presence())  # else the table's, in fanout
         await self._send_frame("snapshot")
         await self._after_snapshot(query)
         await self._announce_presence()
-        self.refresher = asyncio.ensure_future(self._refresh_presence())
         self.checker = asyncio.ensure_future(self._check_credential()) if self.user else None
         self.poller = asyncio.ensure_future(self._poll()) if settings.LIVE_POLL_SECONDS > 0 else None
 
@@ -147,7 +152,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not hasattr(self, "entry"):
             return
         metrics.sockets_open.labels("match").dec()
-        for name in ("refresher", "poller", "checker"):  # absent if it closes while still connecting
+        fanout.unwatch(self.match_id, self)
+        for name in ("deliverer", "refresher", "poller", "checker"):  # absent if it closes while still connecting
             if (task := getattr(self, name, None)) is not None:
                 task.cancel()
         try:
@@ -292,14 +298,27 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_json({"type": "review_position", "seq": message["seq"], "seat": message["seat"]})
 
-    async def match_changed(self, message: dict) -> None:
-        """A hint from the channel layer. A move's hint carries the move, and a process that holds
-        the state before it builds the frame from it; otherwise the frame comes from the
-        database (once per process)."""
-        if message["seq"] > self.last_seq:
-            if "change" in message:
-                frames.change_applied(self.match_id, message["change"])
-            await self._send_frame("update", hint=message["seq"])
+    def hinted(self, seq: int) -> None:
+        """The table is at `seq` (`fanout`, once per process for all its sockets here): this
+        socket's own task sends the frame, so a socket slow to write holds up no other."""
+        if seq > self.hint:
+            self.hint = seq
+            self.hint_arrived.set()
+
+    async def _deliver(self) -> None:
+        """Sends the frame of the latest hint; hints that come while it sends are one frame more."""
+        try:
+            while True:
+                await self.hint_arrived.wait()
+                self.hint_arrived.clear()
+                if self.hint > self.last_seq and not self.refused:
+                    await self._send_frame("update", hint=self.hint)
+        except OSError:  # the client has gone (uvicorn's ClientDisconnected): disconnect follows
+            return
+        except Exception:  # as Channels does for a handler that fails: logged, and the socket closes
+            log.exception("match %s: could not send a frame; closing the socket", self.match_id)
+            with contextlib.suppress(Exception):
+                await self.close(code=1011)
 
     async def seats_changed(self, message: dict) -> None:
         """Someone sat down or left an open table: this socket's seat may be another now."""
@@ -311,6 +330,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "presence", **message["presence"]})
 
     async def _send_frame(self, kind: str, hint: int | None = None) -> None:
+        async with self.sending:
+            await self._frame_sent(kind, hint)
+
+    async def _frame_sent(self, kind: str, hint: int | None) -> None:
         known = None if hint is None else frames.frame_text_known(
             self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint, delay_moves=self.delay_moves
         )
@@ -320,7 +343,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         # Asked after the frame is read, not before: a closed table that started between the two
         # would have been read running and sent. A table never opens again, so one still open now
         # was open when its frame was read.
-        if self.watch_again and not await self._still_watching():
+        if self.watch_again and not await self._still_watching_in_language():
             return
         if seat != self.seat:  # the table is told where this person sits now
             self.seat = seat
@@ -331,6 +354,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return  # another hint already brought this socket here
         self.last_seq = seq
         await self.send(text_data=text)
+
+    async def _still_watching_in_language(self) -> bool:
+        """`_still_watching` in the socket's language (frames from `_deliver` are sent outside
+        `dispatch`, which sets it: Django's translation costs a tenth of a frame's fan-out)."""
+        with translation.override(self.language):
+            return await self._still_watching()
 
     async def _still_watching(self) -> bool:
         """Asks `can_watch` again before a frame while a closed table is open (see `connect`): once it

@@ -22,6 +22,12 @@ def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
+def match_moves_group(match_id: int) -> str:
+    """Where a table's new heads are told: one subscriber per process that holds its sockets
+    (`games.fanout`), not every socket, since every socket hears each of them."""
+    return f"match.{match_id}.moves"
+
+
 def match_changed(match_id: int, seq: int, change: dict | None = None) -> None:
     """Tells the table's sockets that it is at `seq`; `change` (`frames.change_of`) saves every
     process that holds the state before it a read of the database."""
@@ -29,7 +35,7 @@ def match_changed(match_id: int, seq: int, change: dict | None = None) -> None:
     if change is not None:
         message["change"] = change
     try:
-        live.send(match_group(match_id), message)
+        live.send(match_moves_group(match_id), message)
     except Exception:  # the move is committed; sockets catch up on their next frame, ping or reconnect
         log.warning("could not tell match %s's sockets about seq %s", match_id, seq, exc_info=True)
 
@@ -39,7 +45,7 @@ def matches_changed(heads: list[tuple[int, int]]) -> None:
 
     Handed to the publisher in one go, so the writer pays one hand-off, not one per table.
     """
-    messages = [(match_group(match_id), {"type": "match.changed", "seq": seq}) for match_id, seq in heads]
+    messages = [(match_moves_group(match_id), {"type": "match.changed", "seq": seq}) for match_id, seq in heads]
     try:
         live.send_many(messages)
     except Exception:  # committed, as above

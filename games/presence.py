@@ -46,6 +46,12 @@ class LocalPresence:
         with self._lock:
             self._tables.setdefault(match_id, {})[socket_id] = (time.monotonic(), entry)
 
+    def join_many(self, match_id: int | str, entries: dict[str, dict]) -> None:
+        """`join` for many sockets of one place at once."""
+        now = time.monotonic()
+        with self._lock:
+            self._tables.setdefault(match_id, {}).update({socket_id: (now, entry) for socket_id, entry in entries.items()})
+
     def claim(self, match_id: int | str, socket_id: str, entry: dict, cap: int) -> bool:
         now = time.monotonic()
         with self._lock:
@@ -99,9 +105,13 @@ class RedisPresence:
         return f"presence:match:{match_id}" if isinstance(match_id, int) else f"presence:{match_id}"
 
     def join(self, match_id: int | str, socket_id: str, entry: dict) -> None:
-        key = self._key(match_id)
+        self.join_many(match_id, {socket_id: entry})
+
+    def join_many(self, match_id: int | str, entries: dict[str, dict]) -> None:
+        """`join` for many sockets of one place at once, in one round trip."""
+        key, now = self._key(match_id), time.time()
         pipe = self._redis.pipeline()
-        pipe.hset(key, socket_id, json.dumps({**entry, "at": time.time()}))
+        pipe.hset(key, mapping={socket_id: json.dumps({**entry, "at": now}) for socket_id, entry in entries.items()})
         pipe.expire(key, int(TTL * 2))
         pipe.execute()
 

@@ -213,7 +213,7 @@ def hints_heard(run) -> dict[int, list[dict]]:
         match_ids, send = await sync_to_async(run)()
         channels = {match_id: await layer.new_channel() for match_id in match_ids}
         for match_id, channel in channels.items():
-            await layer.group_add(notify.match_group(match_id), channel)
+            await layer.group_add(notify.match_moves_group(match_id), channel)
         await sync_to_async(send)()
         heard: dict[int, list[dict]] = {match_id: [] for match_id in match_ids}
         for match_id, channel in channels.items():
