@@ -3,7 +3,9 @@
 On connect the socket gets its seat's view (a spectator's without a seat) and the log it
 missed since `since`. After every committed change it gets one `update` frame with the new
 events as its seat may see them and its new view. Every frame carries `seq`; a client that
-sees a gap sends `{"type": "resync", "since": <seq>}`. Moves go through the same service as
+sees a gap sends `{"type": "resync", "since": <seq>}` (`"full": true` for a snapshot: the whole
+view even with nothing new). With `?patches=1` an update carries the changes to the view the socket
+was last sent (`view_patch` from `base`: `frames.view_patch`), not the view. Moves go through the same service as
 the REST endpoint: `{"type": "move", "move": {...}, "id": "<client id>"}` -> `ack` or `error`.
 `{"type": "auto_pass", "enabled": true}` makes the seat pass at once in interrupt windows.
 Once the match has ended, its players review it together (issue #44 item 6): a seated person's
@@ -86,6 +88,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.user = user if user is not None and user.is_authenticated else None
         self.user_id = self.user.pk if self.user else None
         self.seat: int | None = None  # as the last frame sent found it
+        # `?patches=1`: updates carry the changes to the view this socket was last sent (`frames`).
+        self.patches = query.get("patches", [""])[0] == "1"
+        self.view_seat: int | None | frames.NoPatch = frames.NO_PATCH  # whose view the client holds, if any
         await self.accept()  # first, so that the client reads why it is closed
         try:  # a private table is no match to a stranger: the same frame and close as for no match at all
             match = await in_thread(selectors.match_get_known)(self.match_id, self.user)
@@ -220,7 +225,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def _resync(self, message: dict) -> None:
         self.last_seq = min(self.last_seq, nonnegative_int(message.get("since")))
-        await self._send_frame("update")
+        # `"full": true`: the whole view again, even with nothing new (a client that lost its view).
+        await self._send_frame("snapshot" if message.get("full") is True else "update")
         await self._after_catch_up()
 
     async def _ping(self, message: dict) -> None:
@@ -334,11 +340,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._frame_sent(kind, hint)
 
     async def _frame_sent(self, kind: str, hint: int | None) -> None:
+        patch_from = self.view_seat if self.patches else frames.NO_PATCH
         known = None if hint is None else frames.frame_text_known(
-            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint, delay_moves=self.delay_moves
+            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint, delay_moves=self.delay_moves,
+            patch_from=patch_from,
         )
         seq, seat, text = known or await in_thread(frames.frame_text)(
-            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint, delay_moves=self.delay_moves
+            self.match_id, self.user_id, kind=kind, since=self.last_seq, hint=hint, delay_moves=self.delay_moves,
+            patch_from=patch_from,
         )
         # Asked after the frame is read, not before: a closed table that started between the two
         # would have been read running and sent. A table never opens again, so one still open now
@@ -352,7 +361,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._announce_presence()
         if text is None:
             return  # another hint already brought this socket here
-        self.last_seq = seq
+        self.last_seq, self.view_seat = seq, seat
         await self.send(text_data=text)
 
     async def _still_watching_in_language(self) -> bool:

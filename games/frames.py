@@ -20,6 +20,7 @@ they cannot see yet would tell when each move came). Such frames are built on a 
 """
 from __future__ import annotations
 
+import enum
 import json
 import threading
 from collections import OrderedDict
@@ -30,6 +31,7 @@ from django.conf import settings
 from games import store
 from games.engines import ENGINES
 from games.models import Event, Match
+from games.patches import view_patch
 from games.selectors import moves_behind, redacted_events
 from games.shapes import FrameBody
 from games.state import behind_cache, recent_engine_events, state_at_head, state_behind, state_cache, state_catch_up
@@ -98,16 +100,25 @@ def _frame_built(head: MatchHead, seat: int | None, state: Any, rows) -> FrameBo
 
 
 class _Memo:
-    __slots__ = ("behind", "head", "texts")
+    __slots__ = ("before", "behind", "head", "texts", "views")
 
-    def __init__(self, head: MatchHead) -> None:
+    def __init__(self, head: MatchHead, before: tuple[int, dict] | None = None) -> None:
         self.head = head
         self.texts: dict[tuple, str] = {}
         self.behind: dict[int, int] = {}  # moves of delay -> the seq shown that far behind this head
+        self.views: dict[int | None, dict] = {}  # seat -> its view at this head, as a frame showed it
+        self.before = before  # (seq, views) of the head before this one: what patches are made from
 
 
 _memos: OrderedDict[int, _Memo] = OrderedDict()
 _lock = threading.Lock()
+
+
+class NoPatch(enum.Enum):
+    NO_PATCH = "no patch"
+
+
+NO_PATCH = NoPatch.NO_PATCH  # a socket that takes whole views only (seat None is a spectator's)
 
 
 class FrameText(NamedTuple):
@@ -117,7 +128,8 @@ class FrameText(NamedTuple):
 
 
 def frame_text_known(
-    match_id: int, viewer: int | None, *, kind: str, since: int, hint: int, delay_moves: int | None = None
+    match_id: int, viewer: int | None, *, kind: str, since: int, hint: int, delay_moves: int | None = None,
+    patch_from: int | None | NoPatch = NO_PATCH,
 ) -> FrameText | None:
     """`frame_text`'s answer when this process can give it without the database (from the
     frames and states it holds: on the event loop), else None."""
@@ -137,21 +149,27 @@ def frame_text_known(
         return None if text is None else FrameText(shown, None, text)
     if kind == "update" and head.seq <= since:
         return FrameText(head.seq, seat, None)
-    text = memo.texts.get((kind, seat, since))
+    base = _patch_base(memo, kind, seat, since, patch_from)
+    text = memo.texts.get((kind, seat, since, base is not None))
     if text is None:
         built = _frame_cached(head, seat, since=since)
         if built is None:
             return None
-        text = _text_kept(memo, kind, seat, since, built)
+        text = _text_kept(memo, kind, seat, since, built, base=base)
     return FrameText(head.seq, seat, text)
 
 
 def frame_text(
-    match_id: int, viewer: int | None, *, kind: str, since: int, hint: int | None = None, delay_moves: int | None = None
+    match_id: int, viewer: int | None, *, kind: str, since: int, hint: int | None = None, delay_moves: int | None = None,
+    patch_from: int | None | NoPatch = NO_PATCH,
 ) -> FrameText:
     """The `kind` frame for a socket of user `viewer` (None: anonymous) that has seen up to
     `since`, for the seat `viewer` holds at the head it is built on; `delay_moves` moves behind
     it if `viewer` holds no seat there and the match runs (a delayed table's spectator).
+
+    With `patch_from` (the seat whose view the socket was last sent, at `since`), an update
+    carries `view_patch` (`view_patch`'s operations from that view, with the `base` seq they
+    apply to) instead of `view`, whenever this process still holds that view; else the view.
 
     With `hint` (a seq the channel layer announced), a head this process has already read at or
     past it is used as it is: a change after it sends its own hint. Without one (a new socket, a
@@ -167,17 +185,37 @@ def frame_text(
         return _frame_text_behind(memo, kind, since, delay_moves)
     if kind == "update" and head.seq <= since:
         return FrameText(head.seq, seat, None)
-    text = memo.texts.get((kind, seat, since))
+    base = _patch_base(memo, kind, seat, since, patch_from)
+    text = memo.texts.get((kind, seat, since, base is not None))
     if text is None:
-        text = _text_kept(memo, kind, seat, since, frame_at(head, seat, since=since))
+        text = _text_kept(memo, kind, seat, since, frame_at(head, seat, since=since), base=base)
     return FrameText(head.seq, seat, text)
 
 
-def _text_kept(memo: _Memo, kind: str, seat: int | None, since: int, built: FrameBody, key: tuple | None = None) -> str:
-    text = json.dumps({"type": kind, "seat": seat, **built})
+def _patch_base(memo: _Memo, kind: str, seat: int | None, since: int, patch_from: int | None | NoPatch) -> dict | None:
+    """The view a patch for this frame is made from, if it can be: an update to a socket that
+    holds this seat's view at `since`, the head just before this one, which this process kept."""
+    if kind != "update" or patch_from is NO_PATCH or patch_from != seat or memo.before is None:
+        return None
+    seq, views = memo.before
+    return views.get(seat) if seq == since else None
+
+
+def _text_kept(
+    memo: _Memo, kind: str, seat: int | None, since: int, built: FrameBody, key: tuple | None = None,
+    base: dict | None = None,
+) -> str:
+    if key is None and built["view"] is not None:  # a frame of this head (not one behind it)
+        memo.views.setdefault(seat, built["view"])
+    if base is not None and built["view"] is not None:
+        body: dict[str, Any] = {"type": kind, "seat": seat, **built, "base": since}
+        body["view_patch"] = view_patch(base, body.pop("view"))
+        text = json.dumps(body)
+    else:
+        text = json.dumps({"type": kind, "seat": seat, **built})
     if len(memo.texts) >= _TEXTS_PER_HEAD:
         memo.texts.clear()
-    memo.texts[key or (kind, seat, since)] = text
+    memo.texts[key or (kind, seat, since, base is not None)] = text
     return text
 
 
@@ -244,7 +282,8 @@ def head_known(head: MatchHead) -> _Memo:
     with _lock:
         memo = _memos.get(head.match_id)
         if memo is None or memo.head.seq < head.seq or (memo.head.seq == head.seq and memo.head != head):
-            memo = _memos[head.match_id] = _Memo(head)
+            before = None if memo is None else (memo.head.seq, memo.views) if memo.head.seq < head.seq else memo.before
+            memo = _memos[head.match_id] = _Memo(head, before)
         _memos.move_to_end(head.match_id)
         while len(_memos) > settings.MATCH_STATE_CACHE_SIZE:
             _memos.popitem(last=False)

@@ -35,10 +35,34 @@ def offered_moves_are_legal(page) -> None:
     assert {canonical(m) for m in offered} <= {canonical(m) for m in legal}, offered
 
 
+def view_frames_heard(page) -> Counter:
+    """Counts the table socket's view frames as the page receives them: whole views and patches."""
+    heard: Counter = Counter()
+
+    def on_frame(payload) -> None:
+        frame = json.loads(payload) if isinstance(payload, str) else {}
+        if frame.get("type") in ("snapshot", "update"):
+            heard["patch" if "view_patch" in frame else "view" if frame.get("view") else "none"] += 1
+
+    page.on("websocket", lambda socket: "/ws/matches/" in socket.url and socket.on("framereceived", on_frame))
+    return heard
+
+
+def view_as_the_server_gives_it(page) -> dict:
+    """The page's view beside GET /api/matches/<id>/view's, read at the same seq."""
+    return page.evaluate("""async () => {
+        const id = location.pathname.match(/tables\\/(\\d+)/)[1];
+        const answer = await (await fetch(`/api/matches/${id}/view`)).json();
+        return {page: cardLeagueTable.state.view, pageSeq: cardLeagueTable.state.seq, server: answer.view,
+                serverSeq: answer.seq};
+    }""")
+
+
 @pytest.mark.parametrize("game", ["ten", "sequence-stacks", "split"])
 def test_a_whole_match_against_a_bot_by_clicking(pages, game):
     pages.name = game
     page = pages.open()
+    heard = view_frames_heard(page)
     sign_up(page, unique("solo"))
     page.get_by_label("Game", exact=True).select_option(game)
     if game == "sequence-stacks":
@@ -67,4 +91,8 @@ def test_a_whole_match_against_a_bot_by_clicking(pages, game):
     page.wait_for_selector("#result:not([hidden])")
     assert page.locator("#result .result-headline").inner_text()
     assert moves > 3
+    # The page followed the match on patches to its view (`?patches=1`), and its view is the server's.
+    assert heard["patch"] > moves, heard
+    views = view_as_the_server_gives_it(page)
+    assert views["pageSeq"] == views["serverSeq"] and views["page"] == views["server"]
     pages.screenshot(page, "finished")

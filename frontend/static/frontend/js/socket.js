@@ -7,6 +7,9 @@
 // carry an id; a move still unanswered when the connection drops is sent again with the same
 // id, which the server's idempotency keys turn into the first answer rather than a second move.
 // The table's chat has a cursor of its own, `chat_seq`: a reconnection sends ?chat_since= too.
+// The socket asks for patches (&patches=1): an update carries the changes to the last view it was
+// sent (`view_patch`, from the view at `base`), which it applies and hands on as `view`; one it
+// cannot apply makes it ask for the whole view again ({"type": "resync", "full": true}).
 import { gettext } from "./i18n.js";
 
 const VIEW_FRAMES = new Set(["snapshot", "update"]);
@@ -18,6 +21,26 @@ const IDLE_RESYNC_MS = 15000;
 const WAITING_RESYNC_MS = 1000;
 const ACK_GRACE_MS = 1200;
 const MOVE_TIMEOUT_MS = 15000;
+
+/** The view `operations` (["set", path, value], ["del", path], ["add", path, items]) make of `view`,
+ * a new object: the page compares the view before a frame with the one after it. */
+export function viewPatched(view, operations) {
+  const holder = { view: structuredClone(view) };
+  for (const [operation, path, value] of operations) {
+    const keys = ["view", ...path];
+    let parent = holder;
+    for (const key of keys.slice(0, -1)) {
+      parent = parent[key];
+      if (parent === null || typeof parent !== "object") throw new Error("view_patch: no such path");
+    }
+    const last = keys[keys.length - 1];
+    if (operation === "set") parent[last] = value;
+    else if (operation === "del") delete parent[last];
+    else if (operation === "add" && Array.isArray(parent[last])) parent[last].push(...value);
+    else throw new Error(`view_patch: cannot ${operation}`);
+  }
+  return holder.view;
+}
 
 function newId() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -39,6 +62,7 @@ export class MatchSocket {
     this.attempt = 0;
     this.stopped = false;
     this.ws = null;
+    this.view = null; // the last view frame's view: what a patch applies to
     this.idleTimer = null;
     this.reconnectTimer = null;
     this.idleMs = IDLE_RESYNC_MS;
@@ -54,7 +78,7 @@ export class MatchSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws/matches/${this.matchId}/?since=${this.seq}&chat_since=${this.chatSeq}`;
+    return `${scheme}://${location.host}/ws/matches/${this.matchId}/?since=${this.seq}&chat_since=${this.chatSeq}&patches=1`;
   }
 
   connect() {
@@ -161,6 +185,18 @@ export class MatchSocket {
     const seq = typeof frame.seq === "number" ? frame.seq : null;
     if (VIEW_FRAMES.has(frame.type)) {
       if (seq !== null && seq < this.seq && frame.type === "update") return; // older than what we show
+      if (frame.view_patch !== undefined) {
+        try {
+          if (frame.base !== this.seq || !this.view) throw new Error("view_patch: not from our view");
+          frame.view = viewPatched(this.view, frame.view_patch);
+        } catch (err) {
+          this.send({ type: "resync", since: this.seq, full: true });
+          return;
+        }
+        delete frame.view_patch;
+        delete frame.base;
+      }
+      if (frame.view !== undefined) this.view = frame.view;
       if (seq !== null) this.seq = seq;
       this.armIdleResync();
       // An update while no resync of ours is outstanding was pushed: the hints reach this socket.
