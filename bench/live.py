@@ -18,6 +18,8 @@ in pairs (baseline, then real) so both meet the same machine: tables x 1 move/s,
 (each table moves as soon as every seat has the previous frame), one table with 100
 spectators at saturation, and one with 1,000 at a move a second. `server CPU` is the uvicorn
 workers' CPU over the window (200 % = two cores) and `ms/move` that CPU time over the moves made;
+`over idle` leaves out what the same sockets cost the server with no move (read for 2 s before the
+window: keepalive pings, timers), which at 1,000 sockets and a move a second is half of it;
 `client CPU` is this process's (near 100 %, the client would be the ceiling, not the server);
 `machine busy` is every core's (PostgreSQL, Redis and whatever else runs on the machine too), 100 %
 = all cores. `loop lag` is how late the server processes' 20 ms timer fired (`server.loop_watch`:
@@ -55,6 +57,7 @@ from games.patches import view_patched  # noqa: E402
 
 GAME, PLAYERS = "ten", 2
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/2"
+IDLE_SECONDS = 2.0  # the open sockets' cost with no move, read before each window
 GRACE_SECONDS = 15.0  # how long moves sent before the end of a window may still take to arrive
 CONNECT_CONCURRENCY = 25
 
@@ -401,10 +404,16 @@ class Measured:
     finished: int  # plays that ran out of tables before the window ended
     rematches: int
     loop: LoopFigures
+    idle_cpu: float  # cores busy with every socket open and no move, just before the window
 
     @property
     def server_ms_per_move(self) -> float:
         return self.server_cpu * 1e3 / self.moves_per_s if self.moves_per_s else float("nan")
+
+    @property
+    def server_ms_per_move_over_idle(self) -> float:
+        """What the moves cost beyond what the open sockets cost idle (keepalive pings, timers)."""
+        return (self.server_cpu - self.idle_cpu) * 1e3 / self.moves_per_s if self.moves_per_s else float("nan")
 
     def p(self, q: float) -> float:
         return percentile(self.latencies, q) * 1e3 if self.latencies else float("nan")
@@ -421,6 +430,9 @@ async def measure(server: Server, tables: list[list[tuple[int, list[str | None]]
     await wait_idle(server)
     interval = 1.0 / rate if rate > 0 else 0.0
     pids = server.pids()
+    idle0, idle_start = cpu_seconds(pids), time.perf_counter()
+    await asyncio.sleep(IDLE_SECONDS)
+    idle_cpu = (cpu_seconds(pids) - idle0) / (time.perf_counter() - idle_start)
     cpu0, client0, busy0 = cpu_seconds(pids), time.process_time(), machine_busy()
     start, wall_start = time.perf_counter(), time.time()
     stop = start + seconds
@@ -452,6 +464,7 @@ async def measure(server: Server, tables: list[list[tuple[int, list[str | None]]
         finished=sum(p.finished for p in plays),
         rematches=sum(p.rematches for p in plays),
         loop=loop_figures(server.stats_dir, wall_start, wall_stop),
+        idle_cpu=idle_cpu,
     )
 
 
@@ -540,6 +553,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         rows.append([label, got.sockets, base.moves_per_s, got.moves_per_s, ratio,
                      base.p(0.5), got.p(0.5), base.p(0.99), got.p(0.99),
                      f"{base.server_ms_per_move:.1f} / {got.server_ms_per_move:.1f}",
+                     f"{base.server_ms_per_move_over_idle:.1f} / {got.server_ms_per_move_over_idle:.1f}",
                      f"{base.server_cpu:.0%} / {got.server_cpu:.0%}",
                      f"{base.client_cpu:.0%} / {got.client_cpu:.0%}",
                      f"{base.machine_cpu:.0%} / {got.machine_cpu:.0%}",
@@ -553,6 +567,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
             "echo_server_cpu": base.server_cpu, "server_cpu": got.server_cpu,
             "echo_server_cpu_ms_per_move": base.server_ms_per_move,
             "server_cpu_ms_per_move": got.server_ms_per_move,
+            "echo_server_cpu_ms_per_move_over_idle": base.server_ms_per_move_over_idle,
+            "server_cpu_ms_per_move_over_idle": got.server_ms_per_move_over_idle,
+            "echo_idle_server_cpu": base.idle_cpu, "idle_server_cpu": got.idle_cpu,
             "echo_client_cpu": base.client_cpu, "client_cpu": got.client_cpu,
             "echo_machine_cpu": base.machine_cpu, "machine_cpu": got.machine_cpu,
             "frame_bytes": got.frame_bytes, "echo_frame_bytes": base.frame_bytes,
@@ -568,7 +585,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         "latency = move sent -> the last socket of its table has the frame",
         ["load", "sockets", "echo moves/s", "moves/s", "ratio",
          "echo p50 ms", "p50 ms", "echo p99 ms", "p99 ms",
-         "server CPU ms/move echo / real", "server CPU echo / real", "client CPU echo / real",
+         "server CPU ms/move echo / real", "over idle ms/move echo / real", "server CPU echo / real", "client CPU echo / real",
          "machine busy echo / real", "loop lag p99 / max ms echo / real", "commit batch mean / max"],
         rows,
     )

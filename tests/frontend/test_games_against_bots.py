@@ -49,13 +49,14 @@ def view_frames_heard(page) -> Counter:
 
 
 def view_as_the_server_gives_it(page) -> dict:
-    """The page's view beside GET /api/matches/<id>/view's, read at the same seq."""
-    return page.evaluate("""async () => {
+    """The page's view beside GET /api/matches/<id>/view's, read again until both name one seq
+    (a bot may move between the two reads)."""
+    return page.wait_for_function("""async () => {
         const id = location.pathname.match(/tables\\/(\\d+)/)[1];
         const answer = await (await fetch(`/api/matches/${id}/view`)).json();
-        return {page: cardLeagueTable.state.view, pageSeq: cardLeagueTable.state.seq, server: answer.view,
-                serverSeq: answer.seq};
-    }""")
+        const state = cardLeagueTable.state;
+        return state.seq === answer.seq && {page: state.view, server: answer.view};
+    }""", polling=100).json_value()
 
 
 @pytest.mark.parametrize("game", ["ten", "sequence-stacks", "split"])
@@ -94,5 +95,28 @@ def test_a_whole_match_against_a_bot_by_clicking(pages, game):
     # The page followed the match on patches to its view (`?patches=1`), and its view is the server's.
     assert heard["patch"] > moves, heard
     views = view_as_the_server_gives_it(page)
-    assert views["pageSeq"] == views["serverSeq"] and views["page"] == views["server"]
+    assert views["page"] == views["server"]
     pages.screenshot(page, "finished")
+
+
+def test_a_page_that_lost_its_view_asks_for_the_whole_one_and_plays_on(pages):
+    pages.name = "lost-view"
+    page = pages.open()
+    sent: list[dict] = []
+    page.on("websocket", lambda socket: socket.on(
+        "framesent", lambda payload: sent.append(json.loads(payload)) if isinstance(payload, str) else None))
+    sign_up(page, unique("lost"))
+    page.get_by_label("Game", exact=True).select_option("ten")
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url("**/tables/*")
+    page.wait_for_selector("#table[data-status=running]")
+    wait_for_turn_or_end(page)
+    page.evaluate("() => { cardLeagueTable.socket.view = null; }")  # as if its view were lost
+
+    state = table_state(page)
+    perform(page, "ten", choose("ten", state["view"], state["legal"]))
+    wait_for_seq_after(page, state["seq"])
+    page.wait_for_function("() => cardLeagueTable.socket.view !== null")
+    assert any(frame.get("type") == "resync" and frame.get("full") is True for frame in sent), sent
+    views = view_as_the_server_gives_it(page)
+    assert views["page"] == views["server"]

@@ -23,7 +23,8 @@ const ACK_GRACE_MS = 1200;
 const MOVE_TIMEOUT_MS = 15000;
 
 /** The view `operations` (["set", path, value], ["del", path], ["add", path, items]) make of `view`,
- * a new object: the page compares the view before a frame with the one after it. */
+ * a new object (the page compares the view before a frame with the one after it), or null if they
+ * do not fit it. */
 export function viewPatched(view, operations) {
   const holder = { view: structuredClone(view) };
   for (const [operation, path, value] of operations) {
@@ -31,13 +32,13 @@ export function viewPatched(view, operations) {
     let parent = holder;
     for (const key of keys.slice(0, -1)) {
       parent = parent[key];
-      if (parent === null || typeof parent !== "object") throw new Error("view_patch: no such path");
+      if (parent === null || typeof parent !== "object") return null;
     }
     const last = keys[keys.length - 1];
     if (operation === "set") parent[last] = value;
     else if (operation === "del") delete parent[last];
     else if (operation === "add" && Array.isArray(parent[last])) parent[last].push(...value);
-    else throw new Error(`view_patch: cannot ${operation}`);
+    else return null;
   }
   return holder.view;
 }
@@ -186,13 +187,12 @@ export class MatchSocket {
     if (VIEW_FRAMES.has(frame.type)) {
       if (seq !== null && seq < this.seq && frame.type === "update") return; // older than what we show
       if (frame.view_patch !== undefined) {
-        try {
-          if (frame.base !== this.seq || !this.view) throw new Error("view_patch: not from our view");
-          frame.view = viewPatched(this.view, frame.view_patch);
-        } catch (err) {
+        const view = frame.base === this.seq && this.view ? viewPatched(this.view, frame.view_patch) : null;
+        if (view === null) { // not made from the view we hold: ask for the whole view
           this.send({ type: "resync", since: this.seq, full: true });
           return;
         }
+        frame.view = view;
         delete frame.view_patch;
         delete frame.base;
       }
