@@ -17,6 +17,10 @@ head is sent the table as it was that many moves before it (`selectors.moves_beh
 `seq`, view and events all stop there, and its `deadline` is left out (the clock of a decision
 they cannot see yet would tell when each move came). Such frames are built on a worker thread
 (the position behind needs a read of the log), then kept with the head's other texts.
+
+A socket that takes patches (`?patches=1`: `patch_from`, the seat of the view it was last sent) is
+sent, in an update from the head just before this one, the changes to that view (`patches`)
+instead of the view: each head keeps the views its frames showed, for the next head's patches.
 """
 from __future__ import annotations
 
