@@ -40,11 +40,15 @@ class Watcher(Protocol):
 class _Table:
     __slots__ = ("hearing", "ready", "refreshing", "watchers")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, match_id: int, loop: asyncio.AbstractEventLoop) -> None:
         self.watchers: set[Watcher] = set()
         self.ready: asyncio.Future = loop.create_future()  # done once the subscription holds
-        self.hearing: asyncio.Task | None = None
-        self.refreshing: asyncio.Task | None = None
+        self.hearing = loop.create_task(_hear(match_id, self))
+        self.refreshing = loop.create_task(_refresh_presence(match_id, self))
+
+    def end(self) -> None:
+        self.hearing.cancel()
+        self.refreshing.cancel()
 
 
 _tables: dict[int, _Table] = {}  # match id -> its sockets in this process (on this process's loop)
@@ -57,9 +61,7 @@ async def watch(match_id: int, watcher: Watcher) -> None:
     loop = asyncio.get_running_loop()
     table = _tables.get(match_id)
     if table is None or table.ready.get_loop() is not loop:  # a loop gone (tests run several)
-        table = _tables[match_id] = _Table(loop)
-        table.hearing = loop.create_task(_hear(match_id, table))
-        table.refreshing = loop.create_task(_refresh_presence(match_id, table))
+        table = _tables[match_id] = _Table(match_id, loop)
     table.watchers.add(watcher)
     await asyncio.shield(table.ready)
 
@@ -72,9 +74,7 @@ def unwatch(match_id: int, watcher: Watcher) -> None:
     table.watchers.discard(watcher)
     if not table.watchers:
         del _tables[match_id]
-        for task in (table.hearing, table.refreshing):
-            if task is not None:
-                task.cancel()
+        table.end()
 
 
 def watched() -> dict[int, int]:
@@ -92,8 +92,7 @@ async def _hear(match_id: int, table: _Table) -> None:
         if _tables.get(match_id) is table:
             del _tables[match_id]  # the next socket tries again
         table.ready.set_exception(exc)
-        if table.refreshing is not None:
-            table.refreshing.cancel()
+        table.refreshing.cancel()
         return
     table.ready.set_result(None)
     try:

@@ -43,8 +43,7 @@ class LocalPresence:
         self._lock = threading.Lock()
 
     def join(self, match_id: int | str, socket_id: str, entry: dict) -> None:
-        with self._lock:
-            self._tables.setdefault(match_id, {})[socket_id] = (time.monotonic(), entry)
+        self.join_many(match_id, {socket_id: entry})
 
     def join_many(self, match_id: int | str, entries: dict[str, dict]) -> None:
         """`join` for many sockets of one place at once."""

@@ -93,15 +93,18 @@ def test_a_socket_that_holds_another_seats_view_or_an_older_one_gets_the_whole_v
     start = match.last_seq
     for _ in range(2):
         match.refresh_from_db()
+        just_before = match.last_seq  # after the loop: the head before the last move
         state = state_at_head(match.pk, match.game, match.last_seq)
         seat = next(s for s in range(2) if ENGINES["ten"].legal_moves(state, s))
         frames.frame_text(match.pk, users[0].pk, kind="snapshot", since=0)  # the head's views are kept
         with django_capture_on_commit_callbacks(execute=True):
             services.move_submit(match_id=match.pk, user=users[seat], move=ENGINES["ten"].legal_moves(state, seat)[0])
-    match.refresh_from_db()
+    assert start < just_before  # two moves: the head before this one is not the start
     behind = frames.frame_text(match.pk, users[0].pk, kind="update", since=start, patch_from=0).text
-    other_seat = frames.frame_text(match.pk, users[0].pk, kind="update", since=match.last_seq - 1, patch_from=None).text
+    other_seat = frames.frame_text(match.pk, users[0].pk, kind="update", since=just_before, patch_from=None).text
+    own_seat = frames.frame_text(match.pk, users[0].pk, kind="update", since=just_before, patch_from=0).text
     assert "view" in json.loads(behind) and "view" in json.loads(other_seat)
+    assert "view_patch" in json.loads(own_seat)  # the same head before, the seat's own view: a patch
 
 
 @pytest.mark.postgres
