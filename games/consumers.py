@@ -56,7 +56,7 @@ from accounts.sockets import credential_ended
 from games import fanout, fastlane, frames, notify, reviews, selectors, services
 from games.models import Match, SpectatorPolicy
 from games.presence import TTL, presence
-from server import languages, metrics
+from server import languages, live, metrics
 from server.errors import ApplicationError
 
 if TYPE_CHECKING:
@@ -126,12 +126,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.sending = asyncio.Lock()  # one frame at a time, in order, whichever task sends it
         self.hint_arrived = asyncio.Event()
         self.deliverer = asyncio.ensure_future(self._deliver())
-        try:
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            await fanout.watch(self.match_id, self)  # the table's moves, heard once for this process
-        except Exception:  # noqa: BLE001 - without the layer the socket still catches up on each ping
-            log.warning("could not join group %s; this socket gets updates on ping only", self.group, exc_info=True)
-            self.refresher = asyncio.ensure_future(self._refresh_presence())  # else the table's, in fanout
+        if not await self._joined():
+            self.joiner = asyncio.ensure_future(self._join_when_back())
         await self._send_frame("snapshot")
         await self._after_snapshot(query)
         await self._announce_presence()
@@ -157,10 +153,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not hasattr(self, "entry"):
             return
         metrics.sockets_open.labels("match").dec()
-        fanout.unwatch(self.match_id, self)
-        for name in ("deliverer", "refresher", "poller", "checker"):  # absent if it closes while still connecting
+        for name in ("deliverer", "joiner", "poller", "checker"):  # absent if it closes while still connecting
             if (task := getattr(self, name, None)) is not None:
                 task.cancel()
+        if (joiner := getattr(self, "joiner", None)) is not None:
+            await asyncio.wait([joiner])  # so that a join under way cannot add it to the table after this
+        fanout.unwatch(self.match_id, self)
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         except Exception:  # noqa: BLE001 - the layer may be away; the socket is closing anyway
@@ -418,6 +416,32 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": summary})
         except Exception:  # noqa: BLE001
             log.warning("could not announce presence for match %s", self.match_id, exc_info=True)
+
+    async def _joined(self, *, again: bool = False) -> bool:
+        """Joins the table's group and its moves' fan-out in this process; False while the
+        channel layer is away."""
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await fanout.watch(self.match_id, self)  # the table's moves, heard once for this process
+        except Exception:  # noqa: BLE001 - the client library's own connection errors
+            log.log(logging.DEBUG if again else logging.WARNING, "could not join group %s; trying again, and "
+                    "meanwhile this socket catches up on each ping", self.group, exc_info=not again)
+            return False
+        return True
+
+    async def _join_when_back(self) -> None:
+        """Until the socket has joined, it keeps its own presence entry alive (else the table's
+        fan-out does) and catches up on its pings; once joined, it is sent what the hints it
+        missed would have brought."""
+        refresher = asyncio.ensure_future(self._refresh_presence())
+        try:
+            await live.join_retried(lambda: self._joined(again=True))
+        finally:
+            refresher.cancel()
+        if not self.refused:
+            with contextlib.suppress(OSError):  # the client has gone: disconnect follows
+                await self._send_frame("update")
+                await self._after_catch_up()
 
     async def _refresh_presence(self) -> None:
         while True:

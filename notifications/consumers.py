@@ -16,6 +16,7 @@ process in presence (`games.presence`, as a table's sockets are): one more is se
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -32,7 +33,7 @@ from accounts.sockets import credential_ended
 from games.presence import TTL, notification_place, presence
 from notifications import selectors, services
 from notifications.serializers import NotificationOutputSerializer
-from server import languages, metrics
+from server import languages, live, metrics
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -72,10 +73,7 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         metrics.sockets_open.labels("notifications").inc()  # down again in disconnect, which needs `tasks`
         self.tasks: list[asyncio.Future] = []
         self.group = services.user_group(self.user_id)
-        try:
-            await self.channel_layer.group_add(self.group, self.channel_name)
-        except Exception:  # without the layer the socket still catches up on each ping
-            log.warning("could not join group %s; this socket gets notifications on ping only", self.group, exc_info=True)
+        joined = await self._joined()
         unread, latest = await _in_thread(_snapshot)(self.user_id)
         self.last_id = latest[0]["id"] if latest else 0
         self.last_ping = 0.0
@@ -84,6 +82,8 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         self.tasks.append(asyncio.ensure_future(self._refresh_presence()))
         if settings.LIVE_POLL_SECONDS > 0:  # the embedded default: the worker's hints do not reach here
             self.tasks.append(asyncio.ensure_future(self._poll()))
+        if not joined:
+            self.tasks.append(asyncio.ensure_future(self._join_when_back()))
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "tasks"):
@@ -125,6 +125,23 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         for notification in new:
             self.last_id = max(self.last_id, notification["id"])
             await self.send_json({"type": "notification", "notification": notification, "unread": unread})
+
+    async def _joined(self, *, again: bool = False) -> bool:
+        """Joins the person's group; False while the channel layer is away."""
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except Exception:  # noqa: BLE001 - the client library's own connection errors
+            log.log(logging.DEBUG if again else logging.WARNING, "could not join group %s; trying again, and "
+                    "meanwhile this socket catches up on each ping", self.group, exc_info=not again)
+            return False
+        return True
+
+    async def _join_when_back(self) -> None:
+        """Until the socket has joined, it catches up on its pings; once joined, it is sent what
+        the hints it missed would have brought."""
+        await live.join_retried(lambda: self._joined(again=True))
+        with contextlib.suppress(OSError):  # the client has gone: disconnect follows
+            await self._send_new()
 
     async def _poll(self) -> None:
         while True:

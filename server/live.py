@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import threading
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 
 from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
+
+# A socket that could not join its groups (the channel layer away) tries again after about this
+# long, twice as long each time after, up to the longest.
+JOIN_RETRY_FIRST_SECONDS = 1.0
+JOIN_RETRY_LONGEST_SECONDS = 15.0
 
 
 def send(group: str, message: dict) -> None:
@@ -36,6 +42,19 @@ def groups_hint(groups: list[str], message: dict) -> None:
         _publisher.send_many([(group, message) for group in groups])
     except Exception:  # committed: the sockets catch up on their next look
         log.warning("could not send a hint to %s groups", len(groups), exc_info=True)
+
+
+async def join_retried(join: Callable[[], Awaitable[bool]]) -> None:
+    """Calls `join` (a socket joining its groups: False while the channel layer is away) until it
+    holds. A socket that connected during a Redis outage or failover would otherwise never hear
+    a hint again, only its pings' answers (tests/FLAKES.md). The waits are jittered, so that the
+    sockets of a process that failed together do not all try again together."""
+    delay = JOIN_RETRY_FIRST_SECONDS
+    while True:
+        await asyncio.sleep(delay * random.uniform(0.5, 1.0))
+        if await join():
+            return
+        delay = min(2 * delay, JOIN_RETRY_LONGEST_SECONDS)
 
 
 class _Publisher:

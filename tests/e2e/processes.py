@@ -1,16 +1,22 @@
 """The production shape as processes: web servers, workers and beat on the test database and Redis."""
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
 import httpx
+import redis
+from channels.layers import get_channel_layer
 from django.conf import settings
+from django.test import override_settings
 
 from tests.games.servers import free_port
 from tests.games.worker import _wait_until_ready, test_database_url
@@ -105,3 +111,46 @@ def redis_server(port: int, *arguments: str) -> subprocess.Popen:
         assert process.poll() is None, "redis-server exited"
         time.sleep(0.05)
     raise AssertionError("redis-server did not start")
+
+
+class OwnRedis:
+    """A redis-server of the test's own, to stop and start again on the same port."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = redis_server(self.port)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    async def stop_seen_by_the_layer(self) -> None:
+        """Stops it, and returns once this process's channel layer fails to subscribe: until the
+        layer has seen its connection close, a subscription is written into it and looks made."""
+        self.stop()
+        layer = get_channel_layer()
+        while True:
+            try:
+                await layer.new_channel()  # which subscribes to it
+            except redis.ConnectionError:
+                return
+            await asyncio.sleep(0.01)
+
+
+@contextmanager
+def channel_layer_on_its_own_redis() -> Iterator[OwnRedis]:
+    """This process's channel layer on a Redis of its own, which the test may stop and start."""
+    redis = OwnRedis()
+    redis.start()
+    layer = {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+             "CONFIG": {"hosts": [f"redis://127.0.0.1:{redis.port}/0"]}}
+    try:
+        with override_settings(CHANNEL_LAYERS={"default": layer}):
+            yield redis
+    finally:
+        redis.stop()

@@ -1,14 +1,20 @@
 """A table's moves are heard once per process and handed to each of its sockets there (`games.fanout`):
 one subscription per table, the state moved on once per move, a socket slow to write holding up no
-other, the subscription gone with the table's last socket, presence kept alive for all of them at once."""
+other, the subscription gone with the table's last socket, presence kept alive for all of them at once,
+and sockets that connected while the channel layer was away joining once it is back."""
 from __future__ import annotations
 
 import asyncio
 
 import pytest
+from channels.db import database_sync_to_async
+from django.conf import settings
 
 from games import consumers, fanout, frames
 from games.presence import presence
+from tests.conftest import client_for, make_user
+from tests.e2e.processes import channel_layer_on_its_own_redis
+from tests.games.helpers import started_match
 from tests.games.test_match_consumer import connect, receive_until, table_of_two
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -118,3 +124,42 @@ async def test_the_tables_sockets_presence_is_refreshed_together(monkeypatch):
     assert sorted(entry["seat"] is None for entry in entries.values()) == [False, True]
     for socket in (alice, watcher):
         await socket.disconnect()
+
+
+def first_move(match_id: int, user) -> int:
+    """`user` plays their first legal move over the API; the seq it made."""
+    client = client_for(user)
+    legal = client.get(f"/api/matches/{match_id}/view").json()["legal_moves"]
+    answer = client.post(f"/api/matches/{match_id}/moves", {"move": legal[0]}, format="json")
+    assert answer.status_code == 200, answer.json()
+    return answer.json()["seq"]
+
+
+@pytest.mark.processes
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs redis-server (set REDIS_URL)")
+async def test_a_socket_that_could_not_join_while_the_channel_layer_was_away_hears_moves_once_it_is_back(monkeypatch):
+    """As in a Sentinel failover: the socket's own channel was made, then Redis went away before it
+    joined the table's groups. It used to hear no move again, only its pings' answers."""
+    alice, bob = await database_sync_to_async(lambda: (make_user("alice"), make_user("bob")))()
+    match_id = await database_sync_to_async(started_match)("the-game", [alice, bob])
+    with channel_layer_on_its_own_redis() as own_redis:
+        presence_of = consumers.MatchConsumer._presence
+
+        async def redis_gone_while_connecting(self, operation, *args):
+            if operation == "claim":
+                await own_redis.stop_seen_by_the_layer()
+            return await presence_of(self, operation, *args)
+
+        monkeypatch.setattr(consumers.MatchConsumer, "_presence", redis_gone_while_connecting)
+        watcher = await connect(match_id)
+        snapshot = await receive_until(watcher, "snapshot")
+        assert match_id not in fanout.watched()  # it could not join: it catches up on pings meanwhile
+
+        own_redis.start()
+        async with asyncio.timeout(20):  # it tries again after 0.5-1 s, then 1-2 s, ...
+            while fanout.watched().get(match_id) != 1:
+                await asyncio.sleep(0.05)
+        seq = await database_sync_to_async(first_move)(match_id, alice)
+        update = await receive_until(watcher, "update")  # pushed: it sent no ping
+        assert update["seq"] == seq > snapshot["seq"]
+        await watcher.disconnect()

@@ -1,15 +1,21 @@
 """`/ws/notifications/`: the unread count on connect, each new notification as a frame to its own
-person only, and anonymous sockets refused with 4401."""
+person only, anonymous sockets refused with 4401, and a socket that could not join its person's
+group while the channel layer was away joining once it is back."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+import redis
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 
 from accounts.services import user_token
-from notifications import services
+from notifications import consumers, services
 from server.asgi import application
 from tests.conftest import make_user
+from tests.e2e.processes import channel_layer_on_its_own_redis
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -97,3 +103,30 @@ async def test_a_person_holds_at_most_the_cap_of_sockets_and_a_closed_one_frees_
     assert (await again.receive_json_from(timeout=5))["type"] == "unread"
     for socket in (*held, again, bob):
         await socket.disconnect()
+
+
+@pytest.mark.processes
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs redis-server (set REDIS_URL)")
+async def test_a_socket_that_could_not_join_while_the_channel_layer_was_away_is_pushed_once_it_is_back(monkeypatch):
+    alice_id, _, alice_token, _ = await two_people()
+    with channel_layer_on_its_own_redis() as own_redis:
+        presence_of = consumers.NotificationConsumer._presence
+
+        async def redis_gone_while_connecting(self, operation, *args):
+            if operation == "claim":  # after the socket's own channel was made, before it joins its group
+                await own_redis.stop_seen_by_the_layer()
+            return await presence_of(self, operation, *args)
+
+        monkeypatch.setattr(consumers.NotificationConsumer, "_presence", redis_gone_while_connecting)
+        alice = await connect(alice_token)
+        assert (await alice.receive_json_from(timeout=5))["type"] == "unread"
+
+        own_redis.start()
+        layer_redis = redis.Redis(port=own_redis.port)
+        async with asyncio.timeout(20):  # it tries again after 0.5-1 s, then 1-2 s, ...
+            while not layer_redis.pubsub_channels(f"*{services.user_group(alice_id)}"):
+                await asyncio.sleep(0.05)
+        [made] = await tell(alice_id, "1:6")
+        frame = await alice.receive_json_from(timeout=5)  # pushed: it sent no ping
+        assert frame["type"] == "notification" and frame["notification"]["id"] == made
+        await alice.disconnect()
