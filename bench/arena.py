@@ -24,8 +24,13 @@ standings a table's players are (mean of max − min rank), the forming step's t
 while the pool could fill a table (the bound's promise: 0). The same for a small arena of 60
 bots, where a table's players come back together with few others free, so an overdue player's
 only table is often the one they just left (rule 1 of `form_tables` before rule 2). Then one
-forming call on a pool of 10,000 waiting players.
-Run: `python -m bench.arena [--bots 1000] [--small 60] [--minutes 120] [--tick 2] [--seed 1] [--big 10000]`.
+forming call on a pool of 10,000 waiting players. Last, team battles: the 1,000 bots in 10 teams
+(every table can avoid teammates) and in 2 (tables of 4 hold two pairs of teammates at the
+fewest, tables of 3 one, of 5 four), with the tables that seat teammates and the pairs of
+teammates a table beside the baseline, which knows nothing of teams, and the teams' scores
+(each team's 10 best players, `team_standings`).
+Run: `python -m bench.arena [--bots 1000] [--small 60] [--minutes 120] [--tick 2] [--seed 1] [--big 10000]
+[--teams 10 --teams 2]`.
 """
 from __future__ import annotations
 
@@ -37,6 +42,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 from typing import cast
@@ -54,6 +60,7 @@ from tournaments.formats.arena import (  # noqa: E402
     pauses_counted,
     rejoin_delay,
     score_game,
+    team_standings,
 )
 
 RULES = TableRules(low=3, high=5, preferred=4, clock_seconds=15)
@@ -85,6 +92,7 @@ class Bot:
     previous: frozenset[PlayerId] = frozenset()
     seats: SeatRecord = field(default_factory=SeatRecord)
     pauses: list[float] = field(default_factory=list)
+    team: str | None = None
 
 
 @dataclass
@@ -94,18 +102,23 @@ class Figures:
     pool_sizes: list[int] = field(default_factory=list)
     tables: int = 0
     rematch_tables: int = 0
+    teammate_tables: int = 0
+    teammate_pairs: int = 0
+    fewest_teammate_pairs: int = 0  # what the tables' sizes allowed, given the number of teams
     rank_spreads: list[int] = field(default_factory=list)
     overdue_left: int = 0  # formings that left someone past the bound in a pool that could fill a table
 
 
 def simulate(former: Former, rules: TableRules, bots: int, minutes: float, tick: float,
-             seed: int) -> tuple[list[Bot], Figures]:
-    """One arena from the seed: the same bots, arrivals and draws whichever former seats them."""
+             seed: int, teams: int = 0) -> tuple[list[Bot], Figures]:
+    """One arena from the seed: the same bots, arrivals and draws whichever former seats them;
+    with `teams`, a team battle, bot i in team i mod `teams`."""
     rng = random.Random(seed)
     players = []
-    for _ in range(bots):
+    for index in range(bots):
         strength = rng.gauss(0, 1)
-        players.append(Bot(strength, 1500 + 200 * strength + rng.gauss(0, 80)))
+        players.append(Bot(strength, 1500 + 200 * strength + rng.gauss(0, 80),
+                           team=f"team {index % teams + 1}" if teams else None))
     end = minutes * 60
     back: list[tuple[float, int]] = []  # (when a bot enters the pool, bot)
     for bot in range(bots):
@@ -123,15 +136,15 @@ def simulate(former: Former, rules: TableRules, bots: int, minutes: float, tick:
             when, bot = heapq.heappop(back)
             pool[bot] = when
         ranks = _ranks(players)
-        waiting = [Waiting(bot, since, ranks[bot], players[bot].rating, players[bot].previous, players[bot].seats)
-                   for bot, since in pool.items()]
+        waiting = [Waiting(bot, since, ranks[bot], players[bot].rating, players[bot].previous, players[bot].seats,
+                           players[bot].team) for bot, since in pool.items()]
         started = time.perf_counter()
         tables = former(waiting, rules, now)
         figures.forming_ms.append((time.perf_counter() - started) * 1000)
         figures.pool_sizes.append(len(waiting))
         for table in tables:
             seats = tuple(cast(int, bot) for bot in table.seats)
-            _seat(players, seats, pool, now, ranks, figures)
+            _seat(players, seats, pool, now, ranks, figures, teams)
             length = rng.lognormvariate(math.log(_SECONDS_A_PLAYER * len(seats)), _SPREAD)
             berserks = [rng.random() < _BERSERK for _ in seats]
             serial += 1
@@ -143,10 +156,15 @@ def simulate(former: Former, rules: TableRules, bots: int, minutes: float, tick:
 
 
 def _seat(players: list[Bot], seats: tuple[int, ...], pool: dict[int, float], now: float,
-          ranks: dict[int, int], figures: Figures) -> None:
+          ranks: dict[int, int], figures: Figures, teams: int) -> None:
     figures.tables += 1
     if any(b in players[a].previous for a, b in combinations(seats, 2)):
         figures.rematch_tables += 1
+    if teams:
+        pairs = sum(1 for a, b in combinations(seats, 2) if players[a].team == players[b].team)
+        figures.teammate_tables += pairs > 0
+        figures.teammate_pairs += pairs
+        figures.fewest_teammate_pairs += _fewest_pairs(len(seats), teams)
     table_ranks = [ranks[bot] for bot in seats]
     figures.rank_spreads.append(max(table_ranks) - min(table_ranks))
     for seat, bot in enumerate(seats):
@@ -177,6 +195,12 @@ def _finish(players: list[Bot], seats: tuple[int, ...], berserks: list[bool], fi
             when = finished + max(rng.expovariate(1 / _PAUSE_MEAN), delay)
         returns.append((seats[index], when))
     return returns
+
+
+def _fewest_pairs(size: int, teams: int) -> int:
+    """Pairs of teammates a table of `size` must hold with `teams` teams: its players spread evenly."""
+    small, extra = divmod(size, teams)
+    return extra * (small + 1) * small // 2 + (teams - extra) * small * (small - 1) // 2
 
 
 def _plackett_luce(items: list[int], weights: list[float], rng: random.Random) -> list[int]:
@@ -261,6 +285,8 @@ def main(argv: list[str]) -> list[dict]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--small", type=int, default=60, help="bots of a small arena beside it (0: none)")
     parser.add_argument("--big", type=int, default=10_000, help="players of the one-call pool (0: none)")
+    parser.add_argument("--teams", type=int, action="append",
+                        help="teams of a team battle of --bots bots (10 and 2; 0: none)")
     args = parser.parse_args(argv)
     figures = []
     for bots, formers in ((args.bots, FORMERS), (args.small, FORMERS[::2])):
@@ -293,7 +319,32 @@ def main(argv: list[str]) -> list[dict]:
                      ["first come, first seated", args.big // 4, args.big // 4 * 4, "-", baseline * 1000]])
         figures.append({"big_pool": args.big, "tables": len(tables), "rematch_tables": rematches,
                         "forming_ms": seconds * 1000, "baseline_ms": baseline * 1000})
+    rows = []
+    for teams in [t for t in args.teams or [10, 2] if t] if args.bots else []:
+        for name, former, rules in FORMERS[::2]:
+            players, measured = simulate(former, rules, args.bots, args.minutes, args.tick, args.seed, teams)
+            row, summed = team_summary(name, teams, players, measured)
+            rows.append(row)
+            figures.append(summed)
+    if rows:
+        print_table(f"A {args.minutes:.0f}-minute team battle of {args.bots:,} bots at tables of 3-5 (prefer 4)",
+                    ["former", "teams", "games a player (p50 / min)", "wait between tables, s (p50 / p99 / max)",
+                     "tables seating teammates", "teammate pairs a table (fewest possible)", "tables with a rematch",
+                     "forming ms a call (p50 / p99)", "best team: points (10 best players)"], rows)
     return figures
+
+
+def team_summary(name: str, teams: int, players: list[Bot], figures: Figures) -> tuple[list[object], dict]:
+    row, measured = summary(name, players, figures)
+    points = {bot: Fraction(player.points).limit_denominator(1000) for bot, player in enumerate(players)}
+    best = team_standings(points, {bot: cast(str, player.team) for bot, player in enumerate(players)}, leaders=10)[0]
+    share = figures.teammate_tables / figures.tables
+    measured.update(teams=teams, teammate_table_share=share, teammate_pairs_mean=figures.teammate_pairs / figures.tables,
+                    fewest_teammate_pairs_mean=figures.fewest_teammate_pairs / figures.tables,
+                    best_team=best.team, best_team_points=float(best.points))
+    return [name, teams, row[1], row[2], f"{figures.teammate_tables:,} of {figures.tables:,} ({100 * share:.1f}%)",
+            f"{figures.teammate_pairs / figures.tables:.2f} ({figures.fewest_teammate_pairs / figures.tables:.2f})",
+            row[3], row[6], f"{best.team}: {float(best.points):.0f}"], measured
 
 
 if __name__ == "__main__":

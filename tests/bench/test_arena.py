@@ -23,3 +23,18 @@ def test_a_small_arena_beats_the_baseline_on_rematches_and_seats_and_keeps_the_w
     assert measured["overdue_left"] == 0  # nobody past the bound while the pool could fill a table
     assert baseline["overdue_left"] > 0
     assert measured["games_p50"] >= 1 and len(row) == 8
+
+
+def test_a_small_team_battle_keeps_teammates_apart_better_than_the_baseline():
+    ours = arena.simulate(form_tables, arena.RULES, 60, 20, 2.0, 3, teams=5)
+    theirs = arena.simulate(arena.first_come_first_seated, arena.RULES, 60, 20, 2.0, 3, teams=5)
+    row, measured = arena.team_summary("arena", 5, *ours)
+    baseline = arena.team_summary("baseline", 5, *theirs)[1]
+    assert measured["teammate_pairs_mean"] < baseline["teammate_pairs_mean"] / 2
+    assert measured["fewest_teammate_pairs_mean"] == 0  # five teams: every table of 3-5 can avoid them
+    assert measured["overdue_left"] == 0 and measured["best_team"].startswith("team ")
+
+
+def test_the_fewest_pairs_of_teammates_spread_the_table_over_the_teams():
+    assert [arena._fewest_pairs(4, teams) for teams in (1, 2, 3, 4, 10)] == [6, 2, 1, 0, 0]
+    assert arena._fewest_pairs(5, 2) == 4 and arena._fewest_pairs(3, 2) == 1

@@ -17,6 +17,7 @@ from tournaments.formats.arena import (
     THE_GAME_PAR,
     ArenaGame,
     TableRules,
+    TeamStanding,
     Waiting,
     arena_score,
     form_tables,
@@ -25,6 +26,7 @@ from tournaments.formats.arena import (
     place_points,
     rejoin_delay,
     score_game,
+    team_standings,
     wait_bound,
 )
 
@@ -32,10 +34,10 @@ NOW = 1000.0
 FOURS = TableRules(low=3, high=5, preferred=4, clock_seconds=10)  # bound 26 s
 
 
-def waiting(player, waited=0.0, rank=None, previous=(), seats=None, rating=None):
+def waiting(player, waited=0.0, rank=None, previous=(), seats=None, rating=None, team=None):
     """A pool entry that has waited `waited` seconds at NOW; rank defaults to the id."""
     return Waiting(player, since=NOW - waited, rank=player if rank is None else rank, rating=rating,
-                   previous=frozenset(previous), seats=seats)
+                   previous=frozenset(previous), seats=seats, team=team)
 
 
 def won(players=4, **extra):
@@ -476,3 +478,123 @@ def test_large_pools_of_separate_previous_tables_meet_nobody_again(tables_before
     assert not any(t.why.get("rematches") for t in tables)
     if overdue(pool, FOURS):
         assert {p.id for p in overdue(pool, FOURS)} <= seated
+
+
+# --- team battles -----------------------------------------------------------------------------
+
+TWOS = TableRules(low=2, high=2, preferred=2, clock_seconds=10)
+
+
+def teammates_at(table, by_id):
+    return sum(1 for a, b in combinations(table.seats, 2) if by_id[a].team == by_id[b].team is not None)
+
+
+def test_a_team_battle_at_tables_of_two_pairs_players_of_different_teams():
+    # Ranked so that the nearest in the standings is always a teammate.
+    pool = [waiting(rank, 30, team="red" if rank % 4 in (1, 2) else "blue") for rank in range(1, 9)]
+    tables = form_tables(pool, TWOS, NOW)
+    by_id = {p.id: p for p in pool}
+    assert len(tables) == 4 and not any(teammates_at(t, by_id) for t in tables)
+    assert not any("teammates" in t.why for t in tables)
+
+
+def test_two_teams_at_tables_of_four_sit_two_and_two():
+    pool = [waiting(rank, 30, team="red" if rank <= 4 else "blue") for rank in range(1, 9)]
+    tables = form_tables(pool, TableRules(4, 4, 4, clock_seconds=10), NOW)
+    by_id = {p.id: p for p in pool}
+    assert [teammates_at(t, by_id) for t in tables] == [2, 2]  # the fewest two teams allow
+    assert [t.why["teammates"] for t in tables] == [2, 2]
+
+
+def test_teammates_are_never_a_reason_to_wait():
+    pool = [waiting(player, 30, team="red") for player in range(1, 5)]
+    tables = form_tables(pool, TableRules(4, 4, 4, clock_seconds=10), NOW)
+    assert seated_ids(tables) and set(seated_ids(tables)) == {1, 2, 3, 4}
+    assert tables[0].why["teammates"] == 6
+
+
+def test_a_rematch_weighs_more_than_teammates():
+    # 1 and 2 sat together last time; the only table of two without them together pairs teammates.
+    pool = [waiting(1, 30, previous={2}, team="red"), waiting(2, 30, previous={1}, team="blue"),
+            waiting(3, 30, team="red"), waiting(4, 30, team="blue")]
+    tables = form_tables(pool, TWOS, NOW)
+    assert {1, 2} not in together(tables)
+
+
+def test_a_large_team_battle_seats_no_teammates_together_when_the_teams_allow():
+    rng = Random(7)
+    pool = [waiting(player, rng.randint(0, 60), rank=rng.randint(1, 400), team=f"team {player % 10}")
+            for player in range(400)]
+    tables = form_tables(pool, FOURS, NOW)
+    by_id = {p.id: p for p in pool}
+    assert tables and not any(teammates_at(t, by_id) for t in tables)
+
+
+def test_a_large_battle_of_two_teams_sits_two_and_two():
+    rng = Random(8)
+    pool = [waiting(player, rng.randint(0, 60), rank=rng.randint(1, 200), team="red" if player % 2 else "blue")
+            for player in range(200)]
+    tables = form_tables(pool, TableRules(4, 4, 4, clock_seconds=10, large_pool=100), NOW)
+    by_id = {p.id: p for p in pool}
+    assert tables and all(teammates_at(t, by_id) == 2 for t in tables)
+
+
+@st.composite
+def team_pools(draw):
+    """A small pool as `pools` makes it, each player in one of up to three teams or none."""
+    pool = draw(pools(most=8))
+    teams = draw(st.lists(st.sampled_from([None, "red", "blue", "green"]), min_size=len(pool), max_size=len(pool)))
+    return [Waiting(p.id, p.since, p.rank, p.rating, p.previous, p.seats, team) for p, team in zip(pool, teams)]
+
+
+def fewest_clashes(players, rules):
+    """The fewest (rematches, teammates together) of any grouping of all of `players`."""
+    def clashes(group):
+        rematches = sum(1 for a, b in combinations(group, 2) if b.id in a.previous or a.id in b.previous)
+        return rematches, sum(1 for a, b in combinations(group, 2) if a.team is not None and a.team == b.team)
+
+    def groupings(left):
+        if not left:
+            yield (0, 0)
+            return
+        head, rest = left[0], left[1:]
+        for size in range(rules.low, rules.high + 1):
+            for others in combinations(rest, size - 1):
+                here = clashes((head, *others))
+                for tail in groupings([p for p in rest if p not in others]):
+                    yield here[0] + tail[0], here[1] + tail[1]
+
+    return min(groupings(list(players)))
+
+
+@given(RULES, team_pools())
+def test_a_small_forming_seats_the_fewest_teammates_together_its_players_allow(rules, pool):
+    tables, seated = formed(pool, rules)
+    by_id = {p.id: p for p in pool}
+    rematches = sum(t.why.get("rematches", 0) for t in tables)
+    teammates = sum(teammates_at(t, by_id) for t in tables)
+    assert teammates == sum(t.why.get("teammates", 0) for t in tables)
+    if tables:
+        assert (rematches, teammates) == fewest_clashes([by_id[player] for player in seated], rules)
+
+
+@given(RULES, team_pools())
+def test_teams_change_who_sits_together_never_who_is_seated(rules, pool):
+    without = [Waiting(p.id, p.since, p.rank, p.rating, p.previous, p.seats) for p in pool]
+    assert formed(pool, rules)[1] == formed(without, rules)[1]
+
+
+def test_a_teams_score_is_its_best_players_points():
+    points = {1: Fraction(5), 2: Fraction(3), 3: Fraction(1), 4: Fraction(4), 5: Fraction(4), 6: Fraction(0)}
+    teams = {1: "red", 2: "red", 3: "red", 4: "blue", 5: "blue", 6: "blue"}
+    assert team_standings(points, teams, leaders=2) == [
+        TeamStanding("blue", 1, Fraction(8), (4, 5)), TeamStanding("red", 1, Fraction(8), (1, 2)),
+    ]  # level on points: one rank, the name orders them
+    assert [t.points for t in team_standings(points, teams, leaders=1)] == [Fraction(5), Fraction(4)]
+
+
+def test_a_team_without_players_or_points_scores_nothing():
+    standings = team_standings({}, {7: "red"}, leaders=3, registered=["green"])
+    assert [(t.team, t.rank, t.points, t.counted) for t in standings] == [("green", 1, 0, ()), ("red", 1, 0, (7,))]
+    with pytest.raises(ValueError):
+        team_standings({}, {}, leaders=0)
