@@ -16,6 +16,7 @@ trade, a seat in `last_matches` with no possible match, the end of a round, the 
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypedDict
@@ -968,12 +969,15 @@ def _match_view(match: _Match) -> _MatchView:
 
 
 def _pad_points(state: _State, seat: int) -> tuple[int, int]:
-    match_points = sum(
-        _MATCH_VALUE[index][min(count, _MATCH_BOXES)] for index, count in enumerate(state.match_marks[seat])
-    )
-    negative_points = sum(
-        _NEGATIVE_VALUE[min(count, _NEGATIVE_BOXES)] for count in state.negative_marks[seat]
-    )
+    return _marks_points(state.match_marks[seat], state.negative_marks[seat])
+
+
+@functools.lru_cache(maxsize=4096)
+def _marks_points(match_marks: tuple[int, ...], negative_marks: tuple[int, ...]) -> tuple[int, int]:
+    """A pad's match and negative points. Memoised: a view reads every seat's, and the search
+    bots read thousands of views a move over pads that seldom change (40 % of a move's time)."""
+    match_points = sum(_MATCH_VALUE[index][min(count, _MATCH_BOXES)] for index, count in enumerate(match_marks))
+    negative_points = sum(_NEGATIVE_VALUE[min(count, _NEGATIVE_BOXES)] for count in negative_marks)
     return match_points, negative_points
 
 
