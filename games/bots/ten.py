@@ -7,6 +7,7 @@ stopping, bids and buys when a card adds more to its runs than the tokens are wo
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 
@@ -91,30 +92,38 @@ class _Holdings:
 
     def value(self, late: float) -> float:
         """The runs this collection is heading for; multi-colour wilds placed greedily."""
-        masks, own = list(self.masks), list(self.own)
+        return _collection_value(tuple(self.masks), tuple(self.own), tuple(self.number_wilds), self.full, late)
 
-        def colour_value(mask: int, fillers: int) -> float:
-            fillers = min(fillers, 3)
-            return (1 - late) * _HOPEFUL[mask][fillers] + late * _EXACT[mask][fillers]
 
-        values = [colour_value(masks[colour], own[colour]) for colour in range(4)]
-        for number in self.number_wilds:
-            bit = 1 << number
-            best_gain, best_colour = 0.0, -1
-            for colour in range(4):
-                if not masks[colour] & bit:
-                    gain = colour_value(masks[colour] | bit, own[colour]) - values[colour]
-                    if gain > best_gain:
-                        best_gain, best_colour = gain, colour
-            if best_colour >= 0:
-                masks[best_colour] |= bit
-                values[best_colour] += best_gain
-        for _ in range(self.full):
-            gains = [colour_value(masks[colour], own[colour] + 1) - values[colour] for colour in range(4)]
-            colour = max(range(4), key=gains.__getitem__)
-            own[colour] += 1
-            values[colour] += gains[colour]
-        return sum(values)
+@functools.lru_cache(maxsize=1 << 14)  # about 6 MB at most
+def _collection_value(masks_held: tuple[int, ...], own_held: tuple[int, ...], number_wilds: tuple[int, ...],
+                      full: int, late: float) -> float:
+    """`_Holdings.value`, memoised: a search move values the same collections over and over, on
+    every deal and in every playout (half of its time went here)."""
+    masks, own = list(masks_held), list(own_held)
+
+    def colour_value(mask: int, fillers: int) -> float:
+        fillers = min(fillers, 3)
+        return (1 - late) * _HOPEFUL[mask][fillers] + late * _EXACT[mask][fillers]
+
+    values = [colour_value(masks[colour], own[colour]) for colour in range(4)]
+    for number in number_wilds:
+        bit = 1 << number
+        best_gain, best_colour = 0.0, -1
+        for colour in range(4):
+            if not masks[colour] & bit:
+                gain = colour_value(masks[colour] | bit, own[colour]) - values[colour]
+                if gain > best_gain:
+                    best_gain, best_colour = gain, colour
+        if best_colour >= 0:
+            masks[best_colour] |= bit
+            values[best_colour] += best_gain
+    for _ in range(full):
+        gains = [colour_value(masks[colour], own[colour] + 1) - values[colour] for colour in range(4)]
+        colour = max(range(4), key=gains.__getitem__)
+        own[colour] += 1
+        values[colour] += gains[colour]
+    return sum(values)
 
 
 class RunBuilderBot:
