@@ -126,7 +126,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.sending = asyncio.Lock()  # one frame at a time, in order, whichever task sends it
         self.hint_arrived = asyncio.Event()
         self.deliverer = asyncio.ensure_future(self._deliver())
-        if not await self._joined():
+        if not await live.joined(self._join, self.group):
             self.joiner = asyncio.ensure_future(self._join_when_back())
         await self._send_frame("snapshot")
         await self._after_snapshot(query)
@@ -417,17 +417,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         except Exception:  # noqa: BLE001
             log.warning("could not announce presence for match %s", self.match_id, exc_info=True)
 
-    async def _joined(self, *, again: bool = False) -> bool:
-        """Joins the table's group and its moves' fan-out in this process; False while the
-        channel layer is away."""
-        try:
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            await fanout.watch(self.match_id, self)  # the table's moves, heard once for this process
-        except Exception:  # noqa: BLE001 - the client library's own connection errors
-            log.log(logging.DEBUG if again else logging.WARNING, "could not join group %s; trying again, and "
-                    "meanwhile this socket catches up on each ping", self.group, exc_info=not again)
-            return False
-        return True
+    async def _join(self) -> None:
+        """Joins the table's group and its moves' fan-out in this process."""
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await fanout.watch(self.match_id, self)  # the table's moves, heard once for this process
 
     async def _join_when_back(self) -> None:
         """Until the socket has joined, it keeps its own presence entry alive (else the table's
@@ -435,7 +428,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         missed would have brought."""
         refresher = asyncio.ensure_future(self._refresh_presence())
         try:
-            await live.join_retried(lambda: self._joined(again=True))
+            await live.join_retried(self._join, self.group)
         finally:
             refresher.cancel()
         if not self.refused:

@@ -73,7 +73,7 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         metrics.sockets_open.labels("notifications").inc()  # down again in disconnect, which needs `tasks`
         self.tasks: list[asyncio.Future] = []
         self.group = services.user_group(self.user_id)
-        joined = await self._joined()
+        joined = await live.joined(self._join, self.group)
         unread, latest = await _in_thread(_snapshot)(self.user_id)
         self.last_id = latest[0]["id"] if latest else 0
         self.last_ping = 0.0
@@ -126,20 +126,13 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
             self.last_id = max(self.last_id, notification["id"])
             await self.send_json({"type": "notification", "notification": notification, "unread": unread})
 
-    async def _joined(self, *, again: bool = False) -> bool:
-        """Joins the person's group; False while the channel layer is away."""
-        try:
-            await self.channel_layer.group_add(self.group, self.channel_name)
-        except Exception:  # noqa: BLE001 - the client library's own connection errors
-            log.log(logging.DEBUG if again else logging.WARNING, "could not join group %s; trying again, and "
-                    "meanwhile this socket catches up on each ping", self.group, exc_info=not again)
-            return False
-        return True
+    async def _join(self) -> None:
+        await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def _join_when_back(self) -> None:
         """Until the socket has joined, it catches up on its pings; once joined, it is sent what
         the hints it missed would have brought."""
-        await live.join_retried(lambda: self._joined(again=True))
+        await live.join_retried(self._join, self.group)
         with contextlib.suppress(OSError):  # the client has gone: disconnect follows
             await self._send_new()
 

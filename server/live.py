@@ -44,15 +44,27 @@ def groups_hint(groups: list[str], message: dict) -> None:
         log.warning("could not send a hint to %s groups", len(groups), exc_info=True)
 
 
-async def join_retried(join: Callable[[], Awaitable[bool]]) -> None:
-    """Calls `join` (a socket joining its groups: False while the channel layer is away) until it
-    holds. A socket that connected during a Redis outage or failover would otherwise never hear
-    a hint again, only its pings' answers (tests/FLAKES.md). The waits are jittered, so that the
-    sockets of a process that failed together do not all try again together."""
+async def joined(join: Callable[[], Awaitable[object]], group: str, *, again: bool = False) -> bool:
+    """Runs `join` (a socket joining `group` and whatever else it hears through the channel
+    layer); False if the layer is away, logged (at debug level when it is `again`)."""
+    try:
+        await join()
+    except Exception:  # noqa: BLE001 - the client library's own connection errors
+        log.log(logging.DEBUG if again else logging.WARNING, "could not join group %s; trying again, and "
+                "meanwhile this socket catches up on each ping", group, exc_info=not again)
+        return False
+    return True
+
+
+async def join_retried(join: Callable[[], Awaitable[object]], group: str) -> None:
+    """Runs `join` until it holds (`joined`). A socket that connected during a Redis outage or
+    failover would otherwise never hear a hint again, only its pings' answers (tests/FLAKES.md).
+    The waits are jittered, so that the sockets of a process that failed together do not all try
+    again together."""
     delay = JOIN_RETRY_FIRST_SECONDS
     while True:
         await asyncio.sleep(delay * random.uniform(0.5, 1.0))
-        if await join():
+        if await joined(join, group, again=True):
             return
         delay = min(2 * delay, JOIN_RETRY_LONGEST_SECONDS)
 
