@@ -95,7 +95,7 @@ class _Holdings:
         return _collection_value(tuple(self.masks), tuple(self.own), tuple(self.number_wilds), self.full, late)
 
 
-@functools.lru_cache(maxsize=1 << 14)  # about 6 MB at most
+@functools.lru_cache(maxsize=1 << 14)  # about 8 MB when full (measured with tracemalloc)
 def _collection_value(masks_held: tuple[int, ...], own_held: tuple[int, ...], number_wilds: tuple[int, ...],
                       full: int, late: float) -> float:
     """`_Holdings.value`, memoised: a search move values the same collections over and over, on

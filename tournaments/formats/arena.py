@@ -386,7 +386,7 @@ def _seated(groups: list[list[Waiting]], reason: str, pool: int, now: float) -> 
     tables = []
     for group in sorted(groups, key=lambda g: min(p.since for p in g)):
         why: dict[str, Any] = {"reason": reason, "longest_wait": now - min(p.since for p in group), "pool": pool}
-        rematches, teammates = _rematches(group), _teammates(group)
+        rematches, teammates = _clashes(group)
         if rematches:
             why["rematches"] = rematches
         if teammates:
